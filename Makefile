@@ -1,0 +1,106 @@
+# vgpu - top-level build.
+#
+#   make            module (against the cached test kernel) + userspace
+#   make demo       runs the three workloads in a QEMU guest
+#   make check      every test: host unit tests, KUnit and end-to-end in QEMU
+#   make checkpatch kernel style of the module sources
+#
+# The test kernel is built once by tools/build-kernel and cached outside the
+# tree (~/.cache/vgpu, or $VGPU_CACHE).
+
+.PHONY: all module userspace guest host-tests check demo checkpatch clean deps
+.DEFAULT_GOAL := all
+
+B := build
+UAPI := uapi
+DEPS_STAMP := $(B)/.deps
+
+CC ?= cc
+CSTD := -std=c11 -D_GNU_SOURCE
+WARN := -Wall -Wextra -Werror
+DRM_CFLAGS = $(shell pkg-config --cflags libdrm 2>/dev/null)
+DRM_LIBS = $(shell pkg-config --libs libdrm 2>/dev/null)
+INC := -I$(UAPI) -Iuserspace/include -Iuserspace -Iuserspace/lib -Iuserspace/sim
+GUEST_CFLAGS := $(CSTD) $(WARN) -O2 -g $(INC)
+HOST_CFLAGS := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all $(INC)
+
+COMPILER_SRCS := $(wildcard userspace/lib/compiler/*.c)
+RUNTIME_SRCS := $(wildcard userspace/lib/*.c)
+SIM_SRCS := $(wildcard userspace/sim/*.c)
+DAEMON_SRCS := $(wildcard userspace/daemon/*.c)
+WORKLOAD_SRCS := $(wildcard userspace/workloads/*.c)
+TOOL_SRCS := $(wildcard userspace/tools/*.c)
+WORKLOAD_PTX := $(sort $(wildcard userspace/workloads/*.ptx))
+USER_HDRS := $(wildcard uapi/drm/*.h userspace/include/vgpu/*.h userspace/lib/*.h \
+	userspace/lib/compiler/*.h userspace/sim/*.h userspace/daemon/*.h \
+	userspace/workloads/*.h userspace/tools/*.h)
+HOST_TESTS := $(patsubst userspace/tests/%.c,$(B)/host/%,$(wildcard userspace/tests/test_*.c))
+
+all: module userspace
+
+# Debian packages the build needs; installed when missing.
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP):
+	@. tools/lib.sh && vgpu_need_packages build-essential pkg-config libdrm-dev \
+		linux-source-6.12 bc bison flex libelf-dev libssl-dev kmod cpio \
+		qemu-system-x86 busybox-static file
+	@mkdir -p $(B) && touch $@
+
+module: $(DEPS_STAMP)
+	@kdir=$$(tools/build-kernel) && \
+		$(MAKE) -s -C "$$kdir" M=$(CURDIR) modules
+
+# Embedded PTX of the workload suite, so the vgpu tool is self-contained.
+$(B)/gen/workload_ptx.c: $(WORKLOAD_PTX) tools/embed-ptx
+	@mkdir -p $(dir $@)
+	tools/embed-ptx $(WORKLOAD_PTX) > $@
+
+define link
+	@mkdir -p $(dir $@)
+	$(CC) $(1) -o $@ $(2) $(3)
+endef
+
+# Guest programs (optimised, no sanitizers).
+$(B)/guest/vgpud: $(DAEMON_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(GUEST_CFLAGS),$(DAEMON_SRCS) $(SIM_SRCS),-lm -lpthread)
+$(B)/guest/vgpu: $(TOOL_SRCS) $(WORKLOAD_SRCS) $(RUNTIME_SRCS) $(COMPILER_SRCS) \
+		$(B)/gen/workload_ptx.c $(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$(TOOL_SRCS) $(WORKLOAD_SRCS) \
+		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(B)/gen/workload_ptx.c,$(DRM_LIBS) -lm)
+$(B)/guest/ioctl_test: userspace/tests/ioctl_test.c $(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),userspace/tests/ioctl_test.c,$(DRM_LIBS))
+$(B)/guest/%: userspace/tests/guest/%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$< $(RUNTIME_SRCS) $(COMPILER_SRCS),$(DRM_LIBS) -lm)
+
+GUEST_PROGS := $(B)/guest/vgpud $(B)/guest/vgpu $(B)/guest/ioctl_test \
+	$(patsubst userspace/tests/guest/%.c,$(B)/guest/%,$(wildcard userspace/tests/guest/*.c))
+GUEST_SCRIPTS := $(wildcard userspace/tests/guest/*.sh)
+
+userspace: $(GUEST_PROGS) host-tests
+
+# Everything the guest image needs (tools/vgpu-vm calls this).
+guest: module $(GUEST_PROGS)
+	@mkdir -p $(B)/guest
+	@for s in $(GUEST_SCRIPTS); do install -m 755 $$s $(B)/guest/$$(basename $$s .sh); done
+
+# Host unit tests, under AddressSanitizer and UBSan.
+$(B)/host/test_%: userspace/tests/test_%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
+		$(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< $(COMPILER_SRCS) $(SIM_SRCS),-lm -lpthread)
+
+host-tests: $(HOST_TESTS)
+
+check: $(DEPS_STAMP)
+	@tools/check
+
+demo: $(DEPS_STAMP)
+	@tools/vgpu-vm -- sh -c 'vgpu run saxpy && vgpu run reduce && vgpu run histogram'
+
+checkpatch:
+	@kdir=$$(tools/build-kernel) && "$$kdir/scripts/checkpatch.pl" --no-tree --strict \
+		--terse -f drivers/gpu/drm/vgpu/*.[ch] kunit/*.c uapi/drm/*.h
+
+clean:
+	rm -rf $(B)
+	@kdir=$$(tools/build-kernel 2>/dev/null) && $(MAKE) -s -C "$$kdir" M=$(CURDIR) clean || true

@@ -1,0 +1,27 @@
+# Shared helpers for the scripts in tools/. Sourced, not executed.
+
+# vgpu_need_packages PKG... - installs the Debian packages that are missing.
+vgpu_need_packages() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	echo "installing Debian packages: ${missing[*]}"
+	local sudo=""
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+}
+
+# vgpu_copy_libs DIR BINARY... - copies the shared libraries the binaries
+# need (and the dynamic loader) into the root file system at DIR.
+vgpu_copy_libs() {
+	local dir=$1 lib
+	shift
+	for lib in $(ldd "$@" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
+		[ -e "$dir$lib" ] && continue
+		mkdir -p "$dir$(dirname "$lib")"
+		cp -L "$lib" "$dir$lib"
+	done
+}

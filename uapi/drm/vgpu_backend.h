@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * vgpu_backend.h - the interface between vgpu.ko and vgpud, the process
+ * that models the GPU hardware.
+ *
+ * vgpud opens /dev/vgpu-backend (root only), attaches with a description
+ * of the hardware it models and maps three regions: the command ring
+ * (kernel -> daemon), the event ring (daemon -> kernel) and the whole device
+ * memory. Ring layout follows io_uring: the attach ioctl returns the byte
+ * offsets of head, tail, mask and entries inside each ring's mapping.
+ *
+ * Lock-step protocol (see Documentation/design.rst):
+ *  1. The daemon applies every command in the command ring at its current
+ *     cycle C.
+ *  2. It simulates until the first cycle C' at which something happens (a
+ *     thread block finishes, a requested wake-up cycle is reached), posts
+ *     the events of C' stamped with C', and calls VGPU_BACKEND_IOC_KICK with
+ *     cycle = C'. The kernel consumes the events, makes its decisions and
+ *     writes the resulting commands before the ioctl returns; those commands
+ *     take effect at C'.
+ *  3. With nothing to simulate, the daemon sleeps in poll() until the
+ *     command ring is non-empty (POLLIN); simulated time does not advance.
+ * A second doorbell is therefore not needed in either direction: KICK is
+ * the daemon's, POLLIN the kernel's.
+ *
+ * Closing the backend file detaches: every job still pending fails with
+ * -EIO on its fence.
+ */
+#ifndef _UAPI_VGPU_BACKEND_H_
+#define _UAPI_VGPU_BACKEND_H_
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define VGPU_BACKEND_ABI_VERSION	1
+#define VGPU_BACKEND_DEVICE		"/dev/vgpu-backend"
+
+/* mmap() offsets of the three regions of the backend file. */
+#define VGPU_BACKEND_OFF_CMD_RING	0x00000000ULL
+#define VGPU_BACKEND_OFF_EVT_RING	0x10000000ULL
+#define VGPU_BACKEND_OFF_VRAM		0x100000000ULL
+
+#define VGPU_DEVICE_NAME_LEN		32
+
+/**
+ * struct vgpu_device_desc - the hardware that the daemon models.
+ * @name: NUL-terminated preset name, e.g. "fermi-gtx480".
+ * @num_sms: streaming multiprocessors, 1 ... 1024.
+ * @warp_size: threads per warp; 32.
+ * @max_threads_per_sm: thread slots per SM.
+ * @max_tbs_per_sm: thread-block slots per SM, at most 64.
+ * @regs_per_sm: 32-bit registers per SM.
+ * @shared_per_sm: shared memory bytes per SM.
+ * @max_threads_per_tb: largest thread block.
+ * @max_regs_per_thread: registers one thread may use.
+ * @max_shared_per_tb: shared memory bytes one block may use.
+ * @core_clock_khz: SM clock; converts cycles to time.
+ * @reg_alloc_unit: registers are allocated to a warp in multiples of this
+ *	many per thread (1 for no rounding).
+ * @shared_alloc_unit: shared memory is allocated in multiples of this many
+ *	bytes (power of two).
+ * @reserved: must be zero.
+ */
+struct vgpu_device_desc {
+	char name[VGPU_DEVICE_NAME_LEN];
+	__u32 num_sms;
+	__u32 warp_size;
+	__u32 max_threads_per_sm;
+	__u32 max_tbs_per_sm;
+	__u32 regs_per_sm;
+	__u32 shared_per_sm;
+	__u32 max_threads_per_tb;
+	__u32 max_regs_per_thread;
+	__u32 max_shared_per_tb;
+	__u32 core_clock_khz;
+	__u32 reg_alloc_unit;
+	__u32 shared_alloc_unit;
+	__u32 reserved[8];
+};
+
+/**
+ * struct vgpu_ring_offsets - where the fields of a ring live in its mapping.
+ * @head: __u32 consumer index (free running).
+ * @tail: __u32 producer index (free running).
+ * @ring_mask: __u32, entries - 1.
+ * @ring_entries: __u32, a power of two.
+ * @entries: first entry; entry i is at entries + (i & mask) * entry size.
+ * @map_size: bytes to mmap.
+ * @entry_size: bytes per entry.
+ * @reserved: zero.
+ *
+ * The producer writes entries, then publishes tail with release semantics;
+ * the consumer reads tail with acquire semantics, reads entries, then
+ * publishes head with release semantics.
+ */
+struct vgpu_ring_offsets {
+	__u32 head;
+	__u32 tail;
+	__u32 ring_mask;
+	__u32 ring_entries;
+	__u32 entries;
+	__u32 map_size;
+	__u32 entry_size;
+	__u32 reserved;
+};
+
+/**
+ * struct vgpu_backend_attach - VGPU_BACKEND_IOC_ATTACH argument.
+ * @abi_version: in, %VGPU_BACKEND_ABI_VERSION.
+ * @flags: in, must be zero.
+ * @desc: in, the modelled hardware; validated.
+ * @cmd: out, layout of the command ring.
+ * @evt: out, layout of the event ring.
+ * @vram_size: out, bytes of device memory.
+ * @start_cycle: out, cycle the device is at (continues across re-attach).
+ */
+struct vgpu_backend_attach {
+	__u32 abi_version;
+	__u32 flags;
+	struct vgpu_device_desc desc;
+	struct vgpu_ring_offsets cmd;
+	struct vgpu_ring_offsets evt;
+	__u64 vram_size;
+	__u64 start_cycle;
+};
+
+/**
+ * struct vgpu_backend_kick - VGPU_BACKEND_IOC_KICK argument.
+ * @cycle: in, the cycle the daemon has simulated up to; events in the event
+ *	ring carry cycles <= @cycle. Must not go backwards.
+ * @flags: in, must be zero.
+ * @pending_cmds: out, commands in the command ring after the kernel's turn.
+ */
+struct vgpu_backend_kick {
+	__u64 cycle;
+	__u32 flags;
+	__u32 pending_cmds;
+};
+
+#define VGPU_BACKEND_IOC_MAGIC	'V'
+#define VGPU_BACKEND_IOC_ATTACH	_IOWR(VGPU_BACKEND_IOC_MAGIC, 0x01, struct vgpu_backend_attach)
+#define VGPU_BACKEND_IOC_KICK	_IOWR(VGPU_BACKEND_IOC_MAGIC, 0x02, struct vgpu_backend_kick)
+
+/* Commands, kernel -> daemon. */
+enum vgpu_cmd_op {
+	VGPU_CMD_NOP = 0,
+	/** A job starts: @addr is its &struct vgpu_job_desc in device memory. */
+	VGPU_CMD_JOB_BEGIN = 1,
+	/** Run thread block @tb of @job on @sm in slot @slot. */
+	VGPU_CMD_DISPATCH = 2,
+	/** The job is over; the daemon drops its state. */
+	VGPU_CMD_JOB_END = 3,
+	/** Simulate up to at least cycle @addr and kick there. */
+	VGPU_CMD_WAKE_AT = 4,
+};
+
+/**
+ * struct vgpu_cmd - one command-ring entry (64 bytes).
+ * @op: &enum vgpu_cmd_op.
+ * @flags: zero.
+ * @job: job id (kernel-global).
+ * @addr: JOB_BEGIN: device address of the job descriptor; WAKE_AT: cycle.
+ * @tb: DISPATCH: linear thread-block index, x fastest.
+ * @sm: DISPATCH: SM index.
+ * @slot: DISPATCH: thread-block slot on that SM, < max_tbs_per_sm.
+ * @reg_base: DISPATCH: first register of the block's range in the SM's
+ *	register file.
+ * @shared_base: DISPATCH: byte offset of the block's range in the SM's
+ *	shared memory.
+ * @reserved: zero.
+ */
+struct vgpu_cmd {
+	__u16 op;
+	__u16 flags;
+	__u32 job;
+	__u64 addr;
+	__u32 tb;
+	__u32 sm;
+	__u32 slot;
+	__u32 reg_base;
+	__u32 shared_base;
+	__u32 reserved[7];
+};
+
+/* Events, daemon -> kernel. */
+enum vgpu_evt_type {
+	VGPU_EVT_NOP = 0,
+	/** A thread block finished (@status 0) or faulted (@status < 0). */
+	VGPU_EVT_TB_DONE = 1,
+	/** A WAKE_AT cycle was reached. */
+	VGPU_EVT_WAKE = 2,
+};
+
+/**
+ * struct vgpu_evt - one event-ring entry (64 bytes).
+ * @type: &enum vgpu_evt_type.
+ * @flags: zero.
+ * @job: job id.
+ * @cycle: cycle at which the event happened.
+ * @tb: thread block index.
+ * @sm: SM index.
+ * @slot: slot on the SM.
+ * @status: 0, or -EFAULT (access outside the job's memory), -EILSEQ
+ *	(illegal instruction), -ENOMEM (daemon out of memory).
+ * @warp_insts: warp instructions the block executed.
+ * @tb_cycles: cycles from dispatch to completion.
+ * @fault_addr: device address of the faulting access, when @status is
+ *	-EFAULT.
+ * @reserved: zero.
+ */
+struct vgpu_evt {
+	__u16 type;
+	__u16 flags;
+	__u32 job;
+	__u64 cycle;
+	__u32 tb;
+	__u32 sm;
+	__u32 slot;
+	__s32 status;
+	__u64 warp_insts;
+	__u64 tb_cycles;
+	__u64 fault_addr;
+	__u64 reserved;
+};
+
+/**
+ * struct vgpu_mem_range - one range of device memory a job may access.
+ * @start: device address.
+ * @size: bytes.
+ */
+struct vgpu_mem_range {
+	__u64 start;
+	__u64 size;
+};
+
+/**
+ * struct vgpu_job_desc - a job, as the kernel lays it out in device memory
+ * for the daemon. The ranges follow the descriptor, then the parameters.
+ * @abi_version: %VGPU_BACKEND_ABI_VERSION.
+ * @job: job id.
+ * @program_addr: device address of the program image.
+ * @program_size: bytes of the program image.
+ * @entry: entry-point index.
+ * @grid: blocks in x, y, z.
+ * @block: threads in x, y, z.
+ * @shared_bytes: shared memory per block (static + dynamic).
+ * @dynamic_shared: the dynamic (extern __shared__) part of
+ *	@shared_bytes; it follows the static part in the block's range.
+ * @params_offset: byte offset of the parameters from the descriptor start.
+ * @params_size: bytes of parameters.
+ * @ranges_offset: byte offset of the ranges from the descriptor start.
+ * @num_ranges: ranges the job may access (its buffers, then the program's
+ *	data segment if it has one).
+ * @data_addr: device address of the program's data segment, or 0.
+ * @data_size: bytes of it.
+ * @priority: the launch's priority class.
+ * @reserved: zero.
+ */
+struct vgpu_job_desc {
+	__u32 abi_version;
+	__u32 job;
+	__u64 program_addr;
+	__u32 program_size;
+	__u32 entry;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 shared_bytes;
+	__u32 dynamic_shared;
+	__u32 params_offset;
+	__u32 params_size;
+	__u32 ranges_offset;
+	__u32 num_ranges;
+	__u64 data_addr;
+	__u64 data_size;
+	__u32 priority;
+	__u32 reserved[9];
+};
+
+#endif /* _UAPI_VGPU_BACKEND_H_ */

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * vgpu_drm.h - the application interface of the vgpu virtual GPU.
+ *
+ * Applications open the render node (/dev/dri/renderD*), allocate buffer
+ * objects in device memory, load programs and submit GPU kernels. Device
+ * addresses are byte offsets in the device memory region; a buffer object
+ * has one for its whole life.
+ *
+ * Error conventions shared by every ioctl:
+ *   -EINVAL  malformed request (zero sizes, reserved fields or flags set,
+ *            unknown parameter, garbage program header)
+ *   -E2BIG   a request beyond a device limit (threads, registers, shared
+ *            memory, parameter bytes, a buffer larger than device memory)
+ *   -ENOENT  unknown GEM, program or syncobj handle, or job id
+ *   -ENOSPC  device memory (or a per-file table) exhausted
+ *   -EFAULT  unreadable or unwritable user pointer
+ *   -ENODEV  no vgpud backend attached
+ * Each failure also logs one line at debug level (dynamic debug).
+ */
+#ifndef _UAPI_VGPU_DRM_H_
+#define _UAPI_VGPU_DRM_H_
+
+#include "drm.h"
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+#define DRM_VGPU_GET_PARAM		0x00
+#define DRM_VGPU_BO_CREATE		0x01
+#define DRM_VGPU_BO_MMAP_OFFSET		0x02
+#define DRM_VGPU_PROGRAM_CREATE		0x03
+#define DRM_VGPU_PROGRAM_DESTROY	0x04
+#define DRM_VGPU_SUBMIT			0x05
+#define DRM_VGPU_JOB_INFO		0x06
+
+#define DRM_IOCTL_VGPU_GET_PARAM \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_GET_PARAM, struct drm_vgpu_get_param)
+#define DRM_IOCTL_VGPU_BO_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_BO_CREATE, struct drm_vgpu_bo_create)
+#define DRM_IOCTL_VGPU_BO_MMAP_OFFSET \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_BO_MMAP_OFFSET, struct drm_vgpu_bo_mmap_offset)
+#define DRM_IOCTL_VGPU_PROGRAM_CREATE \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_PROGRAM_CREATE, struct drm_vgpu_program_create)
+#define DRM_IOCTL_VGPU_PROGRAM_DESTROY \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VGPU_PROGRAM_DESTROY, struct drm_vgpu_program_destroy)
+#define DRM_IOCTL_VGPU_SUBMIT \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_SUBMIT, struct drm_vgpu_submit)
+#define DRM_IOCTL_VGPU_JOB_INFO \
+	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_JOB_INFO, struct drm_vgpu_job_info)
+
+/**
+ * enum drm_vgpu_param - what DRM_IOCTL_VGPU_GET_PARAM can report.
+ *
+ * Every parameter but %DRM_VGPU_PARAM_VRAM_SIZE and
+ * %DRM_VGPU_PARAM_BACKEND_ATTACHED describes the hardware that the attached
+ * vgpud models; without a backend those return -ENODEV.
+ */
+enum drm_vgpu_param {
+	DRM_VGPU_PARAM_VRAM_SIZE = 0,		/* bytes of device memory */
+	DRM_VGPU_PARAM_BACKEND_ATTACHED = 1,	/* 1 when vgpud is attached */
+	DRM_VGPU_PARAM_NUM_SMS = 2,
+	DRM_VGPU_PARAM_WARP_SIZE = 3,
+	DRM_VGPU_PARAM_MAX_THREADS_PER_SM = 4,
+	DRM_VGPU_PARAM_MAX_TBS_PER_SM = 5,
+	DRM_VGPU_PARAM_REGS_PER_SM = 6,
+	DRM_VGPU_PARAM_SHARED_PER_SM = 7,	/* bytes */
+	DRM_VGPU_PARAM_MAX_THREADS_PER_TB = 8,
+	DRM_VGPU_PARAM_MAX_REGS_PER_THREAD = 9,
+	DRM_VGPU_PARAM_MAX_SHARED_PER_TB = 10,	/* bytes */
+	DRM_VGPU_PARAM_CORE_CLOCK_KHZ = 11,
+	DRM_VGPU_PARAM_CURRENT_CYCLE = 12,	/* simulated cycle of the device */
+	DRM_VGPU_PARAM_COUNT
+};
+
+/**
+ * struct drm_vgpu_get_param - query one device parameter.
+ * @param: one of &enum drm_vgpu_param.
+ * @pad: must be zero.
+ * @value: out, the value.
+ */
+struct drm_vgpu_get_param {
+	__u32 param;
+	__u32 pad;
+	__u64 value;
+};
+
+/**
+ * struct drm_vgpu_bo_create - allocate a buffer object in device memory.
+ * @size: in, bytes (rounded up to the page size); not zero.
+ * @flags: in, must be zero.
+ * @handle: out, GEM handle.
+ * @device_address: out, where the buffer lives in device memory. Programs
+ *	address it with this value.
+ *
+ * The memory is zeroed. -E2BIG when @size exceeds the device memory,
+ * -ENOSPC when no free range is large enough.
+ */
+struct drm_vgpu_bo_create {
+	__u64 size;
+	__u32 flags;
+	__u32 handle;
+	__u64 device_address;
+};
+
+/**
+ * struct drm_vgpu_bo_mmap_offset - fake offset for mmap() on the DRM fd.
+ * @handle: in, GEM handle.
+ * @pad: must be zero.
+ * @offset: out, pass to mmap().
+ */
+struct drm_vgpu_bo_mmap_offset {
+	__u32 handle;
+	__u32 pad;
+	__u64 offset;
+};
+
+/**
+ * struct drm_vgpu_program_create - load a compiled program (header + code).
+ * @data: in, user pointer to the program image (&struct vgpu_program_header
+ *	first, see vgpu_program.h).
+ * @size: in, bytes at @data; at most %VGPU_PROGRAM_MAX_SIZE.
+ * @handle: out, program handle, valid for this file only.
+ *
+ * The header is validated against the attached device's limits; the image
+ * is copied into device memory, where vgpud fetches its code.
+ */
+struct drm_vgpu_program_create {
+	__u64 data;
+	__u32 size;
+	__u32 handle;
+};
+
+/**
+ * struct drm_vgpu_program_destroy - drop a program handle.
+ * @handle: in, program handle.
+ * @pad: must be zero.
+ *
+ * Jobs already submitted keep the program alive until they finish.
+ */
+struct drm_vgpu_program_destroy {
+	__u32 handle;
+	__u32 pad;
+};
+
+/** Largest accepted parameter block of one launch (CUDA's limit). */
+#define DRM_VGPU_MAX_PARAM_BYTES	4096
+/** Largest number of buffer objects one launch may name. */
+#define DRM_VGPU_MAX_SUBMIT_BOS		256
+
+/* Priority classes of a launch (&drm_vgpu_submit.priority). */
+#define DRM_VGPU_PRIORITY_NORMAL	0
+#define DRM_VGPU_PRIORITY_HIGH		1
+#define DRM_VGPU_PRIORITY_REALTIME	2
+
+/* &drm_vgpu_submit.flags */
+/** Honour &drm_vgpu_submit.not_before_cycle. */
+#define DRM_VGPU_SUBMIT_NOT_BEFORE	(1u << 0)
+#define DRM_VGPU_SUBMIT_FLAGS		(DRM_VGPU_SUBMIT_NOT_BEFORE)
+
+/**
+ * struct drm_vgpu_submit - launch one GPU kernel.
+ * @program: in, program handle.
+ * @entry: in, index of the entry point in the program.
+ * @grid: in, thread blocks in x, y, z; each at least 1.
+ * @block: in, threads per block in x, y, z; each at least 1, product
+ *	within the device's and the entry's limit.
+ * @dynamic_shared: in, bytes of dynamic (extern) shared memory per block.
+ * @params: in, user pointer to the parameter bytes, laid out as the entry's
+ *	.param space.
+ * @params_size: in, must equal the entry's parameter size.
+ * @bo_handles: in, user pointer to an array of __u32 GEM handles: the only
+ *	memory the kernel may touch. Each buffer stays alive until the job ends.
+ * @num_bos: in, entries at @bo_handles, at most %DRM_VGPU_MAX_SUBMIT_BOS.
+ * @out_syncobj: in, syncobj handle that receives the job's fence, or 0.
+ * @flags: in, %DRM_VGPU_SUBMIT_* flags.
+ * @priority: in, %DRM_VGPU_PRIORITY_*.
+ * @latency_budget_us: in, preemption latency budget of a high-priority or
+ *	real-time launch; 0 for the device default.
+ * @not_before_cycle: in, with %DRM_VGPU_SUBMIT_NOT_BEFORE, the simulated
+ *	cycle before which no thread block of the job starts.
+ * @job_id: out, identifies the job for DRM_IOCTL_VGPU_JOB_INFO.
+ */
+struct drm_vgpu_submit {
+	__u32 program;
+	__u32 entry;
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 dynamic_shared;
+	__u32 params_size;
+	__u64 params;
+	__u64 bo_handles;
+	__u32 num_bos;
+	__u32 out_syncobj;
+	__u32 flags;
+	__u32 priority;
+	__u32 latency_budget_us;
+	__u32 pad;
+	__u64 not_before_cycle;
+	__u64 job_id;
+};
+
+/* &drm_vgpu_job_info.state */
+#define DRM_VGPU_JOB_QUEUED	0	/* waiting for SMs */
+#define DRM_VGPU_JOB_RUNNING	1	/* thread blocks dispatched */
+#define DRM_VGPU_JOB_DONE	2	/* finished; @error tells how */
+
+/* &drm_vgpu_job_info.flags */
+/** Forget the job once reported (only for a finished job). */
+#define DRM_VGPU_JOB_INFO_RELEASE	(1u << 0)
+
+/**
+ * struct drm_vgpu_job_info - state and statistics of a submitted job.
+ * @job_id: in, from &drm_vgpu_submit.job_id.
+ * @flags: in, %DRM_VGPU_JOB_INFO_* flags.
+ * @state: out, %DRM_VGPU_JOB_*.
+ * @error: out, 0 on success, else a negative errno: -EFAULT for a memory
+ *	access outside the job's buffers, -EIO when the backend died, -EILSEQ
+ *	for an illegal instruction.
+ * @start_cycle: out, cycle at which the first thread block was dispatched.
+ * @end_cycle: out, cycle at which the last thread block finished.
+ * @warp_insts: out, warp instructions executed.
+ * @tbs_done: out, thread blocks finished.
+ *
+ * A finished job's record stays until it is read with
+ * %DRM_VGPU_JOB_INFO_RELEASE or its file is closed.
+ */
+struct drm_vgpu_job_info {
+	__u64 job_id;
+	__u32 flags;
+	__u32 state;
+	__s32 error;
+	__u32 pad;
+	__u64 start_cycle;
+	__u64 end_cycle;
+	__u64 warp_insts;
+	__u64 tbs_done;
+};
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* _UAPI_VGPU_DRM_H_ */

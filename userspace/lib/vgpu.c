@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libvgpu runtime: the vgpu render node through libdrm.
+ */
+#include "vgpu.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include "compiler/vgpu_compile.h"
+
+struct vgpu_device {
+	int fd;
+};
+
+static int vgpu_ioctl(struct vgpu_device *dev, unsigned long req, void *arg)
+{
+	return drmIoctl(dev->fd, req, arg) ? -errno : 0;
+}
+
+static bool is_vgpu_node(int fd)
+{
+	drmVersionPtr v = drmGetVersion(fd);
+	bool ok = v && v->name && strcmp(v->name, "vgpu") == 0;
+
+	drmFreeVersion(v);
+	return ok;
+}
+
+int vgpu_device_open(const char *path, struct vgpu_device **out)
+{
+	struct vgpu_device *dev;
+	int fd = -1;
+
+	if (path) {
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		if (!is_vgpu_node(fd)) {
+			close(fd);
+			return -ENODEV;
+		}
+	} else {
+		for (int minor = 128; minor < 192 && fd < 0; minor++) {
+			char node[64];
+
+			snprintf(node, sizeof(node), "/dev/dri/renderD%d", minor);
+			fd = open(node, O_RDWR | O_CLOEXEC);
+			if (fd >= 0 && !is_vgpu_node(fd)) {
+				close(fd);
+				fd = -1;
+			}
+		}
+		if (fd < 0)
+			return -ENODEV;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		close(fd);
+		return -ENOMEM;
+	}
+	dev->fd = fd;
+	*out = dev;
+	return 0;
+}
+
+void vgpu_device_close(struct vgpu_device *dev)
+{
+	if (!dev)
+		return;
+	close(dev->fd);
+	free(dev);
+}
+
+int vgpu_device_fd(const struct vgpu_device *dev)
+{
+	return dev->fd;
+}
+
+int vgpu_get_param(struct vgpu_device *dev, uint32_t param, uint64_t *value)
+{
+	struct drm_vgpu_get_param gp = { .param = param };
+	int ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_GET_PARAM, &gp);
+
+	if (!ret)
+		*value = gp.value;
+	return ret;
+}
+
+static void gem_close(struct vgpu_device *dev, uint32_t handle)
+{
+	struct drm_gem_close gc = { .handle = handle };
+
+	vgpu_ioctl(dev, DRM_IOCTL_GEM_CLOSE, &gc);
+}
+
+int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out)
+{
+	struct drm_vgpu_bo_create create = { .size = size };
+	struct drm_vgpu_bo_mmap_offset mo = { 0 };
+	struct vgpu_bo *bo;
+	int ret;
+
+	bo = calloc(1, sizeof(*bo));
+	if (!bo)
+		return -ENOMEM;
+	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_BO_CREATE, &create);
+	if (ret)
+		goto err_free;
+	mo.handle = create.handle;
+	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_BO_MMAP_OFFSET, &mo);
+	if (ret)
+		goto err_close;
+	bo->map = mmap(NULL, create.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       dev->fd, (off_t)mo.offset);
+	if (bo->map == MAP_FAILED) {
+		ret = -errno;
+		goto err_close;
+	}
+	bo->dev = dev;
+	bo->handle = create.handle;
+	bo->size = create.size;
+	bo->addr = create.device_address;
+	*out = bo;
+	return 0;
+
+err_close:
+	gem_close(dev, create.handle);
+err_free:
+	free(bo);
+	return ret;
+}
+
+void vgpu_bo_destroy(struct vgpu_bo *bo)
+{
+	if (!bo)
+		return;
+	munmap(bo->map, bo->size);
+	gem_close(bo->dev, bo->handle);
+	free(bo);
+}
+
+int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
+			      size_t size, struct vgpu_program **out)
+{
+	struct drm_vgpu_program_create pc = {
+		.data = (uintptr_t)image,
+		.size = (uint32_t)size,
+	};
+	struct vgpu_program *prog;
+	int ret;
+
+	if (size > VGPU_PROGRAM_MAX_SIZE)
+		return -E2BIG;
+	prog = calloc(1, sizeof(*prog));
+	if (!prog)
+		return -ENOMEM;
+	prog->image = malloc(size);
+	if (!prog->image) {
+		free(prog);
+		return -ENOMEM;
+	}
+	memcpy(prog->image, image, size);
+	prog->image_size = size;
+	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc);
+	if (ret) {
+		free(prog->image);
+		free(prog);
+		return ret;
+	}
+	prog->dev = dev;
+	prog->handle = pc.handle;
+	*out = prog;
+	return 0;
+}
+
+int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len,
+			    struct vgpu_program **out, char *err, size_t errlen)
+{
+	void *image = NULL;
+	size_t size = 0;
+	int ret;
+
+	ret = vgpu_compile_ptx(ptx, len, &image, &size, err, errlen);
+	if (ret)
+		return ret;
+	ret = vgpu_program_create_image(dev, image, size, out);
+	if (ret && errlen)
+		snprintf(err, errlen, "program rejected by the device: %s",
+			 strerror(-ret));
+	free(image);
+	return ret;
+}
+
+void vgpu_program_destroy(struct vgpu_program *prog)
+{
+	struct drm_vgpu_program_destroy pd;
+
+	if (!prog)
+		return;
+	pd = (struct drm_vgpu_program_destroy){ .handle = prog->handle };
+	vgpu_ioctl(prog->dev, DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	free(prog->image);
+	free(prog);
+}
+
+const struct vgpu_program_entry *
+vgpu_program_entry(const struct vgpu_program *prog, uint32_t index)
+{
+	const struct vgpu_program_header *hdr = prog->image;
+
+	if (index >= hdr->num_entries)
+		return NULL;
+	return (const void *)((const uint8_t *)prog->image + hdr->entries_offset +
+			      (size_t)index * hdr->entry_size);
+}
+
+/* Does @mangled read "_Z<len><name>..." for @name? */
+static bool mangles(const char *mangled, const char *name)
+{
+	size_t n = strlen(name);
+	char prefix[32];
+	int len = snprintf(prefix, sizeof(prefix), "_Z%zu", n);
+
+	return strncmp(mangled, prefix, (size_t)len) == 0 &&
+	       strncmp(mangled + len, name, n) == 0;
+}
+
+int vgpu_program_find_entry(const struct vgpu_program *prog, const char *name,
+			    uint32_t *index)
+{
+	const struct vgpu_program_header *hdr = prog->image;
+	uint32_t i;
+
+	for (i = 0; i < hdr->num_entries; i++) {
+		if (strcmp(vgpu_program_entry(prog, i)->name, name) == 0)
+			goto found;
+	}
+	for (i = 0; i < hdr->num_entries; i++) {
+		if (mangles(vgpu_program_entry(prog, i)->name, name))
+			goto found;
+	}
+	return -ENOENT;
+found:
+	*index = i;
+	return 0;
+}
+
+void vgpu_params_init(struct vgpu_params *p)
+{
+	p->size = 0;
+	p->overflow = false;
+}
+
+static void params_put(struct vgpu_params *p, const void *v, uint32_t n)
+{
+	uint32_t off = (p->size + n - 1) & ~(n - 1);
+
+	if (off + n > sizeof(p->bytes)) {
+		p->overflow = true;
+		return;
+	}
+	memset(p->bytes + p->size, 0, off - p->size);
+	memcpy(p->bytes + off, v, n);
+	p->size = off + n;
+}
+
+void vgpu_params_u32(struct vgpu_params *p, uint32_t v)
+{
+	params_put(p, &v, sizeof(v));
+}
+
+void vgpu_params_u64(struct vgpu_params *p, uint64_t v)
+{
+	params_put(p, &v, sizeof(v));
+}
+
+void vgpu_params_f32(struct vgpu_params *p, float v)
+{
+	params_put(p, &v, sizeof(v));
+}
+
+void vgpu_params_f64(struct vgpu_params *p, double v)
+{
+	params_put(p, &v, sizeof(v));
+}
+
+void vgpu_params_ptr(struct vgpu_params *p, const struct vgpu_bo *bo)
+{
+	vgpu_params_u64(p, bo->addr);
+}
+
+int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
+		const struct vgpu_launch *launch, struct vgpu_job *job)
+{
+	uint32_t handles[DRM_VGPU_MAX_SUBMIT_BOS];
+	struct drm_vgpu_submit s = { 0 };
+	uint32_t syncobj;
+	int ret;
+
+	if (launch->params && launch->params->overflow)
+		return -E2BIG;
+	if (launch->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
+		return -E2BIG;
+	for (unsigned int i = 0; i < launch->num_bos; i++)
+		handles[i] = launch->bos[i]->handle;
+	ret = drmSyncobjCreate(dev->fd, 0, &syncobj);
+	if (ret)
+		return -errno;
+
+	s.program = prog->handle;
+	s.entry = launch->entry;
+	memcpy(s.grid, launch->grid, sizeof(s.grid));
+	memcpy(s.block, launch->block, sizeof(s.block));
+	s.dynamic_shared = launch->dynamic_shared;
+	if (launch->params) {
+		s.params = (uintptr_t)launch->params->bytes;
+		s.params_size = launch->params->size;
+	}
+	s.bo_handles = (uintptr_t)handles;
+	s.num_bos = launch->num_bos;
+	s.out_syncobj = syncobj;
+	s.priority = launch->priority;
+	s.latency_budget_us = launch->latency_budget_us;
+	if (launch->not_before) {
+		s.flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
+		s.not_before_cycle = launch->not_before_cycle;
+	}
+	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_SUBMIT, &s);
+	if (ret) {
+		drmSyncobjDestroy(dev->fd, syncobj);
+		return ret;
+	}
+	job->dev = dev;
+	job->id = s.job_id;
+	job->syncobj = syncobj;
+	return 0;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
+		  struct vgpu_job_result *res)
+{
+	struct drm_vgpu_job_info info = {
+		.job_id = job->id,
+		.flags = DRM_VGPU_JOB_INFO_RELEASE,
+	};
+	/* drmSyncobjWait takes an absolute CLOCK_MONOTONIC deadline. */
+	int64_t deadline = timeout_ns < 0 ? INT64_MAX : now_ns() + timeout_ns;
+	int ret;
+
+	ret = drmSyncobjWait(job->dev->fd, &job->syncobj, 1, deadline,
+			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+	if (ret)
+		return ret;	/* libdrm returns -errno here */
+	ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_JOB_INFO, &info);
+	if (ret)
+		return ret;
+	drmSyncobjDestroy(job->dev->fd, job->syncobj);
+	job->syncobj = 0;
+	res->error = info.error;
+	res->start_cycle = info.start_cycle;
+	res->end_cycle = info.end_cycle;
+	res->cycles = info.end_cycle - info.start_cycle;
+	res->warp_insts = info.warp_insts;
+	res->tbs_done = info.tbs_done;
+	return 0;
+}
+
+int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
+	     const struct vgpu_launch *launch, struct vgpu_job_result *res)
+{
+	struct vgpu_job job;
+	int ret = vgpu_submit(dev, prog, launch, &job);
+
+	if (ret)
+		return ret;
+	return vgpu_job_wait(&job, -1, res);
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vgpu.h - libvgpu, the userspace runtime of the vgpu virtual GPU.
+ *
+ * Opens the render node through libdrm, allocates buffer objects, compiles
+ * PTX into programs, launches kernels and waits for them. Every function
+ * that can fail returns 0 or a negative errno.
+ */
+#ifndef VGPU_H
+#define VGPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <drm/vgpu_drm.h>
+#include <drm/vgpu_program.h>
+
+struct vgpu_device;
+
+/**
+ * struct vgpu_bo - a buffer object, mapped into the process.
+ * @dev: the device.
+ * @handle: GEM handle.
+ * @size: bytes.
+ * @addr: device address; pass it to kernels as a pointer.
+ * @map: CPU mapping of the whole buffer.
+ */
+struct vgpu_bo {
+	struct vgpu_device *dev;
+	uint32_t handle;
+	uint64_t size;
+	uint64_t addr;
+	void *map;
+};
+
+/**
+ * struct vgpu_program - a program loaded on the device.
+ * @dev: the device.
+ * @handle: program handle.
+ * @image: the compiled image (owned).
+ * @image_size: bytes of @image.
+ */
+struct vgpu_program {
+	struct vgpu_device *dev;
+	uint32_t handle;
+	void *image;
+	size_t image_size;
+};
+
+/* Opens @path, or with NULL the first render node whose driver is "vgpu". */
+int vgpu_device_open(const char *path, struct vgpu_device **out);
+void vgpu_device_close(struct vgpu_device *dev);
+int vgpu_device_fd(const struct vgpu_device *dev);
+int vgpu_get_param(struct vgpu_device *dev, uint32_t param, uint64_t *value);
+
+int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out);
+void vgpu_bo_destroy(struct vgpu_bo *bo);
+
+/* Compiles PTX and loads it; on a compile error @err says which line. */
+int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len,
+			    struct vgpu_program **out, char *err, size_t errlen);
+/* Loads an already compiled image (copied). */
+int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
+			      size_t size, struct vgpu_program **out);
+void vgpu_program_destroy(struct vgpu_program *prog);
+/*
+ * Finds an entry point by its PTX name, or by the C++ name nvcc mangles
+ * into it ("saxpy" finds "_Z5saxpyifPKfPf"). -ENOENT when absent.
+ */
+int vgpu_program_find_entry(const struct vgpu_program *prog, const char *name,
+			    uint32_t *index);
+const struct vgpu_program_entry *
+vgpu_program_entry(const struct vgpu_program *prog, uint32_t index);
+
+/**
+ * struct vgpu_params - a kernel's parameter block, packed as PTX lays out
+ * the .param space: each value at the next offset aligned to its size.
+ * @size: bytes used.
+ * @overflow: set when a value did not fit; vgpu_submit() then fails.
+ * @bytes: the block.
+ */
+struct vgpu_params {
+	uint32_t size;
+	bool overflow;
+	uint8_t bytes[DRM_VGPU_MAX_PARAM_BYTES];
+};
+
+void vgpu_params_init(struct vgpu_params *p);
+void vgpu_params_u32(struct vgpu_params *p, uint32_t v);
+void vgpu_params_u64(struct vgpu_params *p, uint64_t v);
+void vgpu_params_f32(struct vgpu_params *p, float v);
+void vgpu_params_f64(struct vgpu_params *p, double v);
+void vgpu_params_ptr(struct vgpu_params *p, const struct vgpu_bo *bo);
+
+/**
+ * struct vgpu_launch - what one kernel launch needs.
+ * @entry: entry index (vgpu_program_find_entry()).
+ * @grid: blocks in x, y, z.
+ * @block: threads per block in x, y, z.
+ * @dynamic_shared: bytes of extern __shared__ memory per block.
+ * @params: the parameter block.
+ * @bos: buffers the kernel may access.
+ * @num_bos: entries in @bos.
+ * @priority: DRM_VGPU_PRIORITY_*.
+ * @latency_budget_us: preemption budget of a high-priority launch.
+ * @not_before: honour @not_before_cycle.
+ * @not_before_cycle: simulated cycle before which the launch does not start.
+ */
+struct vgpu_launch {
+	uint32_t entry;
+	uint32_t grid[3];
+	uint32_t block[3];
+	uint32_t dynamic_shared;
+	const struct vgpu_params *params;
+	struct vgpu_bo *const *bos;
+	unsigned int num_bos;
+	uint32_t priority;
+	uint32_t latency_budget_us;
+	bool not_before;
+	uint64_t not_before_cycle;
+};
+
+/**
+ * struct vgpu_job - a submitted launch.
+ * @dev: the device.
+ * @id: job id.
+ * @syncobj: syncobj signalled when the job ends.
+ */
+struct vgpu_job {
+	struct vgpu_device *dev;
+	uint64_t id;
+	uint32_t syncobj;
+};
+
+/**
+ * struct vgpu_job_result - how a job ended.
+ * @error: 0, or the negative errno the device reported (-EFAULT for a
+ *	stray memory access, -EIO when the backend died, ...).
+ * @start_cycle: first thread block dispatched.
+ * @end_cycle: last thread block finished.
+ * @cycles: end_cycle - start_cycle.
+ * @warp_insts: warp instructions executed.
+ * @tbs_done: thread blocks finished.
+ */
+struct vgpu_job_result {
+	int error;
+	uint64_t start_cycle;
+	uint64_t end_cycle;
+	uint64_t cycles;
+	uint64_t warp_insts;
+	uint64_t tbs_done;
+};
+
+int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
+		const struct vgpu_launch *launch, struct vgpu_job *job);
+/*
+ * Waits until the job ends (@timeout_ns relative, < 0 for no limit), then
+ * reports it and releases the job. Returns -ETIME on timeout (the job is
+ * then still owned by the caller).
+ */
+int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
+		  struct vgpu_job_result *res);
+/* vgpu_submit() + vgpu_job_wait(); the job's own error is in @res. */
+int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
+	     const struct vgpu_launch *launch, struct vgpu_job_result *res);
+
+#endif /* VGPU_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload.h - the workload suite: real CUDA kernels (the .cu and the PTX
+ * nvcc made of it, both in this directory) with input generators and CPU
+ * references, run through libvgpu.
+ */
+#ifndef VGPU_WORKLOAD_H
+#define VGPU_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "vgpu.h"
+
+/**
+ * struct vgpu_embedded_ptx - a workload's PTX, built into the binary.
+ * @name: file name without .ptx.
+ * @text: the PTX.
+ * @len: bytes of @text.
+ */
+struct vgpu_embedded_ptx {
+	const char *name;
+	const char *text;
+	size_t len;
+};
+
+/* Generated from userspace/workloads/ *.ptx by tools/embed-ptx. */
+extern const struct vgpu_embedded_ptx vgpu_workload_ptx[];
+
+/**
+ * struct workload_args - how to run a workload.
+ * @size: problem size (elements); 0 for the workload's default.
+ * @seed: seed of the input generator.
+ */
+struct workload_args {
+	uint64_t size;
+	uint64_t seed;
+};
+
+/**
+ * struct workload_result - what a run measured, over all its launches.
+ * @launches: kernel launches.
+ * @cycles: sum of the launches' cycles (first dispatch to last completion).
+ * @warp_insts: warp instructions.
+ * @tbs: thread blocks.
+ */
+struct workload_result {
+	unsigned int launches;
+	uint64_t cycles;
+	uint64_t warp_insts;
+	uint64_t tbs;
+};
+
+/**
+ * struct vgpu_workload - one workload of the suite.
+ * @name: short name, also its .cu/.ptx file name.
+ * @paper: the paper benchmark it stands for.
+ * @default_size: problem size when none is given.
+ * @run: generates the input, runs it on @dev, compares with the CPU
+ *	reference. Returns 0 when the result is correct, -EBADMSG when it
+ *	differs, another negative errno on a device error; @msg says what.
+ */
+struct vgpu_workload {
+	const char *name;
+	const char *paper;
+	uint64_t default_size;
+	int (*run)(struct vgpu_device *dev, const struct workload_args *args,
+		   struct workload_result *res, char *msg, size_t msglen);
+};
+
+extern const struct vgpu_workload *const vgpu_workloads[];
+const struct vgpu_workload *vgpu_workload_find(const char *name);
+
+/* Helpers shared by the workloads (workload.c). */
+const struct vgpu_embedded_ptx *workload_ptx(const char *name);
+/* Compiles and loads the workload's PTX and finds @entry in it. */
+int workload_load(struct vgpu_device *dev, const char *name, const char *entry,
+		  struct vgpu_program **prog, uint32_t *entry_index,
+		  char *msg, size_t msglen);
+/* Launches and waits; adds the launch to @res; reports a job error in @msg. */
+int workload_launch(struct vgpu_device *dev, struct vgpu_program *prog,
+		    const struct vgpu_launch *launch, struct workload_result *res,
+		    char *msg, size_t msglen);
+/* Deterministic generator (splitmix64). */
+uint64_t workload_rand(uint64_t *state);
+/* Allocates @n buffers; on failure frees the ones made and reports. */
+int workload_alloc(struct vgpu_device *dev, struct vgpu_bo **bos,
+		   const uint64_t *sizes, unsigned int n, char *msg, size_t msglen);
+void workload_free(struct vgpu_bo **bos, unsigned int n);
+
+#endif /* VGPU_WORKLOAD_H */
