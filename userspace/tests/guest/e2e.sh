@@ -1,0 +1,81 @@
+#!/bin/sh
+# End-to-end tests of vgpu inside the guest (tools/vgpu-vm runs this with
+# vgpud started). Prints "ok - NAME" / "not ok - NAME" lines.
+pass=0
+fail=0
+ok() { echo "ok - $1"; pass=$((pass + 1)); }
+notok() { echo "not ok - $1"; fail=$((fail + 1)); }
+check() { name=$1; shift; if "$@"; then ok "$name"; else notok "$name"; fi; }
+
+cycles_of() { sed -n 's/.* ok cycles=\([0-9]*\) .*/\1/p'; }
+
+for w in saxpy reduce histogram; do
+	out1=$(vgpu run $w --size 100000 --seed 7); echo "$out1"
+	out2=$(vgpu run $w --size 100000 --seed 7); echo "$out2"
+	case "$out1" in "$w: ok "*) ok "$w gives the CPU reference's result" ;;
+		*) notok "$w gives the CPU reference's result" ;; esac
+	c1=$(echo "$out1" | cycles_of)
+	c2=$(echo "$out2" | cycles_of)
+	check "$w: the same run twice gives the same cycles ($c1 = $c2)" \
+		test -n "$c1" -a "$c1" = "$c2"
+done
+
+# Odd sizes exercise the bounds checks of partial blocks.
+for w in saxpy reduce histogram; do
+	out=$(vgpu run $w --size 1001 --seed 3); echo "$out"
+	case "$out" in "$w: ok "*) ok "$w with a partial last block" ;;
+		*) notok "$w with a partial last block" ;; esac
+done
+
+# Two processes at once.
+vgpu run saxpy --size 200000 > /tmp/a.out 2>&1 &
+a=$!
+vgpu run histogram --size 200000 > /tmp/b.out 2>&1 &
+b=$!
+wait $a; ra=$?
+wait $b; rb=$?
+cat /tmp/a.out /tmp/b.out
+check "two processes at once: saxpy ok" grep -q "^saxpy: ok" /tmp/a.out
+check "two processes at once: histogram ok" grep -q "^histogram: ok" /tmp/b.out
+check "two processes at once: exit status 0" test "$ra" = 0 -a "$rb" = 0
+
+# Bad input to every ioctl, with the daemon attached.
+ioctl_test
+check "ioctl_test (daemon attached)" test $? = 0
+
+# vgpud dies while a job runs: the waiting process fails, it does not hang.
+cycle() { vgpu info | sed -n 's/^current_cycle *//p'; }
+c0=$(cycle)
+vgpu run saxpy --size 4000000 > /tmp/killed.out 2>&1 &
+victim=$!
+i=0
+while [ "$(cycle)" = "$c0" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+check "a job is running before vgpud is killed" test "$(cycle)" != "$c0"
+kill -9 "$(cat /run/vgpud.pid)"
+i=0
+while kill -0 $victim 2>/dev/null && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $victim 2>/dev/null; then
+	notok "the waiting process returns after vgpud is killed"
+	kill -9 $victim
+else
+	ok "the waiting process returns after vgpud is killed"
+fi
+wait $victim; rv=$?
+cat /tmp/killed.out
+check "it fails with an I/O error" grep -q "Input/output error" /tmp/killed.out
+check "its exit status is non-zero" test "$rv" != 0
+check "no backend is attached after the daemon died" \
+	sh -c 'vgpu info | grep -q "^backend_attached *0"'
+
+# A new daemon attaches and the device works again.
+rm -f /run/vgpud.ready
+vgpud > /tmp/vgpud2.log 2>&1 &
+echo $! > /run/vgpud.pid
+i=0
+while [ ! -e /run/vgpud.ready ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+out=$(vgpu run histogram --size 50000); echo "$out"
+case "$out" in "histogram: ok "*) ok "a restarted vgpud runs jobs again" ;;
+	*) notok "a restarted vgpud runs jobs again"; cat /tmp/vgpud2.log ;; esac
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
