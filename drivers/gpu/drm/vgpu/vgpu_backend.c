@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu backend device: the interface to vgpud, the daemon that models the
+ * hardware (uapi vgpu_backend.h).
+ *
+ * Modelled on the kernel's backend-in-userspace devices (VDUSE, ublk): a
+ * root-only misc device /dev/vgpu-backend. The daemon attaches with a
+ * description of the hardware, maps a command ring (kernel -> daemon), an
+ * event ring (daemon -> kernel) and the whole device memory, and drives the
+ * lock-step protocol with KICK: the kernel consumes the events stamped with
+ * the kicked cycle, updates KCB/SMST, runs the scheduler and writes the
+ * resulting commands before the ioctl returns. poll() reports EPOLLIN when
+ * the command ring is not empty.
+ *
+ * Rings follow io_uring's layout: a header page with head, tail, mask and
+ * entry count, then 4096 entries of 64 bytes. The kernel keeps its own copy
+ * of the index it owns (command tail, event head) and never trusts the
+ * daemon's copy of it; entries are copied out before they are checked.
+ *
+ * Closing the file detaches: every unfinished job fails with -EIO, the
+ * SMST is dropped, the rings are freed and another daemon may attach. The
+ * device's cycle carries over to the next attach.
+ */
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/log2.h>
+#include <linux/miscdevice.h>
+#include <linux/mm.h>
+#include <linux/poll.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include <drm/drm_device.h>
+
+#include <kunit/visibility.h>
+
+#include "vgpu_drv.h"
+
+#define VGPU_RING_ENTRIES	4096
+#define VGPU_RING_OFF_HEAD	0
+#define VGPU_RING_OFF_TAIL	64
+#define VGPU_RING_OFF_MASK	128
+#define VGPU_RING_OFF_COUNT	132
+#define VGPU_RING_OFF_ENTRIES	PAGE_SIZE
+#define VGPU_RING_ENTRY_SIZE	64
+#define VGPU_RING_MAP_SIZE	(VGPU_RING_OFF_ENTRIES + \
+				 VGPU_RING_ENTRIES * VGPU_RING_ENTRY_SIZE)
+
+static_assert(sizeof(struct vgpu_cmd) == VGPU_RING_ENTRY_SIZE);
+static_assert(sizeof(struct vgpu_evt) == VGPU_RING_ENTRY_SIZE);
+
+/**
+ * struct vgpu_ring - one ring shared with the daemon.
+ * @base: header page + entries, vmalloc_user().
+ * @head: consumer index in the shared header.
+ * @tail: producer index in the shared header.
+ * @local: the index the kernel owns (command tail, event head), its
+ *	trusted copy.
+ */
+struct vgpu_ring {
+	void *base;
+	u32 *head;
+	u32 *tail;
+	u32 local;
+};
+
+/**
+ * struct vgpu_backend - one open file of /dev/vgpu-backend.
+ * @vdev: the device.
+ * @attached: this file is the device's backend. Written under the device
+ *	lock; the rings below do not change while it is set.
+ * @cmd: command ring.
+ * @evt: event ring.
+ */
+struct vgpu_backend {
+	struct vgpu_device *vdev;
+	bool attached;
+	struct vgpu_ring cmd;
+	struct vgpu_ring evt;
+};
+
+/**
+ * vgpu_backend_validate_desc() - check the hardware a daemon describes.
+ * @d: the description.
+ * @why: out, a static string saying what is wrong when the result is not 0.
+ *
+ * Return: 0, or -EINVAL when a field is out of range or the limits
+ * contradict each other.
+ */
+int vgpu_backend_validate_desc(const struct vgpu_device_desc *d,
+			       const char **why)
+{
+	u64 granule;
+
+	*why = NULL;
+	if (!memchr(d->name, 0, sizeof(d->name))) {
+		*why = "name not NUL-terminated";
+		return -EINVAL;
+	}
+	if (memchr_inv(d->reserved, 0, sizeof(d->reserved))) {
+		*why = "reserved field set";
+		return -EINVAL;
+	}
+	if (d->num_sms < 1 || d->num_sms > 1024) {
+		*why = "num_sms out of 1..1024";
+		return -EINVAL;
+	}
+	if (d->warp_size != 32) {
+		*why = "warp_size is not 32";
+		return -EINVAL;
+	}
+	if (d->max_tbs_per_sm < 1 || d->max_tbs_per_sm > VGPU_SMST_MAX_SLOTS) {
+		*why = "max_tbs_per_sm out of 1..64";
+		return -EINVAL;
+	}
+	if (!d->max_threads_per_sm || !d->regs_per_sm || !d->shared_per_sm ||
+	    !d->max_threads_per_tb || !d->max_regs_per_thread ||
+	    !d->max_shared_per_tb || !d->core_clock_khz ||
+	    !d->reg_alloc_unit || !d->shared_alloc_unit) {
+		*why = "a limit is zero";
+		return -EINVAL;
+	}
+	if (!is_power_of_2(d->shared_alloc_unit)) {
+		*why = "shared_alloc_unit not a power of two";
+		return -EINVAL;
+	}
+	if (d->max_threads_per_sm % d->warp_size) {
+		*why = "max_threads_per_sm not a multiple of the warp size";
+		return -EINVAL;
+	}
+	if (round_up((u64)d->max_threads_per_tb, d->warp_size) >
+	    d->max_threads_per_sm) {
+		*why = "max_threads_per_tb larger than an SM";
+		return -EINVAL;
+	}
+	if (d->max_shared_per_tb > d->shared_per_sm) {
+		*why = "max_shared_per_tb larger than an SM's shared memory";
+		return -EINVAL;
+	}
+	granule = (u64)d->warp_size * d->reg_alloc_unit;
+	if ((u64)d->warp_size * round_up((u64)d->max_regs_per_thread,
+					 d->reg_alloc_unit) > d->regs_per_sm) {
+		*why = "one warp at max_regs_per_thread exceeds regs_per_sm";
+		return -EINVAL;
+	}
+	if (d->regs_per_sm / granule > VGPU_SMST_MAX_UNITS) {
+		*why = "register file too finely divided";
+		return -EINVAL;
+	}
+	if (d->shared_per_sm / d->shared_alloc_unit < 1 ||
+	    d->shared_per_sm / d->shared_alloc_unit > VGPU_SMST_MAX_UNITS) {
+		*why = "shared memory too finely divided";
+		return -EINVAL;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_backend_validate_desc);
+
+/**
+ * vgpu_backend_get_desc() - the attached device's description.
+ * @vdev: the device.
+ * @desc: out.
+ *
+ * Return: 0, or -ENODEV when no backend is attached.
+ */
+int vgpu_backend_get_desc(struct vgpu_device *vdev,
+			  struct vgpu_device_desc *desc)
+{
+	int ret = 0;
+
+	mutex_lock(&vdev->lock);
+	if (vdev->sched.attached)
+		*desc = vdev->sched.desc;
+	else
+		ret = -ENODEV;
+	mutex_unlock(&vdev->lock);
+	return ret;
+}
+
+/**
+ * vgpu_backend_notify() - wake the daemon: commands are waiting.
+ * @vdev: the device.
+ */
+void vgpu_backend_notify(struct vgpu_device *vdev)
+{
+	wake_up_interruptible(&vdev->cmd_wq);
+}
+
+static int vgpu_ring_alloc(struct vgpu_ring *ring)
+{
+	ring->base = vmalloc_user(VGPU_RING_MAP_SIZE);
+	if (!ring->base)
+		return -ENOMEM;
+	ring->head = ring->base + VGPU_RING_OFF_HEAD;
+	ring->tail = ring->base + VGPU_RING_OFF_TAIL;
+	*(u32 *)(ring->base + VGPU_RING_OFF_MASK) = VGPU_RING_ENTRIES - 1;
+	*(u32 *)(ring->base + VGPU_RING_OFF_COUNT) = VGPU_RING_ENTRIES;
+	ring->local = 0;
+	return 0;
+}
+
+static void vgpu_ring_free(struct vgpu_ring *ring)
+{
+	vfree(ring->base);
+	ring->base = NULL;
+}
+
+static void *vgpu_ring_entry(struct vgpu_ring *ring, u32 index)
+{
+	return ring->base + VGPU_RING_OFF_ENTRIES +
+	       (index & (VGPU_RING_ENTRIES - 1)) * VGPU_RING_ENTRY_SIZE;
+}
+
+static void vgpu_ring_offsets(struct vgpu_ring_offsets *off)
+{
+	memset(off, 0, sizeof(*off));
+	off->head = VGPU_RING_OFF_HEAD;
+	off->tail = VGPU_RING_OFF_TAIL;
+	off->ring_mask = VGPU_RING_OFF_MASK;
+	off->ring_entries = VGPU_RING_OFF_COUNT;
+	off->entries = VGPU_RING_OFF_ENTRIES;
+	off->map_size = VGPU_RING_MAP_SIZE;
+	off->entry_size = VGPU_RING_ENTRY_SIZE;
+}
+
+/* Commands in the ring; a daemon that wrote a bogus head counts as full. */
+static u32 vgpu_cmd_pending(struct vgpu_backend *b)
+{
+	u32 used = b->cmd.local - smp_load_acquire(b->cmd.head);
+
+	return min_t(u32, used, VGPU_RING_ENTRIES);
+}
+
+static u32 vgpu_cmd_space(void *ctx)
+{
+	return VGPU_RING_ENTRIES - vgpu_cmd_pending(ctx);
+}
+
+static void vgpu_cmd_emit(void *ctx, const struct vgpu_cmd *cmd)
+{
+	struct vgpu_backend *b = ctx;
+
+	memcpy(vgpu_ring_entry(&b->cmd, b->cmd.local), cmd, sizeof(*cmd));
+	WRITE_ONCE(b->cmd.local, b->cmd.local + 1);
+	smp_store_release(b->cmd.tail, b->cmd.local);
+}
+
+static const struct vgpu_cmd_sink_ops vgpu_ring_sink_ops = {
+	.space = vgpu_cmd_space,
+	.emit = vgpu_cmd_emit,
+};
+
+static long vgpu_backend_attach(struct vgpu_backend *b,
+				struct vgpu_backend_attach __user *uarg)
+{
+	struct vgpu_device *vdev = b->vdev;
+	struct device *dev = vdev->drm.dev;
+	struct vgpu_backend_attach args;
+	struct vgpu_ring cmd = {}, evt = {};
+	const char *why;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.abi_version != VGPU_BACKEND_ABI_VERSION) {
+		dev_dbg(dev, "ATTACH: ABI version %u, want %u\n",
+			args.abi_version, VGPU_BACKEND_ABI_VERSION);
+		return -EINVAL;
+	}
+	if (args.flags) {
+		dev_dbg(dev, "ATTACH: flags %#x set\n", args.flags);
+		return -EINVAL;
+	}
+	ret = vgpu_backend_validate_desc(&args.desc, &why);
+	if (ret) {
+		dev_dbg(dev, "ATTACH: bad device description: %s\n", why);
+		return ret;
+	}
+	ret = vgpu_ring_alloc(&cmd);
+	if (!ret)
+		ret = vgpu_ring_alloc(&evt);
+	if (ret)
+		goto err_free;
+
+	mutex_lock(&vdev->lock);
+	if (b->attached || vdev->backend) {
+		dev_dbg(dev, "ATTACH: a backend is already attached\n");
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	ret = vgpu_sched_attach(&vdev->sched, &args.desc, &vgpu_ring_sink_ops,
+				b);
+	if (ret) {
+		dev_dbg(dev, "ATTACH: cannot build the SMST (%d)\n", ret);
+		goto err_unlock;
+	}
+	vgpu_ring_offsets(&args.cmd);
+	vgpu_ring_offsets(&args.evt);
+	args.vram_size = vdev->vram.size;
+	args.start_cycle = vdev->sched.cycle;
+	if (copy_to_user(uarg, &args, sizeof(args))) {
+		vgpu_sched_detach(&vdev->sched, -EIO);	/* no job yet */
+		ret = -EFAULT;
+		goto err_unlock;
+	}
+	b->cmd = cmd;
+	b->evt = evt;
+	smp_store_release(&b->attached, true);
+	vdev->backend = b;
+	mutex_unlock(&vdev->lock);
+	dev_info(dev, "backend attached: %s, %u SMs, cycle %llu\n",
+		 args.desc.name, args.desc.num_sms, args.start_cycle);
+	return 0;
+
+err_unlock:
+	mutex_unlock(&vdev->lock);
+err_free:
+	vgpu_ring_free(&cmd);
+	vgpu_ring_free(&evt);
+	return ret;
+}
+
+/* Consume every event the daemon posted; device lock held. */
+static void vgpu_backend_consume(struct vgpu_backend *b)
+{
+	struct vgpu_device *vdev = b->vdev;
+	u32 tail = smp_load_acquire(b->evt.tail);
+	u32 head = b->evt.local;
+	struct vgpu_evt evt;
+
+	if (tail - head > VGPU_RING_ENTRIES) {
+		dev_dbg(vdev->drm.dev, "KICK: event tail %u invalid (head %u), events dropped\n",
+			tail, head);
+		head = tail;
+	}
+	while (head != tail) {
+		memcpy(&evt, vgpu_ring_entry(&b->evt, head), sizeof(evt));
+		head++;
+		if (evt.cycle > vdev->sched.cycle)
+			dev_dbg(vdev->drm.dev, "KICK: event of cycle %llu after the kick's %llu\n",
+				evt.cycle, vdev->sched.cycle);
+		vgpu_sched_event(&vdev->sched, &evt);
+	}
+	b->evt.local = head;
+	smp_store_release(b->evt.head, head);
+}
+
+static long vgpu_backend_kick(struct vgpu_backend *b,
+			      struct vgpu_backend_kick __user *uarg)
+{
+	struct vgpu_device *vdev = b->vdev;
+	struct device *dev = vdev->drm.dev;
+	struct vgpu_backend_kick args;
+	int ret;
+
+	if (copy_from_user(&args, uarg, sizeof(args)))
+		return -EFAULT;
+	if (args.flags) {
+		dev_dbg(dev, "KICK: flags %#x set\n", args.flags);
+		return -EINVAL;
+	}
+	mutex_lock(&vdev->lock);
+	if (!b->attached) {
+		dev_dbg(dev, "KICK: not attached\n");
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = vgpu_sched_set_cycle(&vdev->sched, args.cycle);
+	if (ret) {
+		dev_dbg(dev, "KICK: cycle %llu before the current %llu\n",
+			args.cycle, vdev->sched.cycle);
+		goto out;
+	}
+	vgpu_backend_consume(b);
+	vgpu_sched_run(&vdev->sched);
+	args.pending_cmds = vgpu_cmd_pending(b);
+out:
+	mutex_unlock(&vdev->lock);
+	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
+		ret = -EFAULT;
+	return ret;
+}
+
+static long vgpu_backend_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	struct vgpu_backend *b = file->private_data;
+
+	switch (cmd) {
+	case VGPU_BACKEND_IOC_ATTACH:
+		return vgpu_backend_attach(b, (void __user *)arg);
+	case VGPU_BACKEND_IOC_KICK:
+		return vgpu_backend_kick(b, (void __user *)arg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static int vgpu_backend_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct vgpu_backend *b = file->private_data;
+	struct vgpu_device *vdev = b->vdev;
+	unsigned long size = vma->vm_end - vma->vm_start;
+	u64 off = (u64)vma->vm_pgoff << PAGE_SHIFT;
+	void *addr = NULL;
+
+	if (!(vma->vm_flags & VM_SHARED)) {
+		dev_dbg(vdev->drm.dev, "mmap: not MAP_SHARED\n");
+		return -EINVAL;
+	}
+	mutex_lock(&vdev->lock);
+	if (b->attached) {
+		if (off == VGPU_BACKEND_OFF_CMD_RING &&
+		    size == VGPU_RING_MAP_SIZE)
+			addr = b->cmd.base;
+		else if (off == VGPU_BACKEND_OFF_EVT_RING &&
+			 size == VGPU_RING_MAP_SIZE)
+			addr = b->evt.base;
+		else if (off == VGPU_BACKEND_OFF_VRAM &&
+			 size == vdev->vram.size)
+			addr = vdev->vram.vaddr;
+	}
+	mutex_unlock(&vdev->lock);
+	if (!addr) {
+		dev_dbg(vdev->drm.dev, "mmap: offset %#llx size %lu is not a region\n",
+			off, size);
+		return -EINVAL;
+	}
+	vm_flags_set(vma, VM_DONTCOPY);
+	return remap_vmalloc_range(vma, addr, 0);
+}
+
+static __poll_t vgpu_backend_poll(struct file *file, poll_table *wait)
+{
+	struct vgpu_backend *b = file->private_data;
+
+	poll_wait(file, &b->vdev->cmd_wq, wait);
+	if (!smp_load_acquire(&b->attached))
+		return EPOLLERR;
+	if (READ_ONCE(b->cmd.local) != READ_ONCE(*b->cmd.head))
+		return EPOLLIN | EPOLLRDNORM;
+	return 0;
+}
+
+static int vgpu_backend_open(struct inode *inode, struct file *file)
+{
+	struct miscdevice *misc = file->private_data;
+	struct vgpu_backend *b;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	b->vdev = container_of(misc, struct vgpu_device, misc);
+	file->private_data = b;
+	return stream_open(inode, file);
+}
+
+static int vgpu_backend_release(struct inode *inode, struct file *file)
+{
+	struct vgpu_backend *b = file->private_data;
+	struct vgpu_device *vdev = b->vdev;
+
+	mutex_lock(&vdev->lock);
+	if (b->attached) {
+		vgpu_sched_detach(&vdev->sched, -EIO);
+		vdev->backend = NULL;
+		b->attached = false;
+		dev_info(vdev->drm.dev, "backend detached at cycle %llu\n",
+			 vdev->sched.cycle);
+	}
+	mutex_unlock(&vdev->lock);
+	vgpu_ring_free(&b->cmd);
+	vgpu_ring_free(&b->evt);
+	kfree(b);
+	return 0;
+}
+
+static const struct file_operations vgpu_backend_fops = {
+	.owner = THIS_MODULE,
+	.open = vgpu_backend_open,
+	.release = vgpu_backend_release,
+	.unlocked_ioctl = vgpu_backend_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = vgpu_backend_mmap,
+	.poll = vgpu_backend_poll,
+};
+
+/**
+ * vgpu_backend_register() - create /dev/vgpu-backend.
+ * @vdev: the device.
+ *
+ * Return: 0 or a negative errno of misc_register().
+ */
+int vgpu_backend_register(struct vgpu_device *vdev)
+{
+	vdev->misc.minor = MISC_DYNAMIC_MINOR;
+	vdev->misc.name = "vgpu-backend";
+	vdev->misc.fops = &vgpu_backend_fops;
+	vdev->misc.mode = 0600;
+	return misc_register(&vdev->misc);
+}
+
+/**
+ * vgpu_backend_unregister() - remove /dev/vgpu-backend.
+ * @vdev: the device.
+ */
+void vgpu_backend_unregister(struct vgpu_device *vdev)
+{
+	misc_deregister(&vdev->misc);
+}

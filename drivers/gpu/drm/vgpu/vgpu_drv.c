@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu - DRM driver of a virtual GPU.
+ *
+ * The kernel half of the device (ARCHITECTURE.md): the command processor
+ * and thread-block scheduler. Applications use the render node (GEM buffer
+ * objects in device memory, programs, launches, sync objects); the vgpud
+ * daemon attaches through /dev/vgpu-backend and models the SMs. This file
+ * creates the platform device and the DRM device, and implements the
+ * per-file state and GET_PARAM. See Documentation/driver.rst.
+ */
+
+#include <linux/dma-fence.h>
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/platform_device.h>
+#include <linux/slab.h>
+
+#include <drm/drm_drv.h>
+#include <drm/drm_file.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_ioctl.h>
+#include <drm/drm_managed.h>
+#include <drm/drm_print.h>
+
+#include "vgpu_drv.h"
+
+static unsigned int vram_size_mb = 256;
+module_param(vram_size_mb, uint, 0444);
+MODULE_PARM_DESC(vram_size_mb, "Device memory in MiB (1..16384, default 256)");
+
+static struct platform_device *vgpu_pdev;
+static struct vgpu_device *vgpu_dev;
+
+static int vgpu_get_param_ioctl(struct drm_device *drm, void *data,
+				struct drm_file *file)
+{
+	struct vgpu_device *vdev = to_vgpu_device(drm);
+	struct drm_vgpu_get_param *args = data;
+	const struct vgpu_device_desc *d = &vdev->sched.desc;
+	int ret = 0;
+
+	if (args->pad) {
+		drm_dbg(drm, "GET_PARAM: pad set\n");
+		return -EINVAL;
+	}
+	if (args->param >= DRM_VGPU_PARAM_COUNT) {
+		drm_dbg(drm, "GET_PARAM: unknown parameter %u\n", args->param);
+		return -EINVAL;
+	}
+	if (args->param == DRM_VGPU_PARAM_VRAM_SIZE) {
+		args->value = vdev->vram.size;
+		return 0;
+	}
+
+	mutex_lock(&vdev->lock);
+	if (args->param == DRM_VGPU_PARAM_BACKEND_ATTACHED) {
+		args->value = vdev->sched.attached;
+		goto out;
+	}
+	if (!vdev->sched.attached) {
+		drm_dbg(drm, "GET_PARAM: parameter %u needs a backend\n",
+			args->param);
+		ret = -ENODEV;
+		goto out;
+	}
+	switch (args->param) {
+	case DRM_VGPU_PARAM_NUM_SMS:
+		args->value = d->num_sms;
+		break;
+	case DRM_VGPU_PARAM_WARP_SIZE:
+		args->value = d->warp_size;
+		break;
+	case DRM_VGPU_PARAM_MAX_THREADS_PER_SM:
+		args->value = d->max_threads_per_sm;
+		break;
+	case DRM_VGPU_PARAM_MAX_TBS_PER_SM:
+		args->value = d->max_tbs_per_sm;
+		break;
+	case DRM_VGPU_PARAM_REGS_PER_SM:
+		args->value = d->regs_per_sm;
+		break;
+	case DRM_VGPU_PARAM_SHARED_PER_SM:
+		args->value = d->shared_per_sm;
+		break;
+	case DRM_VGPU_PARAM_MAX_THREADS_PER_TB:
+		args->value = d->max_threads_per_tb;
+		break;
+	case DRM_VGPU_PARAM_MAX_REGS_PER_THREAD:
+		args->value = d->max_regs_per_thread;
+		break;
+	case DRM_VGPU_PARAM_MAX_SHARED_PER_TB:
+		args->value = d->max_shared_per_tb;
+		break;
+	case DRM_VGPU_PARAM_CORE_CLOCK_KHZ:
+		args->value = d->core_clock_khz;
+		break;
+	case DRM_VGPU_PARAM_CURRENT_CYCLE:
+		args->value = vdev->sched.cycle;
+		break;
+	default:
+		drm_dbg(drm, "GET_PARAM: unknown parameter %u\n", args->param);
+		ret = -EINVAL;
+		break;
+	}
+out:
+	mutex_unlock(&vdev->lock);
+	return ret;
+}
+
+static int vgpu_open(struct drm_device *drm, struct drm_file *file)
+{
+	struct vgpu_file *vf;
+
+	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
+	if (!vf)
+		return -ENOMEM;
+	vf->vdev = to_vgpu_device(drm);
+	xa_init_flags(&vf->programs, XA_FLAGS_ALLOC1);
+	xa_init(&vf->jobs);
+	atomic_set(&vf->num_jobs, 0);
+	file->driver_priv = vf;
+	return 0;
+}
+
+static void vgpu_postclose(struct drm_device *drm, struct drm_file *file)
+{
+	struct vgpu_file *vf = file->driver_priv;
+
+	vgpu_file_jobs_fini(vf);
+	vgpu_file_programs_fini(vf);
+	kfree(vf);
+}
+
+static const struct drm_ioctl_desc vgpu_ioctls[] = {
+	DRM_IOCTL_DEF_DRV(VGPU_GET_PARAM, vgpu_get_param_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_BO_CREATE, vgpu_bo_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_BO_MMAP_OFFSET, vgpu_bo_mmap_offset_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_PROGRAM_CREATE, vgpu_program_create_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_PROGRAM_DESTROY, vgpu_program_destroy_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_SUBMIT, vgpu_submit_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_JOB_INFO, vgpu_job_info_ioctl,
+			  DRM_RENDER_ALLOW),
+};
+
+DEFINE_DRM_GEM_FOPS(vgpu_fops);
+
+static const struct drm_driver vgpu_drm_driver = {
+	.driver_features = DRIVER_GEM | DRIVER_RENDER | DRIVER_SYNCOBJ,
+	.open = vgpu_open,
+	.postclose = vgpu_postclose,
+	.ioctls = vgpu_ioctls,
+	.num_ioctls = ARRAY_SIZE(vgpu_ioctls),
+	.fops = &vgpu_fops,
+	.name = VGPU_DRIVER_NAME,
+	.desc = "Virtual GPU with a user-space hardware model",
+	.date = "20250101",
+	.major = 1,
+	.minor = 0,
+};
+
+static int vgpu_device_init(struct vgpu_device *vdev)
+{
+	int ret;
+
+	ret = drmm_mutex_init(&vdev->drm, &vdev->lock);
+	if (ret)
+		return ret;
+	spin_lock_init(&vdev->fence_lock);
+	init_waitqueue_head(&vdev->cmd_wq);
+	vdev->fence_context = dma_fence_context_alloc(1);
+	vgpu_sched_init(&vdev->sched, &vdev->lock, vdev->drm.dev);
+
+	ret = vgpu_vram_init(&vdev->vram, (u64)vram_size_mb << 20);
+	if (ret)
+		goto err_sched;
+	ret = vgpu_backend_register(vdev);
+	if (ret)
+		goto err_vram;
+	ret = drm_dev_register(&vdev->drm, 0);
+	if (ret)
+		goto err_backend;
+	return 0;
+
+err_backend:
+	vgpu_backend_unregister(vdev);
+err_vram:
+	vgpu_vram_fini(&vdev->vram);
+err_sched:
+	vgpu_sched_fini(&vdev->sched);
+	return ret;
+}
+
+static void vgpu_device_fini(struct vgpu_device *vdev)
+{
+	drm_dev_unregister(&vdev->drm);
+	vgpu_backend_unregister(vdev);
+	vgpu_sched_fini(&vdev->sched);
+	vgpu_vram_fini(&vdev->vram);
+}
+
+static int __init vgpu_module_init(void)
+{
+	struct platform_device *pdev;
+	struct vgpu_device *vdev;
+	int ret;
+
+	if (!vram_size_mb || vram_size_mb > 16384) {
+		pr_err("vgpu: vram_size_mb must be 1..16384\n");
+		return -EINVAL;
+	}
+	ret = vgpu_partition_register(&vgpu_policy_fcfs);
+	if (ret)
+		return ret;
+
+	pdev = platform_device_register_simple(VGPU_DRIVER_NAME, -1, NULL, 0);
+	if (IS_ERR(pdev)) {
+		ret = PTR_ERR(pdev);
+		goto err_policy;
+	}
+	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
+		ret = -ENOMEM;
+		goto err_pdev;
+	}
+	dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vgpu_drm_driver,
+				  struct vgpu_device, drm);
+	if (IS_ERR(vdev)) {
+		ret = PTR_ERR(vdev);
+		goto err_devres;
+	}
+	ret = vgpu_device_init(vdev);
+	if (ret)
+		goto err_devres;
+
+	vgpu_pdev = pdev;
+	vgpu_dev = vdev;
+	drm_info(&vdev->drm, "%u MiB of device memory, render node ready\n",
+		 vram_size_mb);
+	return 0;
+
+err_devres:
+	devres_release_group(&pdev->dev, NULL);
+err_pdev:
+	platform_device_unregister(pdev);
+err_policy:
+	vgpu_partition_unregister(&vgpu_policy_fcfs);
+	return ret;
+}
+
+static void __exit vgpu_module_exit(void)
+{
+	vgpu_device_fini(vgpu_dev);
+	devres_release_group(&vgpu_pdev->dev, NULL);
+	platform_device_unregister(vgpu_pdev);
+	vgpu_partition_unregister(&vgpu_policy_fcfs);
+}
+
+module_init(vgpu_module_init);
+module_exit(vgpu_module_exit);
+
+MODULE_DESCRIPTION("vgpu: virtual GPU command processor and TB scheduler");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu - a DRM driver for a virtual GPU whose hardware is modelled by the
+ * vgpud daemon. See Documentation/driver.rst.
+ */
+#ifndef _VGPU_DRV_H_
+#define _VGPU_DRV_H_
+
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include <drm/drm_device.h>
+#include <drm/drm_gem.h>
+#include <drm/drm_mm.h>
+
+#include <drm/vgpu_backend.h>
+#include <drm/vgpu_drm.h>
+#include <drm/vgpu_program.h>
+
+#include "vgpu_kcb.h"
+#include "vgpu_sched.h"
+
+#define VGPU_DRIVER_NAME	"vgpu"
+
+/** Program handles one DRM file may hold. */
+#define VGPU_MAX_PROGRAMS_PER_FILE	4096
+/** Job records (unreleased jobs) one DRM file may hold. */
+#define VGPU_MAX_JOBS_PER_FILE		65536
+
+struct dma_fence;
+struct vgpu_backend;
+
+/**
+ * struct vgpu_vram - the device memory.
+ * @vaddr: the region, from vmalloc_user() so that it can be mapped into
+ *	user space page by page.
+ * @size: bytes.
+ * @lock: protects @mm. Taken inside &vgpu_device.lock, never around it.
+ * @mm: range allocator over [PAGE_SIZE, @size): device address 0 is never
+ *	handed out, so 0 can mean "none".
+ */
+struct vgpu_vram {
+	void *vaddr;
+	u64 size;
+	struct mutex lock;
+	struct drm_mm mm;
+};
+
+/**
+ * struct vgpu_device - one vgpu device.
+ * @drm: the DRM device.
+ * @vram: device memory.
+ * @lock: the device lock. Protects @sched (KCB active list, SMST, policy,
+ *	cycle), @backend and the attached backend's ring state, and
+ *	@fence_seqno. Lock order: @lock, then &vgpu_vram.lock; the fence lock
+ *	and xarray locks nest inside.
+ * @sched: the thread-block scheduler.
+ * @backend: the attached backend file, or NULL.
+ * @cmd_wq: the daemon's poll() waits here for commands.
+ * @fence_lock: lock of every job fence of this device.
+ * @fence_context: dma-fence context of the job fences.
+ * @fence_seqno: last fence seqno handed out.
+ * @misc: the backend character device /dev/vgpu-backend.
+ */
+struct vgpu_device {
+	struct drm_device drm;
+	struct vgpu_vram vram;
+	struct mutex lock;
+	struct vgpu_sched sched;
+	struct vgpu_backend *backend;
+	wait_queue_head_t cmd_wq;
+	spinlock_t fence_lock;
+	u64 fence_context;
+	u64 fence_seqno;
+	struct miscdevice misc;
+};
+
+/**
+ * struct vgpu_file - per-open-file state of the render node.
+ * @vdev: the device.
+ * @programs: program handle -> &struct vgpu_program (one reference each).
+ * @jobs: job id -> &struct vgpu_job (one reference each): the job records
+ *	JOB_INFO reports.
+ * @num_jobs: records in @jobs.
+ */
+struct vgpu_file {
+	struct vgpu_device *vdev;
+	struct xarray programs;
+	struct xarray jobs;
+	atomic_t num_jobs;
+};
+
+/**
+ * struct vgpu_bo - a buffer object: a range of device memory.
+ * @base: the GEM object.
+ * @node: its range; the device address is @node.start.
+ */
+struct vgpu_bo {
+	struct drm_gem_object base;
+	struct drm_mm_node node;
+};
+
+/**
+ * struct vgpu_program - a loaded, validated program.
+ * @ref: references: the file's handle and every job that uses it.
+ * @vdev: the device.
+ * @image: the image in device memory (vgpud fetches the code there).
+ * @data: the data segment, allocated when @data_size is non-zero.
+ * @size: bytes of the image.
+ * @data_size: bytes of the data segment.
+ * @num_entries: entry points.
+ * @entries: validated copies of the entry descriptors.
+ */
+struct vgpu_program {
+	struct kref ref;
+	struct vgpu_device *vdev;
+	struct drm_mm_node image;
+	struct drm_mm_node data;
+	u32 size;
+	u32 data_size;
+	u32 num_entries;
+	struct vgpu_program_entry entries[] __counted_by(num_entries);
+};
+
+/**
+ * struct vgpu_job - one submitted launch.
+ * @kcb: its KCB entry (the scheduler's view); holds the reference count.
+ * @vdev: the device.
+ * @prog: the program (reference), until the job ends.
+ * @bos: the buffer objects it may touch (references), until the job ends.
+ * @num_bos: entries in @bos.
+ * @desc_node: its &struct vgpu_job_desc in device memory, until it ends.
+ * @fence: its fence (reference), signalled when it ends.
+ */
+struct vgpu_job {
+	struct vgpu_kcb_entry kcb;
+	struct vgpu_device *vdev;
+	struct vgpu_program *prog;
+	struct drm_gem_object **bos;
+	u32 num_bos;
+	struct drm_mm_node desc_node;
+	struct dma_fence *fence;
+};
+
+static inline struct vgpu_device *to_vgpu_device(struct drm_device *drm)
+{
+	return container_of(drm, struct vgpu_device, drm);
+}
+
+static inline struct vgpu_bo *to_vgpu_bo(struct drm_gem_object *obj)
+{
+	return container_of(obj, struct vgpu_bo, base);
+}
+
+/* vgpu_vram.c */
+int vgpu_vram_init(struct vgpu_vram *vram, u64 size);
+void vgpu_vram_fini(struct vgpu_vram *vram);
+int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
+		    u64 size, u64 align);
+void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node);
+void *vgpu_vram_ptr(struct vgpu_vram *vram, u64 addr);
+
+/* vgpu_gem.c */
+int vgpu_bo_create_ioctl(struct drm_device *drm, void *data,
+			 struct drm_file *file);
+int vgpu_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+
+/* vgpu_program.c */
+int vgpu_program_validate(const void *image, size_t size,
+			  const struct vgpu_device_desc *desc,
+			  const char **why);
+int vgpu_program_create_ioctl(struct drm_device *drm, void *data,
+			      struct drm_file *file);
+int vgpu_program_destroy_ioctl(struct drm_device *drm, void *data,
+			       struct drm_file *file);
+struct vgpu_program *vgpu_program_lookup(struct vgpu_file *vf, u32 handle);
+void vgpu_program_put(struct vgpu_program *prog);
+void vgpu_file_programs_fini(struct vgpu_file *vf);
+
+/* vgpu_job.c */
+int vgpu_submit_validate(const struct drm_vgpu_submit *args,
+			 const struct vgpu_device_desc *desc,
+			 const struct vgpu_program_entry *entries,
+			 u32 num_entries, struct vgpu_tb_res *res,
+			 u32 *num_tbs, const char **why);
+int vgpu_submit_ioctl(struct drm_device *drm, void *data,
+		      struct drm_file *file);
+int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
+			struct drm_file *file);
+void vgpu_file_jobs_fini(struct vgpu_file *vf);
+
+/* vgpu_backend.c */
+int vgpu_backend_validate_desc(const struct vgpu_device_desc *desc,
+			       const char **why);
+int vgpu_backend_register(struct vgpu_device *vdev);
+void vgpu_backend_unregister(struct vgpu_device *vdev);
+int vgpu_backend_get_desc(struct vgpu_device *vdev,
+			  struct vgpu_device_desc *desc);
+void vgpu_backend_notify(struct vgpu_device *vdev);
+
+#endif /* _VGPU_DRV_H_ */

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu Kernel Control Block table.
+ *
+ * Park, dissertation, Ch. II, Fig. 2.3: the thread-block scheduler keeps a
+ * KCB entry per launched kernel (launching process, grid size, executed TBs,
+ * resource needs of one TB, runtime statistics), extended to many entries
+ * for multitasking. Here an entry is reference counted; the table holds one
+ * reference from submission until the job ends, the submitting file's job
+ * record another until it is released.
+ *
+ * The active list is protected by the device lock (the caller's); the id
+ * xarray has its own lock so that the last reference may be dropped
+ * anywhere.
+ */
+
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/lockdep.h>
+
+#include <kunit/visibility.h>
+
+#include "vgpu_kcb.h"
+
+/**
+ * vgpu_kcb_init() - initialise an empty table.
+ * @kcb: the table.
+ */
+void vgpu_kcb_init(struct vgpu_kcb *kcb)
+{
+	xa_init_flags(&kcb->ids, XA_FLAGS_ALLOC1);
+	kcb->next_id = 1;
+	INIT_LIST_HEAD(&kcb->active);
+	kcb->num_active = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_init);
+
+/**
+ * vgpu_kcb_fini() - tear down a table; it must be empty.
+ * @kcb: the table.
+ */
+void vgpu_kcb_fini(struct vgpu_kcb *kcb)
+{
+	WARN_ON(!list_empty(&kcb->active));
+	WARN_ON(!xa_empty(&kcb->ids));
+	xa_destroy(&kcb->ids);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_fini);
+
+/**
+ * vgpu_kcb_entry_init() - initialise an entry with one reference.
+ * @e: the entry, zeroed.
+ * @ops: its owner's callbacks.
+ */
+void vgpu_kcb_entry_init(struct vgpu_kcb_entry *e,
+			 const struct vgpu_kcb_entry_ops *ops)
+{
+	kref_init(&e->ref);
+	e->ops = ops;
+	INIT_LIST_HEAD(&e->link);
+	e->state = VGPU_KCB_QUEUED;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_entry_init);
+
+/**
+ * vgpu_kcb_add() - give an entry an id and queue it.
+ * @kcb: the table.
+ * @e: the entry; @e->not_before and the launch fields already set.
+ * @cycle: the device's current cycle.
+ *
+ * The entry is placed after every active entry that arrives no later than
+ * it does (arrival = max(@cycle, not_before)), so the active list is in
+ * FCFS order. The table takes its own reference. Caller holds the device
+ * lock.
+ *
+ * Return: 0, -ENOSPC when no id is free, or -ENOMEM.
+ */
+int vgpu_kcb_add(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e, u64 cycle)
+{
+	struct vgpu_kcb_entry *pos;
+	u32 id;
+	int ret;
+
+	ret = xa_alloc_cyclic(&kcb->ids, &id, e, XA_LIMIT(1, U32_MAX),
+			      &kcb->next_id, GFP_KERNEL);
+	if (ret < 0)
+		return ret == -EBUSY ? -ENOSPC : ret;
+
+	e->kcb = kcb;
+	e->id = id;
+	e->submit_cycle = cycle;
+	e->arrival = max(cycle, e->not_before);
+	e->state = VGPU_KCB_QUEUED;
+
+	/* Walk back from the tail to the last entry that arrives no later. */
+	list_for_each_entry_reverse(pos, &kcb->active, link) {
+		if (pos->arrival <= e->arrival)
+			break;
+	}
+	list_add(&e->link, &pos->link);
+	e->active = true;
+	kcb->num_active++;
+	vgpu_kcb_get(e);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_add);
+
+/**
+ * vgpu_kcb_find_active() - look up an active entry by id.
+ * @kcb: the table.
+ * @id: job id.
+ *
+ * Caller holds the device lock; the returned entry stays valid while it is
+ * held (the table's reference).
+ *
+ * Return: the entry, or NULL when unknown or no longer active.
+ */
+struct vgpu_kcb_entry *vgpu_kcb_find_active(struct vgpu_kcb *kcb, u32 id)
+{
+	struct vgpu_kcb_entry *e = xa_load(&kcb->ids, id);
+
+	return e && e->active ? e : NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_find_active);
+
+/**
+ * vgpu_kcb_retire() - take an entry off the active list.
+ * @kcb: the table.
+ * @e: an active entry.
+ *
+ * Drops the table's reference; the id stays taken until the last reference
+ * goes. Caller holds the device lock.
+ */
+void vgpu_kcb_retire(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e)
+{
+	if (WARN_ON(!e->active))
+		return;
+	list_del_init(&e->link);
+	e->active = false;
+	kcb->num_active--;
+	vgpu_kcb_put(e);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_retire);
+
+static void vgpu_kcb_entry_release(struct kref *ref)
+{
+	struct vgpu_kcb_entry *e = container_of(ref, struct vgpu_kcb_entry, ref);
+
+	WARN_ON(e->active);
+	if (e->kcb)
+		xa_erase(&e->kcb->ids, e->id);
+	e->ops->release(e);
+}
+
+/**
+ * vgpu_kcb_put() - drop a reference.
+ * @e: the entry, or NULL.
+ */
+void vgpu_kcb_put(struct vgpu_kcb_entry *e)
+{
+	if (e)
+		kref_put(&e->ref, vgpu_kcb_entry_release);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_put);

@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu Kernel Control Block (KCB) table.
+ *
+ * Park, dissertation, Ch. II, Fig. 2.3: one entry per launched GPU kernel
+ * with the launching process, the grid, the executed TBs, the resource needs
+ * of one TB and runtime information.
+ */
+#ifndef _VGPU_KCB_H_
+#define _VGPU_KCB_H_
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/xarray.h>
+
+#include "vgpu_smst.h"
+
+struct vgpu_kcb_entry;
+
+/**
+ * enum vgpu_kcb_state - life of a KCB entry (values of the uapi
+ * %DRM_VGPU_JOB_* states).
+ * @VGPU_KCB_QUEUED: waiting; no TB dispatched yet.
+ * @VGPU_KCB_RUNNING: at least one TB dispatched.
+ * @VGPU_KCB_DONE: ended (all TBs done, or failed); see
+ *	&vgpu_kcb_entry.error.
+ */
+enum vgpu_kcb_state {
+	VGPU_KCB_QUEUED = 0,
+	VGPU_KCB_RUNNING = 1,
+	VGPU_KCB_DONE = 2,
+};
+
+/**
+ * struct vgpu_kcb_entry_ops - what the owner of an entry does at its end.
+ * @done: the job ended (state is %VGPU_KCB_DONE, error set): signal its
+ *	fence, drop the resources it held. Called once, with the device lock
+ *	held, before the KCB drops its reference.
+ * @release: the last reference is gone: free the memory. Any context that
+ *	may sleep; the device lock may or may not be held.
+ */
+struct vgpu_kcb_entry_ops {
+	void (*done)(struct vgpu_kcb_entry *e);
+	void (*release)(struct vgpu_kcb_entry *e);
+};
+
+/**
+ * struct vgpu_kcb_entry - one launched GPU kernel (a job).
+ * @ref: references: the KCB's while the entry is active, the owning
+ *	file's job record, and temporary ones of ioctls.
+ * @ops: owner callbacks.
+ * @kcb: table the entry's id belongs to, NULL before vgpu_kcb_add().
+ * @id: job id, unique among all live entries (u32, never 0).
+ * @link: position in &vgpu_kcb.active (arrival order), while active.
+ * @active: on &vgpu_kcb.active.
+ * @owner: opaque owner (the DRM file), for debugging output.
+ * @pid: thread-group id of the launching process.
+ * @grid: thread blocks in x, y, z.
+ * @block: threads per block in x, y, z.
+ * @num_tbs: thread blocks of the grid.
+ * @next_tb: next TB to dispatch (linear index, x fastest).
+ * @tbs_running: TBs dispatched and not yet finished.
+ * @tbs_done: TBs that finished successfully.
+ * @res: resources of one TB on an SM.
+ * @priority: %DRM_VGPU_PRIORITY_* class.
+ * @latency_budget_us: preemption latency budget (0: device default).
+ * @not_before: with %DRM_VGPU_SUBMIT_NOT_BEFORE, the cycle before which no
+ *	TB starts; 0 otherwise.
+ * @arrival: cycle at which the job enters the FCFS order: the later of
+ *	the submission cycle and @not_before.
+ * @submit_cycle: device cycle when the job was submitted.
+ * @start_cycle: cycle of the first dispatch.
+ * @end_cycle: cycle at which the job ended.
+ * @warp_insts: warp instructions executed, summed over finished TBs.
+ * @state: &enum vgpu_kcb_state.
+ * @error: 0, or the negative errno that failed the job. Once set, no more
+ *	TBs are dispatched.
+ * @begun: %VGPU_CMD_JOB_BEGIN has been issued.
+ * @desc_addr: device address of its &struct vgpu_job_desc.
+ *
+ * Every field but @ref is protected by the device lock.
+ */
+struct vgpu_kcb_entry {
+	struct kref ref;
+	const struct vgpu_kcb_entry_ops *ops;
+	struct vgpu_kcb *kcb;
+	u32 id;
+	struct list_head link;
+	bool active;
+	const void *owner;
+	pid_t pid;
+	u32 grid[3];
+	u32 block[3];
+	u32 num_tbs;
+	u32 next_tb;
+	u32 tbs_running;
+	u32 tbs_done;
+	struct vgpu_tb_res res;
+	u32 priority;
+	u32 latency_budget_us;
+	u64 not_before;
+	u64 arrival;
+	u64 submit_cycle;
+	u64 start_cycle;
+	u64 end_cycle;
+	u64 warp_insts;
+	enum vgpu_kcb_state state;
+	int error;
+	bool begun;
+	u64 desc_addr;
+};
+
+/**
+ * struct vgpu_kcb - the KCB table.
+ * @ids: id -> entry for every live entry (active or only referenced by a
+ *	job record), so ids stay unique while anything can name them. Has its
+ *	own internal lock.
+ * @next_id: cursor of xa_alloc_cyclic().
+ * @active: active entries (not yet %VGPU_KCB_DONE), ordered by
+ *	(&vgpu_kcb_entry.arrival, submission). Device lock.
+ * @num_active: entries on @active. Device lock.
+ */
+struct vgpu_kcb {
+	struct xarray ids;
+	u32 next_id;
+	struct list_head active;
+	u32 num_active;
+};
+
+void vgpu_kcb_init(struct vgpu_kcb *kcb);
+void vgpu_kcb_fini(struct vgpu_kcb *kcb);
+void vgpu_kcb_entry_init(struct vgpu_kcb_entry *e,
+			 const struct vgpu_kcb_entry_ops *ops);
+int vgpu_kcb_add(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e, u64 cycle);
+struct vgpu_kcb_entry *vgpu_kcb_find_active(struct vgpu_kcb *kcb, u32 id);
+void vgpu_kcb_retire(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e);
+
+/**
+ * vgpu_kcb_get() - take a reference on an entry.
+ * @e: the entry.
+ *
+ * Return: @e.
+ */
+static inline struct vgpu_kcb_entry *vgpu_kcb_get(struct vgpu_kcb_entry *e)
+{
+	kref_get(&e->ref);
+	return e;
+}
+
+void vgpu_kcb_put(struct vgpu_kcb_entry *e);
+
+/**
+ * vgpu_kcb_entry_can_end() - whether an active entry is over.
+ * @e: the entry.
+ *
+ * Return: true when all its TBs are done, or it failed and none of its TBs
+ * is still running.
+ */
+static inline bool vgpu_kcb_entry_can_end(const struct vgpu_kcb_entry *e)
+{
+	if (e->tbs_running)
+		return false;
+	return e->error || e->next_tb >= e->num_tbs;
+}
+
+/**
+ * vgpu_kcb_entry_wants_tbs() - whether an entry has TBs left to dispatch.
+ * @e: the entry.
+ *
+ * Return: true when it has not failed and not every TB is dispatched.
+ */
+static inline bool vgpu_kcb_entry_wants_tbs(const struct vgpu_kcb_entry *e)
+{
+	return !e->error && e->next_tb < e->num_tbs;
+}
+
+#endif /* _VGPU_KCB_H_ */

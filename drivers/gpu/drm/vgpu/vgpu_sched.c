@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu thread-block scheduler: the mechanism shared by every policy.
+ *
+ * This is the thread block scheduler of Park, dissertation, Ch. II,
+ * Fig. 2.3, sitting between the KCB (vgpu_kcb.c) and the SMST
+ * (vgpu_smst.c). A partition policy (struct vgpu_partition_ops) decides
+ * which TB goes where; this file carries the decisions out as commands
+ * (JOB_BEGIN before a job's first DISPATCH, DISPATCH, JOB_END, WAKE_AT),
+ * consumes the daemon's events and ends jobs.
+ *
+ * Everything here runs under the device lock (&vgpu_sched.lock); the
+ * command sink is called under it too. No function sleeps except for the
+ * allocations in vgpu_sched_attach().
+ */
+
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/lockdep.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+
+#include <kunit/visibility.h>
+
+#include "vgpu_sched.h"
+
+/*
+ * Command-ring entries kept free for the WAKE_AT that asks the daemon to
+ * come back when a pass stops because the ring is full.
+ */
+#define VGPU_SCHED_RING_RESERVE	1
+
+#define vgpu_sched_dbg(s, fmt, ...)					\
+	do {								\
+		if ((s)->dev)						\
+			dev_dbg((s)->dev, fmt, ##__VA_ARGS__);		\
+		else							\
+			pr_debug("vgpu: " fmt, ##__VA_ARGS__);		\
+	} while (0)
+
+static LIST_HEAD(vgpu_partition_list);
+static DEFINE_MUTEX(vgpu_partition_lock);
+
+static struct vgpu_partition_ops *__vgpu_partition_find(const char *name)
+{
+	struct vgpu_partition_ops *ops;
+
+	lockdep_assert_held(&vgpu_partition_lock);
+	list_for_each_entry(ops, &vgpu_partition_list, list)
+		if (!strcmp(ops->name, name))
+			return ops;
+	return NULL;
+}
+
+/**
+ * vgpu_partition_register() - make a partition policy selectable.
+ * @ops: the policy; @ops->name must be unique.
+ *
+ * Return: 0, or -EEXIST.
+ */
+int vgpu_partition_register(struct vgpu_partition_ops *ops)
+{
+	int ret = 0;
+
+	mutex_lock(&vgpu_partition_lock);
+	if (__vgpu_partition_find(ops->name))
+		ret = -EEXIST;
+	else
+		list_add_tail(&ops->list, &vgpu_partition_list);
+	mutex_unlock(&vgpu_partition_lock);
+	return ret;
+}
+
+/**
+ * vgpu_partition_unregister() - remove a registered policy.
+ * @ops: the policy.
+ */
+void vgpu_partition_unregister(struct vgpu_partition_ops *ops)
+{
+	mutex_lock(&vgpu_partition_lock);
+	list_del_init(&ops->list);
+	mutex_unlock(&vgpu_partition_lock);
+}
+
+/**
+ * vgpu_partition_find() - look up a registered policy by name.
+ * @name: its name.
+ *
+ * Return: the policy or NULL.
+ */
+const struct vgpu_partition_ops *vgpu_partition_find(const char *name)
+{
+	const struct vgpu_partition_ops *ops;
+
+	mutex_lock(&vgpu_partition_lock);
+	ops = __vgpu_partition_find(name);
+	mutex_unlock(&vgpu_partition_lock);
+	return ops;
+}
+
+/**
+ * vgpu_sched_init() - initialise a detached scheduler with the FCFS policy.
+ * @s: the scheduler.
+ * @lock: the device lock that protects it.
+ * @dev: device for debug messages, or NULL.
+ */
+void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
+		     struct device *dev)
+{
+	memset(s, 0, sizeof(*s));
+	s->lock = lock;
+	s->dev = dev;
+	s->policy = &vgpu_policy_fcfs;
+	vgpu_kcb_init(&s->kcb);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_init);
+
+/**
+ * vgpu_sched_fini() - tear down a detached scheduler.
+ * @s: the scheduler; no job may be active.
+ */
+void vgpu_sched_fini(struct vgpu_sched *s)
+{
+	WARN_ON(s->attached);
+	vgpu_kcb_fini(&s->kcb);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_fini);
+
+/**
+ * vgpu_sched_attach() - a backend arrived: build the SMST for its hardware.
+ * @s: the scheduler, detached.
+ * @desc: the validated hardware description.
+ * @sink: where commands go.
+ * @sink_ctx: argument of the @sink ops.
+ *
+ * Caller holds the device lock.
+ *
+ * Return: 0, -EBUSY when already attached, or an error of vgpu_smst_init().
+ */
+int vgpu_sched_attach(struct vgpu_sched *s,
+		      const struct vgpu_device_desc *desc,
+		      const struct vgpu_cmd_sink_ops *sink, void *sink_ctx)
+{
+	int ret;
+
+	lockdep_assert_held(s->lock);
+	if (s->attached)
+		return -EBUSY;
+	ret = vgpu_smst_init(&s->smst, desc);
+	if (ret)
+		return ret;
+	s->desc = *desc;
+	s->sink = sink;
+	s->sink_ctx = sink_ctx;
+	s->wake_at = 0;
+	s->rr_next = 0;
+	s->ring_full = false;
+	s->attached = true;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_attach);
+
+static bool vgpu_sched_emit(struct vgpu_sched *s, const struct vgpu_cmd *cmd)
+{
+	if (!s->sink || !s->sink->space(s->sink_ctx))
+		return false;
+	s->sink->emit(s->sink_ctx, cmd);
+	s->emitted++;
+	return true;
+}
+
+static u32 vgpu_sched_space(struct vgpu_sched *s)
+{
+	return s->sink ? s->sink->space(s->sink_ctx) : 0;
+}
+
+/*
+ * End an active job: issue JOB_END when the daemon knows the job (and
+ * @emit), mark it done, let its owner signal the fence and drop resources,
+ * and retire it from the KCB. Returns false, changing nothing, when the
+ * command ring has no room for the JOB_END.
+ */
+static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+			   bool emit)
+{
+	if (emit && e->begun) {
+		struct vgpu_cmd cmd = { .op = VGPU_CMD_JOB_END, .job = e->id };
+
+		if (vgpu_sched_space(s) < 1 + VGPU_SCHED_RING_RESERVE)
+			return false;
+		vgpu_sched_emit(s, &cmd);
+	}
+	e->state = VGPU_KCB_DONE;
+	e->end_cycle = s->cycle;
+	vgpu_sched_dbg(s, "job %u ended at cycle %llu, error %d, %u/%u TBs\n",
+		       e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
+	e->ops->done(e);
+	vgpu_kcb_retire(&s->kcb, e);
+	return true;
+}
+
+/**
+ * vgpu_sched_detach() - the backend went away.
+ * @s: the scheduler.
+ * @error: error for every job that has not finished (-EIO).
+ *
+ * Jobs whose TBs all finished end successfully; all others fail with
+ * @error. No command is issued. The SMST is dropped; the KCB is left empty.
+ * Caller holds the device lock.
+ */
+void vgpu_sched_detach(struct vgpu_sched *s, int error)
+{
+	struct vgpu_kcb_entry *e, *tmp;
+
+	lockdep_assert_held(s->lock);
+	if (!s->attached)
+		return;
+	list_for_each_entry_safe(e, tmp, &s->kcb.active, link) {
+		if (!e->error && !vgpu_kcb_entry_can_end(e))
+			e->error = error;
+		e->tbs_running = 0;
+		vgpu_sched_end(s, e, false);
+	}
+	vgpu_smst_fini(&s->smst);
+	s->attached = false;
+	s->sink = NULL;
+	s->sink_ctx = NULL;
+	s->wake_at = 0;
+	s->ring_full = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_detach);
+
+/**
+ * vgpu_sched_set_cycle() - the daemon reached a cycle.
+ * @s: the scheduler.
+ * @cycle: the new current cycle.
+ *
+ * Return: 0, or -EINVAL when @cycle is before the current cycle.
+ */
+int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle)
+{
+	lockdep_assert_held(s->lock);
+	if (cycle < s->cycle)
+		return -EINVAL;
+	s->cycle = cycle;
+	if (s->wake_at && cycle >= s->wake_at)
+		s->wake_at = 0;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_cycle);
+
+static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
+{
+	const struct vgpu_smst_slot *sl;
+	struct vgpu_kcb_entry *e;
+	int status = evt->status;
+
+	e = vgpu_kcb_find_active(&s->kcb, evt->job);
+	if (!e) {
+		vgpu_sched_dbg(s, "TB_DONE for unknown job %u ignored\n",
+			       evt->job);
+		return -ENOENT;
+	}
+	if (evt->sm >= s->smst.num_sms || evt->slot >= s->smst.max_tbs) {
+		vgpu_sched_dbg(s, "TB_DONE job %u: SM %u slot %u out of range, ignored\n",
+			       evt->job, evt->sm, evt->slot);
+		return -EINVAL;
+	}
+	sl = vgpu_smst_slot(&s->smst, evt->sm, evt->slot);
+	if (!sl || sl->job != e || sl->tb != evt->tb) {
+		vgpu_sched_dbg(s, "TB_DONE job %u TB %u: SM %u slot %u does not run it, ignored\n",
+			       evt->job, evt->tb, evt->sm, evt->slot);
+		return -EINVAL;
+	}
+	if (vgpu_smst_free(&s->smst, evt->sm, evt->slot))
+		return -EINVAL;
+
+	e->tbs_running--;
+	e->warp_insts += evt->warp_insts;
+	if (!status) {
+		e->tbs_done++;
+		return 0;
+	}
+	if (status > 0 || status < -MAX_ERRNO) {
+		vgpu_sched_dbg(s, "TB_DONE job %u: bad status %d, taken as -EIO\n",
+			       evt->job, status);
+		status = -EIO;
+	}
+	if (!e->error) {
+		vgpu_sched_dbg(s, "job %u failed: TB %u on SM %u, error %d, fault address %#llx\n",
+			       e->id, evt->tb, evt->sm, status, evt->fault_addr);
+		e->error = status;
+	}
+	return 0;
+}
+
+/**
+ * vgpu_sched_event() - consume one event of the daemon.
+ * @s: the scheduler.
+ * @evt: the event, a private copy.
+ *
+ * A TB_DONE frees the TB's slot and ranges and accounts the TB to its job;
+ * a negative status fails the job (its remaining TBs are not dispatched).
+ * Events naming an unknown job, SM or slot, or a slot that does not run
+ * that TB, are logged at debug level and ignored. Call vgpu_sched_run()
+ * after the last event of a kick. Caller holds the device lock.
+ *
+ * Return: 0 when the event was used, else a negative errno saying why it
+ * was ignored.
+ */
+int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt)
+{
+	lockdep_assert_held(s->lock);
+	if (!s->attached)
+		return -ENODEV;
+	switch (evt->type) {
+	case VGPU_EVT_NOP:
+	case VGPU_EVT_WAKE:
+		return 0;
+	case VGPU_EVT_TB_DONE:
+		return vgpu_sched_tb_done(s, evt);
+	default:
+		vgpu_sched_dbg(s, "unknown event type %u ignored\n", evt->type);
+		return -EINVAL;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_event);
+
+/**
+ * vgpu_sched_room() - whether the command ring can take one more dispatch.
+ * @s: the scheduler.
+ * @e: the job whose TB would be dispatched (JOB_BEGIN may be needed).
+ *
+ * Return: true when a DISPATCH (plus JOB_BEGIN) fits and the reserve stays
+ * free.
+ */
+bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e)
+{
+	u32 need = (e->begun ? 1 : 2) + VGPU_SCHED_RING_RESERVE;
+
+	return vgpu_sched_space(s) >= need;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_room);
+
+/**
+ * vgpu_sched_find_sm() - first SM, from the round-robin start, with room
+ * for one TB of a job.
+ * @s: the scheduler.
+ * @e: the job.
+ *
+ * Return: the SM index, or -ENOSPC when no SM can take the TB now.
+ */
+int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e)
+{
+	u32 n = s->smst.num_sms, i;
+
+	for (i = 0; i < n; i++) {
+		u32 sm = (s->rr_next + i) % n;
+
+		if (vgpu_smst_can_fit(&s->smst, sm, &e->res))
+			return sm;
+	}
+	return -ENOSPC;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_find_sm);
+
+/**
+ * vgpu_sched_dispatch() - run the next TB of a job on an SM.
+ * @s: the scheduler.
+ * @e: an active job with TBs left (vgpu_kcb_entry_wants_tbs()).
+ * @sm: SM with room (vgpu_sched_find_sm()).
+ *
+ * Allocates the TB in the SMST, issues JOB_BEGIN first if this is the job's
+ * first TB, then DISPATCH, and moves the round-robin start past @sm.
+ *
+ * Return: 0; -EAGAIN when the command ring is full, -ENOSPC when the TB
+ * does not fit on @sm, -EINVAL when the job has nothing to dispatch.
+ */
+int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+			u32 sm)
+{
+	struct vgpu_smst_place place;
+	struct vgpu_cmd cmd = {};
+	int ret;
+
+	lockdep_assert_held(s->lock);
+	if (!e->active || !vgpu_kcb_entry_wants_tbs(e))
+		return -EINVAL;
+	if (!vgpu_sched_room(s, e))
+		return -EAGAIN;
+	ret = vgpu_smst_alloc(&s->smst, sm, &e->res, e, e->next_tb, &place);
+	if (ret < 0)
+		return ret;
+
+	if (!e->begun) {
+		struct vgpu_cmd begin = {
+			.op = VGPU_CMD_JOB_BEGIN,
+			.job = e->id,
+			.addr = e->desc_addr,
+		};
+
+		vgpu_sched_emit(s, &begin);
+		e->begun = true;
+		e->state = VGPU_KCB_RUNNING;
+		e->start_cycle = s->cycle;
+	}
+	cmd.op = VGPU_CMD_DISPATCH;
+	cmd.job = e->id;
+	cmd.tb = e->next_tb;
+	cmd.sm = sm;
+	cmd.slot = place.slot;
+	cmd.reg_base = place.reg_base;
+	cmd.shared_base = place.shared_base;
+	vgpu_sched_emit(s, &cmd);
+
+	e->next_tb++;
+	e->tbs_running++;
+	s->rr_next = (sm + 1) % s->smst.num_sms;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_dispatch);
+
+/**
+ * vgpu_sched_run() - one scheduling pass.
+ * @s: the scheduler.
+ *
+ * Ends the jobs that are over (JOB_END, fence), lets the policy dispatch,
+ * then asks for a wake-up: at the earliest arrival cycle of a job that is
+ * waiting for its not-before cycle, or at the next cycle when the pass
+ * stopped on a full command ring (the next kick continues). Caller holds
+ * the device lock. Does nothing while detached.
+ */
+void vgpu_sched_run(struct vgpu_sched *s)
+{
+	struct vgpu_kcb_entry *e, *tmp;
+	u64 want = 0;
+
+	lockdep_assert_held(s->lock);
+	if (!s->attached)
+		return;
+
+	s->ring_full = false;
+	list_for_each_entry_safe(e, tmp, &s->kcb.active, link) {
+		if (!vgpu_kcb_entry_can_end(e))
+			continue;
+		if (!vgpu_sched_end(s, e, true)) {
+			s->ring_full = true;
+			break;
+		}
+	}
+	if (!s->ring_full)
+		s->policy->dispatch(s);
+
+	if (s->ring_full) {
+		want = s->cycle + 1;
+	} else {
+		/* The active list is in arrival order: the first future one. */
+		list_for_each_entry(e, &s->kcb.active, link) {
+			if (e->arrival > s->cycle &&
+			    vgpu_kcb_entry_wants_tbs(e)) {
+				want = e->arrival;
+				break;
+			}
+		}
+	}
+	if (want && (!s->wake_at || want < s->wake_at)) {
+		struct vgpu_cmd cmd = { .op = VGPU_CMD_WAKE_AT, .addr = want };
+
+		if (vgpu_sched_emit(s, &cmd))
+			s->wake_at = want;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_run);

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu thread-block scheduler.
+ *
+ * The command processor half of the device (ARCHITECTURE.md, "The flow of
+ * one launch"): it keeps the KCB and the SMST, lets a partition policy pick
+ * the TBs to run, and turns the decisions into commands for the daemon.
+ */
+#ifndef _VGPU_SCHED_H_
+#define _VGPU_SCHED_H_
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <drm/vgpu_backend.h>
+
+#include "vgpu_kcb.h"
+#include "vgpu_smst.h"
+
+struct device;
+struct vgpu_sched;
+
+/**
+ * struct vgpu_cmd_sink_ops - where the scheduler's commands go.
+ * @space: free entries in the command ring.
+ * @emit: append one command; only called when @space was non-zero.
+ *
+ * vgpu_backend.c writes the command ring; the KUnit mock hardware records
+ * the commands and plays the daemon.
+ */
+struct vgpu_cmd_sink_ops {
+	u32 (*space)(void *ctx);
+	void (*emit)(void *ctx, const struct vgpu_cmd *cmd);
+};
+
+/**
+ * struct vgpu_partition_ops - an SM partitioning policy (in the style of
+ * the block layer's &struct elevator_type).
+ * @name: policy name, as sysfs will show it.
+ * @dispatch: hand out TBs of the active jobs with vgpu_sched_dispatch()
+ *	until nothing more fits or vgpu_sched_room() says the command ring is
+ *	full. Called with the device lock held, after finished jobs have been
+ *	retired.
+ * @list: entry in the list of registered policies.
+ *
+ * Only the non-preemptive FCFS baseline exists so far
+ * (vgpu_policy_fcfs.c); spatial, SMK and GPU Maestro policies plug in here.
+ */
+struct vgpu_partition_ops {
+	const char *name;
+	void (*dispatch)(struct vgpu_sched *s);
+	struct list_head list;
+};
+
+/**
+ * struct vgpu_sched - scheduler state of one device.
+ * @lock: the device lock; every field below and the KCB active list and
+ *	SMST are protected by it.
+ * @dev: device for debug output (NULL in KUnit).
+ * @desc: the attached device's description (valid while @attached).
+ * @attached: a backend is attached and @smst is built.
+ * @kcb: the KCB table.
+ * @smst: the SM Status Table (valid while @attached).
+ * @policy: the partition policy.
+ * @sink: command sink ops (NULL while detached).
+ * @sink_ctx: argument of the @sink ops.
+ * @cycle: the device's current simulated cycle; kept across re-attach.
+ * @wake_at: cycle of the last WAKE_AT issued and not yet reached, or 0.
+ * @rr_next: SM at which the next search for room starts (round robin).
+ * @ring_full: the last pass stopped because the command ring was full.
+ * @emitted: commands issued since the counter was last cleared.
+ */
+struct vgpu_sched {
+	struct mutex *lock;
+	struct device *dev;
+	struct vgpu_device_desc desc;
+	bool attached;
+	struct vgpu_kcb kcb;
+	struct vgpu_smst smst;
+	const struct vgpu_partition_ops *policy;
+	const struct vgpu_cmd_sink_ops *sink;
+	void *sink_ctx;
+	u64 cycle;
+	u64 wake_at;
+	u32 rr_next;
+	bool ring_full;
+	u32 emitted;
+};
+
+extern struct vgpu_partition_ops vgpu_policy_fcfs;
+
+void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
+		     struct device *dev);
+void vgpu_sched_fini(struct vgpu_sched *s);
+int vgpu_sched_attach(struct vgpu_sched *s,
+		      const struct vgpu_device_desc *desc,
+		      const struct vgpu_cmd_sink_ops *sink, void *sink_ctx);
+void vgpu_sched_detach(struct vgpu_sched *s, int error);
+int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle);
+int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
+void vgpu_sched_run(struct vgpu_sched *s);
+
+bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
+int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
+int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+			u32 sm);
+
+int vgpu_partition_register(struct vgpu_partition_ops *ops);
+void vgpu_partition_unregister(struct vgpu_partition_ops *ops);
+const struct vgpu_partition_ops *vgpu_partition_find(const char *name);
+
+#endif /* _VGPU_SCHED_H_ */

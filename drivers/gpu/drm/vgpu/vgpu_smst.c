@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu SM Status Table: per-SM resource accounting.
+ *
+ * Park, dissertation, Ch. II, Fig. 2.3 (the SMST of the baseline
+ * multitasking GPU): for every SM the thread-block slots with the kernel and
+ * TB they hold, and the remaining registers, shared memory, thread slots and
+ * TB slots. Registers and shared memory of one TB are consecutive ranges
+ * with a base register / base address, allocated first-fit over allocation
+ * units (a bitmap per SM).
+ *
+ * No locking in here: the caller serialises (see struct vgpu_smst).
+ */
+
+#include <linux/bitmap.h>
+#include <linux/bug.h>
+#include <linux/errno.h>
+#include <linux/math.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+
+#include <kunit/visibility.h>
+
+#include <drm/vgpu_backend.h>
+
+#include "vgpu_smst.h"
+
+/**
+ * vgpu_tb_res_compute() - resources one thread block needs on an SM.
+ * @desc: the device.
+ * @threads: threads of the block (product of its dimensions), at least 1.
+ * @regs_per_thread: registers each thread needs.
+ * @shared_bytes: static plus dynamic shared memory of the block.
+ * @res: out.
+ *
+ * A block occupies whole warps. Registers are allocated per warp, each
+ * thread's count rounded up to &vgpu_device_desc.reg_alloc_unit; shared
+ * memory is rounded up to &vgpu_device_desc.shared_alloc_unit.
+ *
+ * Return: 0, or -E2BIG when a total does not fit 32 bits.
+ */
+int vgpu_tb_res_compute(const struct vgpu_device_desc *desc, u32 threads,
+			u32 regs_per_thread, u32 shared_bytes,
+			struct vgpu_tb_res *res)
+{
+	u64 warps, regs, shared;
+
+	warps = DIV_ROUND_UP((u64)threads, desc->warp_size);
+	regs = warps * desc->warp_size *
+	       round_up((u64)regs_per_thread, desc->reg_alloc_unit);
+	shared = round_up((u64)shared_bytes, desc->shared_alloc_unit);
+	if (warps * desc->warp_size > U32_MAX || regs > U32_MAX ||
+	    shared > U32_MAX)
+		return -E2BIG;
+	res->warps = warps;
+	res->threads = warps * desc->warp_size;
+	res->regs = regs;
+	res->shared = shared;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_tb_res_compute);
+
+/**
+ * vgpu_smst_init() - build the table for a device.
+ * @st: the table, zeroed or finished.
+ * @desc: the device, already validated (see vgpu_backend_validate_desc()).
+ *
+ * Return: 0, -EINVAL for a description the table cannot represent, or
+ * -ENOMEM.
+ */
+int vgpu_smst_init(struct vgpu_smst *st, const struct vgpu_device_desc *desc)
+{
+	u32 i;
+
+	memset(st, 0, sizeof(*st));
+	if (!desc->num_sms || !desc->warp_size || !desc->reg_alloc_unit ||
+	    !desc->shared_alloc_unit || !desc->max_tbs_per_sm ||
+	    desc->max_tbs_per_sm > VGPU_SMST_MAX_SLOTS)
+		return -EINVAL;
+	st->num_sms = desc->num_sms;
+	st->warp_size = desc->warp_size;
+	st->max_tbs = desc->max_tbs_per_sm;
+	st->max_threads = desc->max_threads_per_sm;
+	st->reg_granule = desc->warp_size * desc->reg_alloc_unit;
+	st->reg_units = desc->regs_per_sm / st->reg_granule;
+	st->shared_unit = desc->shared_alloc_unit;
+	st->shared_units = desc->shared_per_sm / st->shared_unit;
+	if (!st->reg_units || st->reg_units > VGPU_SMST_MAX_UNITS ||
+	    !st->shared_units || st->shared_units > VGPU_SMST_MAX_UNITS)
+		return -EINVAL;
+
+	st->sms = kvcalloc(st->num_sms, sizeof(*st->sms), GFP_KERNEL);
+	if (!st->sms)
+		return -ENOMEM;
+	for (i = 0; i < st->num_sms; i++) {
+		struct vgpu_sm *sm = &st->sms[i];
+
+		sm->reg_map = bitmap_zalloc(st->reg_units, GFP_KERNEL);
+		sm->shared_map = bitmap_zalloc(st->shared_units, GFP_KERNEL);
+		if (!sm->reg_map || !sm->shared_map) {
+			vgpu_smst_fini(st);
+			return -ENOMEM;
+		}
+	}
+	vgpu_smst_reset(st);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_init);
+
+/**
+ * vgpu_smst_fini() - free the table.
+ * @st: the table; may be zeroed or already finished.
+ */
+void vgpu_smst_fini(struct vgpu_smst *st)
+{
+	u32 i;
+
+	if (!st->sms)
+		return;
+	for (i = 0; i < st->num_sms; i++) {
+		bitmap_free(st->sms[i].reg_map);
+		bitmap_free(st->sms[i].shared_map);
+	}
+	kvfree(st->sms);
+	st->sms = NULL;
+	st->num_sms = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_fini);
+
+/**
+ * vgpu_smst_reset() - mark every SM empty, with all resources free.
+ * @st: the table.
+ */
+void vgpu_smst_reset(struct vgpu_smst *st)
+{
+	u32 i;
+
+	for (i = 0; i < st->num_sms; i++) {
+		struct vgpu_sm *sm = &st->sms[i];
+
+		sm->slot_map = 0;
+		sm->free_threads = st->max_threads;
+		sm->free_slots = st->max_tbs;
+		sm->free_regs = st->reg_units * st->reg_granule;
+		sm->free_shared = st->shared_units * st->shared_unit;
+		bitmap_zero(sm->reg_map, st->reg_units);
+		bitmap_zero(sm->shared_map, st->shared_units);
+		sm->nr_kernels = 0;
+		memset(sm->kernels, 0, sizeof(sm->kernels));
+		memset(sm->slots, 0, sizeof(sm->slots));
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_reset);
+
+/* First fit of @nr units in @map; returns the first unit or @size. */
+static unsigned long vgpu_smst_first_fit(unsigned long *map,
+					 unsigned long size, u32 nr)
+{
+	if (!nr)
+		return 0;
+	return bitmap_find_next_zero_area(map, size, 0, nr, 0);
+}
+
+static bool vgpu_smst_find(const struct vgpu_smst *st, const struct vgpu_sm *sm,
+			   const struct vgpu_tb_res *res,
+			   unsigned long *reg_unit, unsigned long *shared_unit)
+{
+	u32 reg_nr = res->regs / st->reg_granule;
+	u32 shared_nr = res->shared / st->shared_unit;
+
+	if (!sm->free_slots || res->threads > sm->free_threads ||
+	    res->regs > sm->free_regs || res->shared > sm->free_shared)
+		return false;
+	*reg_unit = vgpu_smst_first_fit(sm->reg_map, st->reg_units, reg_nr);
+	if (*reg_unit + reg_nr > st->reg_units)
+		return false;
+	*shared_unit = vgpu_smst_first_fit(sm->shared_map, st->shared_units,
+					   shared_nr);
+	return *shared_unit + shared_nr <= st->shared_units;
+}
+
+static bool vgpu_smst_res_valid(const struct vgpu_smst *st,
+				const struct vgpu_tb_res *res)
+{
+	return res->threads && res->regs % st->reg_granule == 0 &&
+	       res->shared % st->shared_unit == 0;
+}
+
+/**
+ * vgpu_smst_can_fit() - whether a TB fits on an SM right now.
+ * @st: the table.
+ * @sm: SM index.
+ * @res: the TB's resources (from vgpu_tb_res_compute()).
+ *
+ * Checks a free TB slot, enough free thread slots, and a free consecutive
+ * register range and shared-memory range (first fit), so a fragmented SM
+ * may refuse a TB that its free totals would admit.
+ *
+ * Return: true when vgpu_smst_alloc() would succeed.
+ */
+bool vgpu_smst_can_fit(const struct vgpu_smst *st, u32 sm,
+		       const struct vgpu_tb_res *res)
+{
+	unsigned long r, s;
+
+	if (sm >= st->num_sms || !vgpu_smst_res_valid(st, res))
+		return false;
+	return vgpu_smst_find(st, &st->sms[sm], res, &r, &s);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_can_fit);
+
+static void vgpu_smst_kernel_add(struct vgpu_sm *sm, struct vgpu_kcb_entry *job)
+{
+	u32 i;
+
+	for (i = 0; i < sm->nr_kernels; i++) {
+		if (sm->kernels[i].job == job) {
+			sm->kernels[i].tbs++;
+			return;
+		}
+	}
+	/* One kernel per occupied slot at most, so this never overflows. */
+	sm->kernels[sm->nr_kernels].job = job;
+	sm->kernels[sm->nr_kernels].tbs = 1;
+	sm->nr_kernels++;
+}
+
+static void vgpu_smst_kernel_del(struct vgpu_sm *sm, struct vgpu_kcb_entry *job)
+{
+	u32 i;
+
+	for (i = 0; i < sm->nr_kernels; i++) {
+		if (sm->kernels[i].job != job)
+			continue;
+		if (--sm->kernels[i].tbs == 0) {
+			sm->kernels[i] = sm->kernels[sm->nr_kernels - 1];
+			memset(&sm->kernels[sm->nr_kernels - 1], 0,
+			       sizeof(sm->kernels[0]));
+			sm->nr_kernels--;
+		}
+		return;
+	}
+	WARN(1, "vgpu: SMST kernel table lost a kernel\n");
+}
+
+/**
+ * vgpu_smst_alloc() - place a TB on an SM.
+ * @st: the table.
+ * @sm: SM index.
+ * @res: the TB's resources.
+ * @job: KCB entry of its kernel.
+ * @tb: linear TB index.
+ * @place: out, the slot and range bases.
+ *
+ * Takes the lowest free slot and the first register and shared-memory
+ * ranges that fit (first fit).
+ *
+ * Return: the slot index, -EINVAL for a bad SM index or malformed @res, or
+ * -ENOSPC when the TB does not fit.
+ */
+int vgpu_smst_alloc(struct vgpu_smst *st, u32 sm,
+		    const struct vgpu_tb_res *res, struct vgpu_kcb_entry *job,
+		    u32 tb, struct vgpu_smst_place *place)
+{
+	unsigned long reg_unit, shared_unit;
+	struct vgpu_smst_slot *sl;
+	struct vgpu_sm *s;
+	u32 slot;
+
+	if (sm >= st->num_sms || !job || !vgpu_smst_res_valid(st, res))
+		return -EINVAL;
+	s = &st->sms[sm];
+	if (!vgpu_smst_find(st, s, res, &reg_unit, &shared_unit))
+		return -ENOSPC;
+
+	slot = __ffs64(~s->slot_map);
+	if (WARN_ON(slot >= st->max_tbs))
+		return -ENOSPC;
+
+	s->slot_map |= BIT_ULL(slot);
+	s->free_slots--;
+	s->free_threads -= res->threads;
+	s->free_regs -= res->regs;
+	s->free_shared -= res->shared;
+	bitmap_set(s->reg_map, reg_unit, res->regs / st->reg_granule);
+	if (res->shared)
+		bitmap_set(s->shared_map, shared_unit,
+			   res->shared / st->shared_unit);
+	else
+		shared_unit = 0;
+	vgpu_smst_kernel_add(s, job);
+
+	sl = &s->slots[slot];
+	sl->job = job;
+	sl->tb = tb;
+	sl->res = *res;
+	sl->reg_base = reg_unit * st->reg_granule;
+	sl->shared_base = shared_unit * st->shared_unit;
+
+	place->slot = slot;
+	place->reg_base = sl->reg_base;
+	place->shared_base = sl->shared_base;
+	return slot;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_alloc);
+
+/**
+ * vgpu_smst_free() - release a TB's slot and ranges.
+ * @st: the table.
+ * @sm: SM index.
+ * @slot: the TB's slot.
+ *
+ * A slot that is not in use (a double free), or ranges that are not
+ * allocated, or totals that would exceed the SM's capacity, are bugs: they
+ * WARN and leave the table unchanged.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int vgpu_smst_free(struct vgpu_smst *st, u32 sm, u32 slot)
+{
+	struct vgpu_smst_slot *sl;
+	u32 reg_unit, reg_nr, sh_unit, sh_nr;
+	struct vgpu_sm *s;
+
+	if (sm >= st->num_sms || slot >= st->max_tbs)
+		return -EINVAL;
+	s = &st->sms[sm];
+	sl = &s->slots[slot];
+	if (WARN(!(s->slot_map & BIT_ULL(slot)) || !sl->job,
+		 "vgpu: SMST double free of SM %u slot %u\n", sm, slot))
+		return -EINVAL;
+
+	reg_unit = sl->reg_base / st->reg_granule;
+	reg_nr = sl->res.regs / st->reg_granule;
+	sh_unit = sl->shared_base / st->shared_unit;
+	sh_nr = sl->res.shared / st->shared_unit;
+	if (WARN(s->free_slots >= st->max_tbs ||
+		 s->free_threads + sl->res.threads > st->max_threads ||
+		 s->free_regs + sl->res.regs > st->reg_units * st->reg_granule ||
+		 s->free_shared + sl->res.shared >
+			st->shared_units * st->shared_unit ||
+		 (reg_nr && find_next_zero_bit(s->reg_map, reg_unit + reg_nr,
+					       reg_unit) < reg_unit + reg_nr) ||
+		 (sh_nr && find_next_zero_bit(s->shared_map, sh_unit + sh_nr,
+					      sh_unit) < sh_unit + sh_nr),
+		 "vgpu: SMST accounting broken on SM %u slot %u\n", sm, slot))
+		return -EINVAL;
+
+	bitmap_clear(s->reg_map, reg_unit, reg_nr);
+	bitmap_clear(s->shared_map, sh_unit, sh_nr);
+	s->free_slots++;
+	s->free_threads += sl->res.threads;
+	s->free_regs += sl->res.regs;
+	s->free_shared += sl->res.shared;
+	s->slot_map &= ~BIT_ULL(slot);
+	vgpu_smst_kernel_del(s, sl->job);
+	memset(sl, 0, sizeof(*sl));
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_free);
+
+/**
+ * vgpu_smst_slot() - a slot in use.
+ * @st: the table.
+ * @sm: SM index.
+ * @slot: slot index.
+ *
+ * Return: the slot, or NULL when out of range or free.
+ */
+const struct vgpu_smst_slot *vgpu_smst_slot(const struct vgpu_smst *st,
+					    u32 sm, u32 slot)
+{
+	if (sm >= st->num_sms || slot >= st->max_tbs ||
+	    !(st->sms[sm].slot_map & BIT_ULL(slot)))
+		return NULL;
+	return &st->sms[sm].slots[slot];
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_slot);
+
+/**
+ * vgpu_smst_sm_empty() - whether an SM has every resource free.
+ * @st: the table.
+ * @sm: SM index.
+ *
+ * Return: true when no slot is used and all totals and maps are at full
+ * capacity.
+ */
+bool vgpu_smst_sm_empty(const struct vgpu_smst *st, u32 sm)
+{
+	const struct vgpu_sm *s;
+
+	if (sm >= st->num_sms)
+		return false;
+	s = &st->sms[sm];
+	return !s->slot_map && !s->nr_kernels &&
+	       s->free_slots == st->max_tbs &&
+	       s->free_threads == st->max_threads &&
+	       s->free_regs == st->reg_units * st->reg_granule &&
+	       s->free_shared == st->shared_units * st->shared_unit &&
+	       bitmap_empty(s->reg_map, st->reg_units) &&
+	       bitmap_empty(s->shared_map, st->shared_units);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_sm_empty);
+
+/**
+ * vgpu_smst_kernel_tbs() - TBs of one kernel running on an SM.
+ * @st: the table.
+ * @sm: SM index.
+ * @job: the kernel's KCB entry.
+ *
+ * Return: the count (0 when none or @sm is out of range).
+ */
+u32 vgpu_smst_kernel_tbs(const struct vgpu_smst *st, u32 sm,
+			 const struct vgpu_kcb_entry *job)
+{
+	u32 i;
+
+	if (sm >= st->num_sms)
+		return 0;
+	for (i = 0; i < st->sms[sm].nr_kernels; i++)
+		if (st->sms[sm].kernels[i].job == job)
+			return st->sms[sm].kernels[i].tbs;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_kernel_tbs);

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu SM Status Table (SMST).
+ *
+ * Park, dissertation, Ch. II, Fig. 2.3: per SM, the kernels running there,
+ * the state of each thread-block slot, the TB-to-kernel map and the
+ * remaining registers, shared memory, thread slots and TB slots. Registers
+ * of a TB and its shared memory are consecutive ranges with a base.
+ */
+#ifndef _VGPU_SMST_H_
+#define _VGPU_SMST_H_
+
+#include <linux/types.h>
+
+struct vgpu_device_desc;
+struct vgpu_kcb_entry;
+
+/** Hard upper bound of &vgpu_device_desc.max_tbs_per_sm. */
+#define VGPU_SMST_MAX_SLOTS		64
+/** Upper bound of register granules or shared-memory units per SM. */
+#define VGPU_SMST_MAX_UNITS		(1u << 18)
+
+/**
+ * struct vgpu_tb_res - resources that one thread block occupies on an SM.
+ * @threads: thread slots; a TB occupies whole warps, so this is
+ *	@warps × warp size.
+ * @warps: warps of the TB.
+ * @regs: registers; a multiple of &vgpu_smst.reg_granule.
+ * @shared: shared-memory bytes; a multiple of &vgpu_smst.shared_unit
+ *	(0 when the TB uses none).
+ */
+struct vgpu_tb_res {
+	u32 threads;
+	u32 warps;
+	u32 regs;
+	u32 shared;
+};
+
+/**
+ * struct vgpu_smst_slot - one thread-block slot of an SM.
+ * @job: KCB entry of the kernel the TB belongs to, NULL when the slot is
+ *	free. Not a counted reference: a KCB entry stays in the KCB while any
+ *	of its TBs runs.
+ * @tb: linear thread-block index.
+ * @res: what the TB occupies.
+ * @reg_base: first register of the TB's range.
+ * @shared_base: first byte of the TB's shared-memory range.
+ */
+struct vgpu_smst_slot {
+	struct vgpu_kcb_entry *job;
+	u32 tb;
+	struct vgpu_tb_res res;
+	u32 reg_base;
+	u32 shared_base;
+};
+
+/**
+ * struct vgpu_smst_kernel - TBs of one kernel on one SM.
+ * @job: KCB entry (not counted, see &vgpu_smst_slot.job).
+ * @tbs: TBs of that kernel running on the SM; never zero in the table.
+ */
+struct vgpu_smst_kernel {
+	struct vgpu_kcb_entry *job;
+	u32 tbs;
+};
+
+/**
+ * struct vgpu_sm - status of one SM.
+ * @slot_map: bit i set when slot i holds a running TB.
+ * @free_threads: remaining thread slots.
+ * @free_slots: remaining TB slots.
+ * @free_regs: remaining registers (sum over free granules).
+ * @free_shared: remaining shared-memory bytes (sum over free units).
+ * @reg_map: one bit per register granule, set when allocated.
+ * @shared_map: one bit per shared-memory unit, set when allocated.
+ * @nr_kernels: entries used in @kernels.
+ * @kernels: the kernels running on this SM with their TB counts.
+ * @slots: the TB slots.
+ */
+struct vgpu_sm {
+	u64 slot_map;
+	u32 free_threads;
+	u32 free_slots;
+	u32 free_regs;
+	u32 free_shared;
+	unsigned long *reg_map;
+	unsigned long *shared_map;
+	u32 nr_kernels;
+	struct vgpu_smst_kernel kernels[VGPU_SMST_MAX_SLOTS];
+	struct vgpu_smst_slot slots[VGPU_SMST_MAX_SLOTS];
+};
+
+/**
+ * struct vgpu_smst - the SM Status Table.
+ * @num_sms: SMs in @sms.
+ * @warp_size: threads per warp.
+ * @max_tbs: TB slots per SM.
+ * @max_threads: thread slots per SM.
+ * @reg_granule: registers per allocation granule (warp size × register
+ *	allocation unit): a warp's registers are a whole number of granules.
+ * @reg_units: register granules per SM.
+ * @shared_unit: shared-memory allocation unit in bytes.
+ * @shared_units: shared-memory units per SM.
+ * @sms: per-SM status, @num_sms entries.
+ *
+ * The table has no lock of its own: every function below is a pure
+ * function of its arguments and the table, and the caller serialises
+ * (vgpu.ko holds &vgpu_device.lock). That keeps them testable by KUnit.
+ */
+struct vgpu_smst {
+	u32 num_sms;
+	u32 warp_size;
+	u32 max_tbs;
+	u32 max_threads;
+	u32 reg_granule;
+	u32 reg_units;
+	u32 shared_unit;
+	u32 shared_units;
+	struct vgpu_sm *sms;
+};
+
+/**
+ * struct vgpu_smst_place - where vgpu_smst_alloc() put a TB.
+ * @slot: TB slot on the SM.
+ * @reg_base: first register of its range.
+ * @shared_base: first shared-memory byte of its range (0 when it uses
+ *	no shared memory).
+ */
+struct vgpu_smst_place {
+	u32 slot;
+	u32 reg_base;
+	u32 shared_base;
+};
+
+int vgpu_smst_init(struct vgpu_smst *st, const struct vgpu_device_desc *desc);
+void vgpu_smst_fini(struct vgpu_smst *st);
+void vgpu_smst_reset(struct vgpu_smst *st);
+int vgpu_tb_res_compute(const struct vgpu_device_desc *desc, u32 threads,
+			u32 regs_per_thread, u32 shared_bytes,
+			struct vgpu_tb_res *res);
+bool vgpu_smst_can_fit(const struct vgpu_smst *st, u32 sm,
+		       const struct vgpu_tb_res *res);
+int vgpu_smst_alloc(struct vgpu_smst *st, u32 sm,
+		    const struct vgpu_tb_res *res, struct vgpu_kcb_entry *job,
+		    u32 tb, struct vgpu_smst_place *place);
+int vgpu_smst_free(struct vgpu_smst *st, u32 sm, u32 slot);
+const struct vgpu_smst_slot *vgpu_smst_slot(const struct vgpu_smst *st,
+					    u32 sm, u32 slot);
+bool vgpu_smst_sm_empty(const struct vgpu_smst *st, u32 sm);
+u32 vgpu_smst_kernel_tbs(const struct vgpu_smst *st, u32 sm,
+			 const struct vgpu_kcb_entry *job);
+
+#endif /* _VGPU_SMST_H_ */

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu device memory.
+ *
+ * One vmalloc_user() region is the whole device memory (ARCHITECTURE.md,
+ * "Device memory and isolation"). A device address is a byte offset in it.
+ * Buffer objects, program images, data segments and job descriptors are
+ * ranges handed out by a drm_mm allocator under its own mutex. The first
+ * page is never handed out, so device address 0 means "none".
+ */
+
+#include <linux/align.h>
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/vmalloc.h>
+
+#include "vgpu_drv.h"
+
+/**
+ * vgpu_vram_init() - allocate the device memory.
+ * @vram: the device memory to set up.
+ * @size: bytes, a multiple of the page size, at least two pages.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int vgpu_vram_init(struct vgpu_vram *vram, u64 size)
+{
+	if (size < 2 * PAGE_SIZE || !PAGE_ALIGNED(size))
+		return -EINVAL;
+	vram->vaddr = vmalloc_user(size);
+	if (!vram->vaddr)
+		return -ENOMEM;
+	vram->size = size;
+	mutex_init(&vram->lock);
+	drm_mm_init(&vram->mm, PAGE_SIZE, size - PAGE_SIZE);
+	return 0;
+}
+
+/**
+ * vgpu_vram_fini() - free the device memory; every range must be free.
+ * @vram: the device memory.
+ */
+void vgpu_vram_fini(struct vgpu_vram *vram)
+{
+	if (!vram->vaddr)
+		return;
+	mutex_lock(&vram->lock);
+	drm_mm_takedown(&vram->mm);	/* warns about leaked ranges */
+	mutex_unlock(&vram->lock);
+	mutex_destroy(&vram->lock);
+	vfree(vram->vaddr);
+	vram->vaddr = NULL;
+}
+
+/**
+ * vgpu_vram_alloc() - allocate a range.
+ * @vram: the device memory.
+ * @node: zeroed node that receives the range.
+ * @size: bytes, non-zero.
+ * @align: alignment in bytes (0 for none).
+ *
+ * The range's contents are not cleared.
+ *
+ * Return: 0, -EINVAL for size 0, -E2BIG when @size exceeds the device
+ * memory, -ENOSPC when no free range is large enough.
+ */
+int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
+		    u64 size, u64 align)
+{
+	int ret;
+
+	if (!size)
+		return -EINVAL;
+	if (size > vram->size)
+		return -E2BIG;
+	mutex_lock(&vram->lock);
+	ret = drm_mm_insert_node_generic(&vram->mm, node, size, align, 0,
+					 DRM_MM_INSERT_BEST);
+	mutex_unlock(&vram->lock);
+	return ret ? -ENOSPC : 0;
+}
+
+/**
+ * vgpu_vram_free() - return a range; a node never allocated is ignored.
+ * @vram: the device memory.
+ * @node: the range.
+ */
+void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node)
+{
+	if (!drm_mm_node_allocated(node))
+		return;
+	mutex_lock(&vram->lock);
+	drm_mm_remove_node(node);
+	mutex_unlock(&vram->lock);
+}
+
+/**
+ * vgpu_vram_ptr() - kernel address of a device address.
+ * @vram: the device memory.
+ * @addr: device address inside an allocated range.
+ *
+ * Return: the kernel virtual address.
+ */
+void *vgpu_vram_ptr(struct vgpu_vram *vram, u64 addr)
+{
+	return vram->vaddr + addr;
+}
