@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compiler_int.h - internals of the PTX front end: the intermediate form
+ * between the parser (ptx_parse.c) and the code generator (ptx_codegen.c).
+ *
+ * The parser lowers every PTX instruction to one or more vGPU ISA
+ * instructions over virtual registers, already legal with respect to
+ * immediates (an operand that cannot be encoded as an immediate is first
+ * moved into a fresh virtual register). The code generator builds the CFG,
+ * allocates machine registers (linear scan over live intervals), computes
+ * reconvergence points (immediate post-dominators) and encodes the image.
+ */
+#ifndef VGPU_COMPILER_INT_H
+#define VGPU_COMPILER_INT_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <vgpu/isa.h>
+
+/* Virtual register classes. */
+enum vclass { VC_32 = 0, VC_16, VC_64, VC_PRED };
+
+struct vreg {
+	uint8_t cls;
+	int phys;		/* machine register / predicate, -1 unallocated */
+	int start, end;		/* live interval in positions, -1 when unused */
+	uint64_t roots;		/* provenance bits (ptx_codegen.c) */
+};
+
+enum okind { OK_NONE = 0, OK_REG, OK_IMM };
+
+struct opnd {
+	uint8_t k;
+	int r;			/* vreg */
+	uint64_t v;		/* immediate value */
+};
+
+struct ins {
+	uint8_t op, type;
+	uint16_t mod;		/* mod bits not naming predicates */
+	int g;			/* guard predicate vreg, -1 for none */
+	bool gneg;
+	int d;			/* destination vreg (register or predicate), -1: RZ */
+	int q;			/* second predicate destination, -1 */
+	struct opnd a, b, c;
+	int p;			/* predicate source (SETP c, SELP, VOTE, PLOP a) */
+	bool pneg;
+	int p2;			/* PLOP b */
+	bool p2neg;
+	int vec[4];		/* vector LD/ST element vregs */
+	uint8_t nvec;
+	bool x;			/* needs the extension word */
+	int64_t off;		/* LD/ST/ATOM offset */
+	int label;		/* BRA target label */
+	int line;		/* PTX source line */
+	/* code generator */
+	uint32_t addr;		/* word index in the code segment */
+	uint32_t rpc;
+	int block;
+};
+
+/* Parameter of an entry. */
+struct param {
+	char name[128];
+	uint32_t offset, size;
+};
+
+/* A symbol with a fixed address in one of the state spaces. */
+struct var {
+	char name[128];
+	uint8_t space;		/* VGPU_SP_* */
+	bool external;		/* .extern .shared: dynamic shared memory */
+	uint32_t align, size;
+	uint32_t offset;	/* within its space (entry-relative for shared/local) */
+	int line;
+};
+
+struct label {
+	char name[128];
+	int pos;		/* instruction index, -1 until defined */
+	int line;		/* first reference, for errors */
+};
+
+struct entry {
+	char name[128];
+	int line;
+	struct ins *ins;
+	size_t nins, cap;
+	struct vreg *vregs;
+	size_t nvregs, vcap;
+	struct label *labels;
+	size_t nlabels, lcap;
+	struct param *params;
+	size_t nparams, pcap;
+	uint32_t param_size;
+	uint32_t shared_static;
+	uint32_t local_size;
+	uint32_t max_threads;
+	uint32_t regs;		/* result of allocation */
+	uint32_t flags;
+	uint32_t code_start, code_words;	/* in words */
+};
+
+struct compiler {
+	jmp_buf jb;
+	char *err;
+	size_t errlen;
+	struct entry *entries;
+	size_t nentries, ecap;
+	/* module-scope variables (.global, .const, .shared, .extern .shared) */
+	struct var *mvars;
+	size_t nmvars, mvcap;
+	uint8_t *data;		/* data segment (global + const) */
+	size_t data_cap;
+	uint32_t data_size, data_init;
+	int errcode;
+	void **scratch;		/* cc_alloc'd blocks, freed on error */
+	size_t nscratch, scap;
+};
+
+/* Reports "ptx:LINE: msg" and unwinds to vgpu_compile_ptx(). */
+_Noreturn void cc_error(struct compiler *cc, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Zeroed scratch memory, freed by cc_free() or when compilation ends. */
+void *cc_alloc(struct compiler *cc, size_t size);
+void cc_free(struct compiler *cc, void *p);
+void *cc_grow(struct compiler *cc, void *p, size_t *cap, size_t n, size_t elem);
+
+int ptx_parse(struct compiler *cc, const char *src, size_t len);
+void cg_entry(struct compiler *cc, struct entry *e);
+int cg_image(struct compiler *cc, void **image, size_t *size);
+
+#endif /* VGPU_COMPILER_INT_H */

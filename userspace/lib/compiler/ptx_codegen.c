@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ptx_codegen.c - from the intermediate form to vGPU ISA code: basic blocks,
+ * liveness, linear-scan register allocation, reconvergence points
+ * (immediate post-dominators), idempotence flags, encoding of the image.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <drm/vgpu_program.h>
+
+#include "compiler_int.h"
+
+#define ROOT_DATA	(1ull << 62)
+#define ROOT_UNKNOWN	(1ull << 63)
+
+struct block {
+	int first, last;	/* instruction range, inclusive */
+	int succ[2];
+	int nsucc;
+	uint64_t *in, *out;	/* live sets */
+};
+
+struct cg {
+	struct compiler *cc;
+	struct entry *e;
+	struct block *b;
+	int nb;
+	int *blk_of_label;
+	uint64_t *bits;		/* backing store of live sets */
+	size_t words;		/* 64-bit words per set */
+	int *uses;		/* real (source) uses per vreg */
+};
+
+/* ------------------------------------------------------------------ */
+/* operands of an instruction */
+
+static bool is_pred_slot_op(int op)
+{
+	return op == VGPU_OP_PLOP || op == VGPU_OP_SETP ||
+	       (op == VGPU_OP_VOTE);
+}
+
+/* Registers/predicates read, including the old value of a guarded dest. */
+static int ins_uses(const struct ins *in, int *u)
+{
+	int n = 0;
+
+	if (in->a.k == OK_REG)
+		u[n++] = in->a.r;
+	if (in->b.k == OK_REG)
+		u[n++] = in->b.r;
+	if (in->c.k == OK_REG)
+		u[n++] = in->c.r;
+	if (in->p >= 0)
+		u[n++] = in->p;
+	if (in->p2 >= 0)
+		u[n++] = in->p2;
+	if (in->g >= 0)
+		u[n++] = in->g;
+	if (in->op == VGPU_OP_ST)
+		for (int i = 0; i < in->nvec; i++)
+			if (in->vec[i] >= 0)
+				u[n++] = in->vec[i];
+	return n;
+}
+
+static int ins_defs(const struct ins *in, int *d)
+{
+	int n = 0;
+
+	if (in->op == VGPU_OP_ST)
+		return 0;
+	if (in->d >= 0)
+		d[n++] = in->d;
+	if (in->q >= 0)
+		d[n++] = in->q;
+	if (in->op == VGPU_OP_LD)
+		for (int i = 0; i < in->nvec; i++)
+			if (in->vec[i] >= 0)
+				d[n++] = in->vec[i];
+	return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* blocks */
+
+static bool ends_block(const struct ins *in)
+{
+	return in->op == VGPU_OP_BRA || in->op == VGPU_OP_EXIT || in->op == VGPU_OP_TRAP;
+}
+
+static void build_blocks(struct cg *g)
+{
+	struct entry *e = g->e;
+	int n = (int)e->nins;
+	char *leader = cc_alloc(g->cc, n + 1);
+	int *bstart;
+
+	leader[0] = 1;
+	for (size_t i = 0; i < e->nlabels; i++)
+		if (e->labels[i].pos < n)
+			leader[e->labels[i].pos] = 1;
+	for (int i = 0; i < n; i++)
+		if (ends_block(&e->ins[i]) && i + 1 < n)
+			leader[i + 1] = 1;
+	g->nb = 0;
+	for (int i = 0; i < n; i++)
+		g->nb += leader[i];
+	g->b = cc_alloc(g->cc, sizeof(*g->b) * g->nb);
+	bstart = cc_alloc(g->cc, sizeof(int) * (n + 1));
+	for (int i = 0, k = -1; i < n; i++) {
+		if (leader[i]) {
+			k++;
+			g->b[k].first = i;
+			if (k)
+				g->b[k - 1].last = i - 1;
+		}
+		bstart[i] = k;
+		e->ins[i].block = k;
+	}
+	g->b[g->nb - 1].last = n - 1;
+	for (int k = 0; k < g->nb; k++) {
+		struct block *b = &g->b[k];
+		struct ins *in = &e->ins[b->last];
+
+		b->nsucc = 0;
+		if (in->op == VGPU_OP_BRA) {
+			int t = e->labels[in->label].pos;
+
+			if (t >= n)
+				cc_error(g->cc, in->line, "branch past the end of '%s'", e->name);
+			b->succ[b->nsucc++] = bstart[t];
+			if (in->g >= 0 && b->last + 1 < n && bstart[b->last + 1] != bstart[t])
+				b->succ[b->nsucc++] = bstart[b->last + 1];
+		} else if (in->op == VGPU_OP_EXIT || in->op == VGPU_OP_TRAP) {
+			if (in->g >= 0 && b->last + 1 < n)
+				b->succ[b->nsucc++] = bstart[b->last + 1];
+		} else if (b->last + 1 < n) {
+			b->succ[b->nsucc++] = bstart[b->last + 1];
+		}
+	}
+	cc_free(g->cc, leader);
+	cc_free(g->cc, bstart);
+}
+
+/* ------------------------------------------------------------------ */
+/* liveness and intervals */
+
+static inline void bset(uint64_t *s, int v) { s[v >> 6] |= 1ull << (v & 63); }
+static inline void bclr(uint64_t *s, int v) { s[v >> 6] &= ~(1ull << (v & 63)); }
+static inline bool btst(const uint64_t *s, int v) { return s[v >> 6] >> (v & 63) & 1; }
+
+static void extend(struct vreg *v, int pos)
+{
+	if (v->start < 0 || pos < v->start)
+		v->start = pos;
+	if (pos > v->end)
+		v->end = pos;
+}
+
+static void liveness(struct cg *g)
+{
+	struct entry *e = g->e;
+	size_t W = (e->nvregs + 63) / 64;
+	uint64_t *use, *def, *tmp;
+	int u[16], d[8];
+	bool changed;
+
+	g->words = W ? W : 1;
+	W = g->words;
+	g->bits = cc_alloc(g->cc, sizeof(uint64_t) * W * (g->nb * 4 + 1));
+	g->uses = cc_alloc(g->cc, sizeof(int) * (e->nvregs + 1));
+	tmp = g->bits + W * g->nb * 4;
+	for (int k = 0; k < g->nb; k++) {
+		struct block *b = &g->b[k];
+
+		b->in = g->bits + W * (k * 4);
+		b->out = b->in + W;
+		use = b->in + 2 * W;
+		def = b->in + 3 * W;
+		for (int i = b->first; i <= b->last; i++) {
+			struct ins *in = &e->ins[i];
+			int nu = ins_uses(in, u), nd = ins_defs(in, d);
+
+			for (int j = 0; j < nu; j++) {
+				if (!btst(def, u[j]))
+					bset(use, u[j]);
+				g->uses[u[j]]++;
+			}
+			for (int j = 0; j < nd; j++) {
+				if (in->g >= 0) {
+					/* a guarded write keeps the old value elsewhere */
+					if (!btst(def, d[j]))
+						bset(use, d[j]);
+				} else {
+					bset(def, d[j]);
+				}
+			}
+		}
+	}
+	do {
+		changed = false;
+		for (int k = g->nb - 1; k >= 0; k--) {
+			struct block *b = &g->b[k];
+
+			use = b->in + 2 * W;
+			def = b->in + 3 * W;
+			memset(tmp, 0, W * 8);
+			for (int s = 0; s < b->nsucc; s++)
+				for (size_t w = 0; w < W; w++)
+					tmp[w] |= g->b[b->succ[s]].in[w];
+			memcpy(b->out, tmp, W * 8);
+			for (size_t w = 0; w < W; w++) {
+				uint64_t nin = use[w] | (b->out[w] & ~def[w]);
+
+				if (nin != b->in[w]) {
+					b->in[w] = nin;
+					changed = true;
+				}
+			}
+		}
+	} while (changed);
+
+	for (int k = 0; k < g->nb; k++) {
+		struct block *b = &g->b[k];
+
+		for (size_t v = 0; v < e->nvregs; v++) {
+			if (btst(b->in, (int)v))
+				extend(&e->vregs[v], 2 * b->first);
+			if (btst(b->out, (int)v))
+				extend(&e->vregs[v], 2 * b->last + 1);
+		}
+		for (int i = b->first; i <= b->last; i++) {
+			struct ins *in = &e->ins[i];
+			int nu = ins_uses(in, u), nd = ins_defs(in, d);
+
+			for (int j = 0; j < nu; j++)
+				extend(&e->vregs[u[j]], 2 * i);
+			for (int j = 0; j < nd; j++)
+				extend(&e->vregs[d[j]], 2 * i + 1);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* linear scan */
+
+static struct entry *sort_e;
+
+static int by_start(const void *x, const void *y)
+{
+	const struct vreg *a = &sort_e->vregs[*(const int *)x];
+	const struct vreg *b = &sort_e->vregs[*(const int *)y];
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return *(const int *)x - *(const int *)y;
+}
+
+static int scan(struct cg *g, bool preds)
+{
+	struct entry *e = g->e;
+	int *order = cc_alloc(g->cc, sizeof(int) * (e->nvregs + 1));
+	int *active = cc_alloc(g->cc, sizeof(int) * (e->nvregs + 1));
+	int n = 0, na = 0, limit = preds ? VGPU_NUM_PREDS : VGPU_NUM_REGS, maxr = 0;
+	bool busy[VGPU_NUM_REGS + 1] = { 0 };
+
+	for (size_t v = 0; v < e->nvregs; v++) {
+		struct vreg *r = &e->vregs[v];
+
+		if (r->start < 0 || (r->cls == VC_PRED) != preds)
+			continue;
+		if (!preds && !g->uses[v]) {
+			r->phys = VGPU_RZ;	/* written, never read */
+			continue;
+		}
+		order[n++] = (int)v;
+	}
+	sort_e = e;
+	qsort(order, n, sizeof(int), by_start);
+	for (int i = 0; i < n; i++) {
+		struct vreg *r = &e->vregs[order[i]];
+		int k = 0, p = -1;
+
+		/* expire */
+		for (int j = 0; j < na; j++) {
+			struct vreg *a = &e->vregs[active[j]];
+
+			if (a->end < r->start) {
+				busy[a->phys] = false;
+				if (a->cls == VC_64)
+					busy[a->phys + 1] = false;
+			} else {
+				active[k++] = active[j];
+			}
+		}
+		na = k;
+		if (r->cls == VC_64) {
+			for (int c = 0; c + 1 < limit; c += 2)
+				if (!busy[c] && !busy[c + 1]) {
+					p = c;
+					break;
+				}
+		} else {
+			for (int c = 0; c < limit; c++)
+				if (!busy[c]) {
+					p = c;
+					break;
+				}
+		}
+		if (p < 0) {
+			int line = e->line;
+
+			for (size_t j = 0; j < e->nins; j++)
+				if (2 * (int)j + 1 >= r->start) {
+					line = e->ins[j].line;
+					break;
+				}
+			cc_free(g->cc, order);
+			cc_free(g->cc, active);
+			if (preds)
+				cc_error(g->cc, line, "more than %d predicates live at once", limit);
+			cc_error(g->cc, line, "more than %d registers live at once", limit);
+		}
+		r->phys = p;
+		busy[p] = true;
+		if (r->cls == VC_64)
+			busy[p + 1] = true;
+		if (p + (r->cls == VC_64 ? 2 : 1) > maxr)
+			maxr = p + (r->cls == VC_64 ? 2 : 1);
+		active[na++] = order[i];
+	}
+	cc_free(g->cc, order);
+	cc_free(g->cc, active);
+	return maxr;
+}
+
+/* ------------------------------------------------------------------ */
+/* post-dominators */
+
+static void postdom(struct cg *g)
+{
+	struct entry *e = g->e;
+	int nb = g->nb, X = nb, cnt = 0, sp = 0;
+	int *po = cc_alloc(g->cc, sizeof(int) * (nb + 1));	/* postorder number */
+	int *rpo = cc_alloc(g->cc, sizeof(int) * (nb + 1));
+	int *ipdom = cc_alloc(g->cc, sizeof(int) * (nb + 1));
+	int *npred = cc_alloc(g->cc, sizeof(int) * (nb + 1));
+	int *pstart = cc_alloc(g->cc, sizeof(int) * (nb + 2));
+	int *plist = cc_alloc(g->cc, sizeof(int) * (2 * nb + 1));
+	int *stk = cc_alloc(g->cc, sizeof(int) * (2 * nb + 2));
+	int *it = cc_alloc(g->cc, sizeof(int) * (nb + 1));
+	bool changed;
+
+	/* CFG predecessors of each node (X = virtual exit) */
+	for (int k = 0; k < nb; k++) {
+		struct ins *last = &e->ins[g->b[k].last];
+		bool exits = last->op == VGPU_OP_EXIT || last->op == VGPU_OP_TRAP ||
+			     (g->b[k].nsucc == 0);
+
+		for (int s = 0; s < g->b[k].nsucc; s++)
+			npred[g->b[k].succ[s]]++;
+		if (exits)
+			npred[X]++;
+	}
+	for (int k = 0; k <= nb; k++)
+		pstart[k + 1] = pstart[k] + npred[k];
+	memset(npred, 0, sizeof(int) * (nb + 1));
+	for (int k = 0; k < nb; k++) {
+		struct ins *last = &e->ins[g->b[k].last];
+		bool exits = last->op == VGPU_OP_EXIT || last->op == VGPU_OP_TRAP ||
+			     (g->b[k].nsucc == 0);
+
+		for (int s = 0; s < g->b[k].nsucc; s++) {
+			int t = g->b[k].succ[s];
+
+			plist[pstart[t] + npred[t]++] = k;
+		}
+		if (exits)
+			plist[pstart[X] + npred[X]++] = k;
+	}
+	/* DFS from X over reversed edges, postorder */
+	for (int k = 0; k <= nb; k++) {
+		po[k] = -1;
+		ipdom[k] = -1;
+	}
+	stk[sp++] = X;
+	it[X] = 0;
+	po[X] = -2;
+	while (sp) {
+		int n = stk[sp - 1];
+
+		if (it[n] < npred[n]) {
+			int m = plist[pstart[n] + it[n]++];
+
+			if (po[m] == -1) {
+				po[m] = -2;
+				it[m] = 0;
+				stk[sp++] = m;
+			}
+		} else {
+			po[n] = cnt;
+			rpo[cnt++] = n;
+			sp--;
+		}
+	}
+	/* Cooper-Harvey-Kennedy on the reversed graph */
+	ipdom[X] = X;
+	do {
+		changed = false;
+		for (int i = cnt - 1; i >= 0; i--) {
+			int n = rpo[i], nd = -1;
+			int succs[3], ns = 0;
+
+			if (n == X)
+				continue;
+			for (int s = 0; s < g->b[n].nsucc; s++)
+				succs[ns++] = g->b[n].succ[s];
+			{
+				struct ins *last = &e->ins[g->b[n].last];
+
+				if (last->op == VGPU_OP_EXIT || last->op == VGPU_OP_TRAP ||
+				    g->b[n].nsucc == 0)
+					succs[ns++] = X;
+			}
+			for (int s = 0; s < ns; s++) {
+				int m = succs[s];
+
+				if (ipdom[m] < 0)
+					continue;
+				if (nd < 0) {
+					nd = m;
+					continue;
+				}
+				{
+					int a = m, b = nd;
+
+					while (a != b) {
+						while (po[a] < po[b])
+							a = ipdom[a];
+						while (po[b] < po[a])
+							b = ipdom[b];
+					}
+					nd = a;
+				}
+			}
+			if (nd >= 0 && ipdom[n] != nd) {
+				ipdom[n] = nd;
+				changed = true;
+			}
+		}
+	} while (changed);
+	for (int k = 0; k < nb; k++) {
+		struct ins *last = &e->ins[g->b[k].last];
+
+		if (last->op != VGPU_OP_BRA)
+			continue;
+		if (last->g < 0 || ipdom[k] < 0 || ipdom[k] == X)
+			last->rpc = VGPU_NO_RECONV;
+		else
+			last->rpc = (uint32_t)g->b[ipdom[k]].first;	/* index; addr later */
+	}
+	cc_free(g->cc, po);
+	cc_free(g->cc, rpo);
+	cc_free(g->cc, ipdom);
+	cc_free(g->cc, npred);
+	cc_free(g->cc, pstart);
+	cc_free(g->cc, plist);
+	cc_free(g->cc, stk);
+	cc_free(g->cc, it);
+}
+
+/* ------------------------------------------------------------------ */
+/* provenance of global addresses -> VGPU_ENTRY_HAS_GLOBAL_RMW */
+
+static uint64_t opnd_roots(struct entry *e, const struct opnd *o)
+{
+	return o->k == OK_REG ? e->vregs[o->r].roots : 0;
+}
+
+static uint64_t addr_roots(struct entry *e, const struct ins *in)
+{
+	uint64_t r = opnd_roots(e, &in->a);
+
+	if (VGPU_M_MEM_REL(in->mod))
+		r |= ROOT_DATA;
+	return r ? r : ROOT_UNKNOWN;
+}
+
+static bool global_space(const struct ins *in)
+{
+	int sp = VGPU_M_MEM_SP(in->mod);
+
+	return sp == VGPU_SP_GLOBAL || sp == VGPU_SP_GENERIC;
+}
+
+static void flags(struct cg *g)
+{
+	struct entry *e = g->e;
+	uint64_t ld = 0, st = 0;
+	bool changed;
+	int d[8];
+
+	do {
+		changed = false;
+		for (size_t i = 0; i < e->nins; i++) {
+			struct ins *in = &e->ins[i];
+			uint64_t r;
+			int nd = ins_defs(in, d);
+
+			if (!nd)
+				continue;
+			switch (in->op) {
+			case VGPU_OP_LD:
+				if (VGPU_M_MEM_SP(in->mod) == VGPU_SP_PARAM) {
+					r = ROOT_UNKNOWN;
+					for (size_t p = 0; p < e->nparams && p < 62; p++)
+						if ((uint64_t)in->off >= e->params[p].offset &&
+						    (uint64_t)in->off < e->params[p].offset +
+						    e->params[p].size)
+							r = 1ull << p;
+				} else {
+					r = ROOT_UNKNOWN;
+				}
+				break;
+			case VGPU_OP_LEAD:
+				r = ROOT_DATA;
+				break;
+			case VGPU_OP_MOV: case VGPU_OP_CVTA: case VGPU_OP_ADD: case VGPU_OP_SUB:
+			case VGPU_OP_MAD: case VGPU_OP_MADWD: case VGPU_OP_SELP: case VGPU_OP_CVT:
+			case VGPU_OP_AND: case VGPU_OP_OR: case VGPU_OP_XOR: case VGPU_OP_PACK:
+			case VGPU_OP_MUL: case VGPU_OP_MULWD: case VGPU_OP_SHL: case VGPU_OP_SHR:
+			case VGPU_OP_UNPK:
+				r = opnd_roots(e, &in->a) | opnd_roots(e, &in->b) |
+				    opnd_roots(e, &in->c);
+				break;
+			case VGPU_OP_S2R: case VGPU_OP_SETP: case VGPU_OP_PLOP: case VGPU_OP_VOTE:
+				r = 0;
+				break;
+			default:
+				r = ROOT_UNKNOWN;
+				break;
+			}
+			for (int j = 0; j < nd; j++) {
+				struct vreg *v = &e->vregs[d[j]];
+
+				if ((v->roots | r) != v->roots) {
+					v->roots |= r;
+					changed = true;
+				}
+			}
+		}
+	} while (changed);
+	for (size_t i = 0; i < e->nins; i++) {
+		struct ins *in = &e->ins[i];
+
+		if (in->op == VGPU_OP_ATOM)
+			e->flags |= VGPU_ENTRY_HAS_ATOMICS;
+		if ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) && global_space(in)) {
+			if (in->op == VGPU_OP_LD)
+				ld |= addr_roots(e, in);
+			else
+				st |= addr_roots(e, in);
+		}
+	}
+	if ((ld & st) || (st && (ld & ROOT_UNKNOWN)) || (ld && (st & ROOT_UNKNOWN)))
+		e->flags |= VGPU_ENTRY_HAS_GLOBAL_RMW;
+}
+
+/* ------------------------------------------------------------------ */
+
+void cg_entry(struct compiler *cc, struct entry *e)
+{
+	struct cg g = { .cc = cc, .e = e };
+	uint32_t addr = 0;
+	int nr;
+
+	build_blocks(&g);
+	liveness(&g);
+	nr = scan(&g, false);
+	scan(&g, true);
+	postdom(&g);
+	flags(&g);
+	e->regs = (uint32_t)nr;
+	for (size_t i = 0; i < e->nins; i++) {
+		e->ins[i].addr = addr;
+		addr += 1 + e->ins[i].x;
+	}
+	e->code_words = addr;
+	for (size_t i = 0; i < e->nins; i++) {
+		struct ins *in = &e->ins[i];
+
+		if (in->op == VGPU_OP_BRA && in->rpc != VGPU_NO_RECONV)
+			in->rpc = e->ins[in->rpc].addr;
+	}
+	cc_free(cc, g.b);
+	cc_free(cc, g.bits);
+	cc_free(cc, g.uses);
+	(void)is_pred_slot_op;
+}
+
+/* ------------------------------------------------------------------ */
+/* encoding */
+
+static unsigned int phys(const struct entry *e, int v)
+{
+	return v < 0 ? VGPU_RZ : (unsigned int)e->vregs[v].phys;
+}
+
+static unsigned int opnd_field(const struct entry *e, const struct opnd *o)
+{
+	if (o->k == OK_REG)
+		return phys(e, o->r);
+	if (o->k == OK_IMM)
+		return (unsigned int)(o->v & 0xff);
+	return VGPU_RZ;
+}
+
+static int encode(const struct entry *e, const struct ins *in, uint32_t base, uint64_t *out)
+{
+	unsigned int mod = in->mod, d = phys(e, in->d), a = opnd_field(e, &in->a);
+	unsigned int b = opnd_field(e, &in->b), c = opnd_field(e, &in->c);
+	uint64_t w, ext = 0;
+	bool mem = in->op == VGPU_OP_LD || in->op == VGPU_OP_ST || in->op == VGPU_OP_ATOM;
+	bool bi = in->b.k == OK_IMM, ci = in->c.k == OK_IMM;
+
+	switch (in->op) {
+	case VGPU_OP_SETP:
+		mod |= VGPU_M_SETP(0, 0, in->pneg, in->q >= 0 ? phys(e, in->q) : 0,
+				   in->q >= 0, 0);
+		c = in->p >= 0 ? phys(e, in->p) : VGPU_RZ;
+		ci = false;
+		break;
+	case VGPU_OP_SELP:
+		mod = VGPU_M_SELP(phys(e, in->p), in->pneg);
+		break;
+	case VGPU_OP_PLOP:
+		mod |= VGPU_M_PLOP(0, in->pneg, in->p2neg);
+		a = phys(e, in->p);
+		b = in->p2 >= 0 ? phys(e, in->p2) : VGPU_RZ;
+		break;
+	case VGPU_OP_VOTE:
+		mod = VGPU_M_VOTE(in->mod, phys(e, in->p), in->pneg);
+		break;
+	case VGPU_OP_SHFL:
+		mod = VGPU_M_SHFL(in->mod, in->q >= 0 ? phys(e, in->q) : 0, in->q >= 0);
+		break;
+	case VGPU_OP_BRA:
+		ext = (uint64_t)(base + e->ins[e->labels[in->label].pos].addr) |
+		      (uint64_t)(in->rpc == VGPU_NO_RECONV ? VGPU_NO_RECONV : base + in->rpc) << 32;
+		break;
+	default:
+		break;
+	}
+	if (mem) {
+		if (in->op == VGPU_OP_ST && in->nvec <= 1)
+			c = in->c.k == OK_REG ? phys(e, in->c.r) : VGPU_RZ;
+		if (in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) {
+			if (in->x) {
+				bi = false;
+				b = VGPU_RZ;
+				ext = (uint32_t)(int32_t)in->off;
+				for (int i = 0; i < in->nvec; i++)
+					ext |= (uint64_t)phys(e, in->vec[i]) << (32 + 8 * i);
+			} else if (in->off) {
+				bi = true;
+				b = (unsigned int)(in->off & 0xff);
+			} else {
+				bi = false;
+				b = VGPU_RZ;
+			}
+		} else {
+			ext = (uint32_t)(int32_t)in->off;
+		}
+	} else if (in->x && in->op != VGPU_OP_BRA) {
+		ext = in->b.v;
+		b = 0;
+	}
+	w = vgpu_enc(in->op, in->type, d, a, b, c, mod);
+	if (in->g >= 0)
+		w = vgpu_enc_guard(w, phys(e, in->g), in->gneg);
+	if (bi)
+		w |= VGPU_I_BI;
+	if (ci)
+		w |= VGPU_I_CI;
+	if (in->x)
+		w |= VGPU_I_X;
+	out[0] = w;
+	if (in->x)
+		out[1] = ext;
+	return 1 + in->x;
+}
+
+int cg_image(struct compiler *cc, void **image, size_t *size)
+{
+	struct vgpu_program_header *h;
+	uint64_t words = 0;
+	size_t eoff, coff, doff, total;
+	uint8_t *img;
+	uint64_t *code;
+	uint32_t base = 0;
+
+	for (size_t i = 0; i < cc->nentries; i++)
+		words += cc->entries[i].code_words;
+	eoff = (sizeof(*h) + 7) & ~7ul;
+	coff = eoff + cc->nentries * sizeof(struct vgpu_program_entry);
+	coff = (coff + 7) & ~7ul;
+	doff = coff + words * 8;
+	total = doff + cc->data_init;
+	if (total > VGPU_PROGRAM_MAX_SIZE)
+		cc_error(cc, 1, "program image larger than %u bytes", VGPU_PROGRAM_MAX_SIZE);
+	img = calloc(1, total);
+	if (!img)
+		return -ENOMEM;
+	h = (struct vgpu_program_header *)img;
+	h->magic = VGPU_PROGRAM_MAGIC;
+	h->version_major = VGPU_PROGRAM_VERSION_MAJOR;
+	h->version_minor = VGPU_PROGRAM_VERSION_MINOR;
+	h->header_size = sizeof(*h);
+	h->image_size = (uint32_t)total;
+	h->num_entries = (uint32_t)cc->nentries;
+	h->entry_size = sizeof(struct vgpu_program_entry);
+	h->entries_offset = (uint32_t)eoff;
+	h->code_offset = (uint32_t)coff;
+	h->code_size = (uint32_t)(words * 8);
+	h->data_offset = (uint32_t)doff;
+	h->data_init_size = cc->data_init;
+	h->data_size = (cc->data_size + 7) & ~7u;
+	code = (uint64_t *)(img + coff);
+	for (size_t i = 0; i < cc->nentries; i++) {
+		struct entry *e = &cc->entries[i];
+		struct vgpu_program_entry *pe =
+			(struct vgpu_program_entry *)(img + eoff) + i;
+		uint32_t k = base;
+
+		memcpy(pe->name, e->name, strnlen(e->name, sizeof(pe->name) - 1));
+		pe->code_start = base * 8;
+		pe->code_end = (base + e->code_words) * 8;
+		pe->regs_per_thread = e->regs;
+		pe->shared_static = e->shared_static;
+		pe->param_size = e->param_size;
+		pe->local_per_thread = e->local_size;
+		pe->max_threads_per_tb = e->max_threads;
+		pe->flags = e->flags;
+		for (size_t j = 0; j < e->nins; j++)
+			k += encode(e, &e->ins[j], base, code + k);
+		base += e->code_words;
+	}
+	if (cc->data_init)
+		memcpy(img + doff, cc->data, cc->data_init);
+	*image = img;
+	*size = total;
+	return 0;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vgpu_compile.c - vgpu_compile_ptx(): error handling and memory of one
+ * compilation around the parser (ptx_parse.c) and code generator
+ * (ptx_codegen.c).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler_int.h"
+#include "vgpu_compile.h"
+
+void cc_error(struct compiler *cc, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cc->errlen && cc->err) {
+		int n = snprintf(cc->err, cc->errlen, "ptx:%d: ", line);
+
+		if (n >= 0 && (size_t)n < cc->errlen) {
+			va_start(ap, fmt);
+			vsnprintf(cc->err + n, cc->errlen - n, fmt, ap);
+			va_end(ap);
+		}
+	}
+	longjmp(cc->jb, cc->errcode ? cc->errcode : EINVAL);
+}
+
+static _Noreturn void cc_oom(struct compiler *cc)
+{
+	cc->errcode = ENOMEM;
+	cc_error(cc, 0, "out of memory");
+}
+
+void *cc_alloc(struct compiler *cc, size_t size)
+{
+	void *p;
+
+	cc->scratch = cc_grow(cc, cc->scratch, &cc->scap, cc->nscratch + 1,
+			      sizeof(*cc->scratch));
+	p = calloc(1, size ? size : 1);
+	if (!p)
+		cc_oom(cc);
+	cc->scratch[cc->nscratch++] = p;
+	return p;
+}
+
+void cc_free(struct compiler *cc, void *p)
+{
+	for (size_t i = cc->nscratch; i-- > 0;) {
+		if (cc->scratch[i] == p) {
+			cc->scratch[i] = cc->scratch[--cc->nscratch];
+			free(p);
+			return;
+		}
+	}
+}
+
+void *cc_grow(struct compiler *cc, void *p, size_t *cap, size_t n, size_t elem)
+{
+	size_t nc;
+	void *np;
+
+	if (n <= *cap)
+		return p;
+	nc = *cap ? *cap * 2 : 16;
+	while (nc < n)
+		nc *= 2;
+	if (nc > ((size_t)1 << 40) / elem)
+		cc_oom(cc);
+	np = realloc(p, nc * elem);
+	if (!np)
+		cc_oom(cc);
+	memset((char *)np + *cap * elem, 0, (nc - *cap) * elem);
+	*cap = nc;
+	return np;
+}
+
+static void cleanup(struct compiler *cc)
+{
+	for (size_t i = 0; i < cc->nentries; i++) {
+		struct entry *e = &cc->entries[i];
+
+		free(e->ins);
+		free(e->vregs);
+		free(e->labels);
+		free(e->params);
+	}
+	free(cc->entries);
+	free(cc->mvars);
+	free(cc->data);
+	for (size_t i = 0; i < cc->nscratch; i++)
+		free(cc->scratch[i]);
+	free(cc->scratch);
+}
+
+static int compile(struct compiler *cc, const char *src, size_t len, void **image,
+		   size_t *image_size)
+{
+	int ret = setjmp(cc->jb);
+
+	if (ret)
+		return -ret;
+	ret = ptx_parse(cc, src, len);
+	if (!ret)
+		ret = cg_image(cc, image, image_size);
+	return ret;
+}
+
+int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_size,
+		     char *err, size_t errlen)
+{
+	struct compiler *cc;
+	int ret;
+
+	*image = NULL;
+	*image_size = 0;
+	if (errlen && err)
+		err[0] = 0;
+	cc = calloc(1, sizeof(*cc));
+	if (!cc)
+		return -ENOMEM;
+	cc->err = err;
+	cc->errlen = err ? errlen : 0;
+	ret = compile(cc, src, len, image, image_size);
+	if (ret == -ENOMEM && errlen && err && !err[0])
+		snprintf(err, errlen, "ptx:0: out of memory");
+	cleanup(cc);
+	free(cc);
+	return ret;
+}
