@@ -60,7 +60,7 @@ struct mock_run {
 
 struct mock_hw {
 	struct kunit *test;
-	struct mutex lock;
+	struct mutex lock;	/* plays the device lock */
 	struct vgpu_sched s;
 	struct vgpu_device_desc desc;
 	u32 ring_cap;
@@ -550,7 +550,12 @@ static void fcfs_leftover_room(struct kunit *test)
 	expect_complete(hw, b);
 	expect_complete(hw, c);
 	KUNIT_EXPECT_EQ(test, b->first_cycle, 0);
-	KUNIT_EXPECT_GE(test, c->first_cycle, a->e.end_cycle);
+	/*
+	 * A's first TB ends at 1000 (its second at 1006): C takes the SM
+	 * that became free while A still runs on the other.
+	 */
+	KUNIT_EXPECT_EQ(test, c->first_cycle, 1000);
+	KUNIT_EXPECT_LT(test, c->first_cycle, a->e.end_cycle);
 	expect_idle(hw);
 	mock_finish(hw);
 }

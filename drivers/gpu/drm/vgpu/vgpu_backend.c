@@ -228,6 +228,7 @@ static void vgpu_ring_offsets(struct vgpu_ring_offsets *off)
 /* Commands in the ring; a daemon that wrote a bogus head counts as full. */
 static u32 vgpu_cmd_pending(struct vgpu_backend *b)
 {
+	/* Pairs with the daemon's release store of head: slots are free. */
 	u32 used = b->cmd.local - smp_load_acquire(b->cmd.head);
 
 	return min_t(u32, used, VGPU_RING_ENTRIES);
@@ -244,6 +245,7 @@ static void vgpu_cmd_emit(void *ctx, const struct vgpu_cmd *cmd)
 
 	memcpy(vgpu_ring_entry(&b->cmd, b->cmd.local), cmd, sizeof(*cmd));
 	WRITE_ONCE(b->cmd.local, b->cmd.local + 1);
+	/* Publish the entry before the tail (daemon: acquire load of tail). */
 	smp_store_release(b->cmd.tail, b->cmd.local);
 }
 
@@ -307,6 +309,7 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 	}
 	b->cmd = cmd;
 	b->evt = evt;
+	/* Rings before the flag; pairs with the acquire in poll(). */
 	smp_store_release(&b->attached, true);
 	vdev->backend = b;
 	mutex_unlock(&vdev->lock);
@@ -326,6 +329,7 @@ err_free:
 static void vgpu_backend_consume(struct vgpu_backend *b)
 {
 	struct vgpu_device *vdev = b->vdev;
+	/* Pairs with the daemon's release store of tail: entries are written. */
 	u32 tail = smp_load_acquire(b->evt.tail);
 	u32 head = b->evt.local;
 	struct vgpu_evt evt;
@@ -344,6 +348,7 @@ static void vgpu_backend_consume(struct vgpu_backend *b)
 		vgpu_sched_event(&vdev->sched, &evt);
 	}
 	b->evt.local = head;
+	/* Entries read before the slots are handed back to the daemon. */
 	smp_store_release(b->evt.head, head);
 }
 
@@ -437,6 +442,7 @@ static __poll_t vgpu_backend_poll(struct file *file, poll_table *wait)
 	struct vgpu_backend *b = file->private_data;
 
 	poll_wait(file, &b->vdev->cmd_wq, wait);
+	/* Pairs with the release in attach: the rings are set up. */
 	if (!smp_load_acquire(&b->attached))
 		return EPOLLERR;
 	if (READ_ONCE(b->cmd.local) != READ_ONCE(*b->cmd.head))

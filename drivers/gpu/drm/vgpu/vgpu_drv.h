@@ -48,7 +48,7 @@ struct vgpu_backend;
 struct vgpu_vram {
 	void *vaddr;
 	u64 size;
-	struct mutex lock;
+	struct mutex lock;	/* protects @mm */
 	struct drm_mm mm;
 };
 
@@ -71,11 +71,11 @@ struct vgpu_vram {
 struct vgpu_device {
 	struct drm_device drm;
 	struct vgpu_vram vram;
-	struct mutex lock;
+	struct mutex lock;	/* the device lock, see above */
 	struct vgpu_sched sched;
 	struct vgpu_backend *backend;
 	wait_queue_head_t cmd_wq;
-	spinlock_t fence_lock;
+	spinlock_t fence_lock;	/* of the job fences */
 	u64 fence_context;
 	u64 fence_seqno;
 	struct miscdevice misc;

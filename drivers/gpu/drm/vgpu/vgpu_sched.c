@@ -30,14 +30,6 @@
  */
 #define VGPU_SCHED_RING_RESERVE	1
 
-#define vgpu_sched_dbg(s, fmt, ...)					\
-	do {								\
-		if ((s)->dev)						\
-			dev_dbg((s)->dev, fmt, ##__VA_ARGS__);		\
-		else							\
-			pr_debug("vgpu: " fmt, ##__VA_ARGS__);		\
-	} while (0)
-
 static LIST_HEAD(vgpu_partition_list);
 static DEFINE_MUTEX(vgpu_partition_lock);
 
@@ -102,7 +94,7 @@ const struct vgpu_partition_ops *vgpu_partition_find(const char *name)
  * vgpu_sched_init() - initialise a detached scheduler with the FCFS policy.
  * @s: the scheduler.
  * @lock: the device lock that protects it.
- * @dev: device for debug messages, or NULL.
+ * @dev: device for debug messages, or NULL (KUnit).
  */
 void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 		     struct device *dev)
@@ -192,8 +184,8 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	}
 	e->state = VGPU_KCB_DONE;
 	e->end_cycle = s->cycle;
-	vgpu_sched_dbg(s, "job %u ended at cycle %llu, error %d, %u/%u TBs\n",
-		       e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
+	dev_dbg(s->dev, "job %u ended at cycle %llu, error %d, %u/%u TBs\n",
+		e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
 	e->ops->done(e);
 	vgpu_kcb_retire(&s->kcb, e);
 	return true;
@@ -257,19 +249,19 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 
 	e = vgpu_kcb_find_active(&s->kcb, evt->job);
 	if (!e) {
-		vgpu_sched_dbg(s, "TB_DONE for unknown job %u ignored\n",
-			       evt->job);
+		dev_dbg(s->dev, "TB_DONE for unknown job %u ignored\n",
+			evt->job);
 		return -ENOENT;
 	}
 	if (evt->sm >= s->smst.num_sms || evt->slot >= s->smst.max_tbs) {
-		vgpu_sched_dbg(s, "TB_DONE job %u: SM %u slot %u out of range, ignored\n",
-			       evt->job, evt->sm, evt->slot);
+		dev_dbg(s->dev, "TB_DONE job %u: SM %u slot %u out of range, ignored\n",
+			evt->job, evt->sm, evt->slot);
 		return -EINVAL;
 	}
 	sl = vgpu_smst_slot(&s->smst, evt->sm, evt->slot);
 	if (!sl || sl->job != e || sl->tb != evt->tb) {
-		vgpu_sched_dbg(s, "TB_DONE job %u TB %u: SM %u slot %u does not run it, ignored\n",
-			       evt->job, evt->tb, evt->sm, evt->slot);
+		dev_dbg(s->dev, "TB_DONE job %u TB %u: SM %u slot %u does not run it, ignored\n",
+			evt->job, evt->tb, evt->sm, evt->slot);
 		return -EINVAL;
 	}
 	if (vgpu_smst_free(&s->smst, evt->sm, evt->slot))
@@ -282,13 +274,13 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 		return 0;
 	}
 	if (status > 0 || status < -MAX_ERRNO) {
-		vgpu_sched_dbg(s, "TB_DONE job %u: bad status %d, taken as -EIO\n",
-			       evt->job, status);
+		dev_dbg(s->dev, "TB_DONE job %u: bad status %d, taken as -EIO\n",
+			evt->job, status);
 		status = -EIO;
 	}
 	if (!e->error) {
-		vgpu_sched_dbg(s, "job %u failed: TB %u on SM %u, error %d, fault address %#llx\n",
-			       e->id, evt->tb, evt->sm, status, evt->fault_addr);
+		dev_dbg(s->dev, "job %u failed: TB %u on SM %u, error %d, fault address %#llx\n",
+			e->id, evt->tb, evt->sm, status, evt->fault_addr);
 		e->error = status;
 	}
 	return 0;
@@ -320,7 +312,7 @@ int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt)
 	case VGPU_EVT_TB_DONE:
 		return vgpu_sched_tb_done(s, evt);
 	default:
-		vgpu_sched_dbg(s, "unknown event type %u ignored\n", evt->type);
+		dev_dbg(s->dev, "unknown event type %u ignored\n", evt->type);
 		return -EINVAL;
 	}
 }

@@ -72,7 +72,7 @@ struct vgpu_partition_ops {
  * @emitted: commands issued since the counter was last cleared.
  */
 struct vgpu_sched {
-	struct mutex *lock;
+	struct mutex *lock;	/* the device lock (not owned) */
 	struct device *dev;
 	struct vgpu_device_desc desc;
 	bool attached;

@@ -25,6 +25,27 @@
 
 #include "vgpu_smst.h"
 
+/*
+ * Accounting errors (double free, ranges not allocated, totals above
+ * capacity) are bugs: they WARN. KUnit provokes them on purpose; it sets
+ * vgpu_smst_quiet so that the test kernel's log stays free of warnings and
+ * counts them in vgpu_smst_bugs instead.
+ */
+VISIBLE_IF_KUNIT bool vgpu_smst_quiet;
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_quiet);
+VISIBLE_IF_KUNIT unsigned int vgpu_smst_bugs;
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_bugs);
+
+static bool vgpu_smst_bug(bool cond, u32 sm, u32 slot, const char *what)
+{
+	if (!cond)
+		return false;
+	vgpu_smst_bugs++;
+	WARN(!vgpu_smst_quiet, "vgpu: SMST %s on SM %u slot %u\n", what, sm,
+	     slot);
+	return true;
+}
+
 /**
  * vgpu_tb_res_compute() - resources one thread block needs on an SM.
  * @desc: the device.
@@ -312,7 +333,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_alloc);
  *
  * A slot that is not in use (a double free), or ranges that are not
  * allocated, or totals that would exceed the SM's capacity, are bugs: they
- * WARN and leave the table unchanged.
+ * WARN (see vgpu_smst_quiet) and leave the table unchanged.
  *
  * Return: 0, or -EINVAL.
  */
@@ -326,24 +347,29 @@ int vgpu_smst_free(struct vgpu_smst *st, u32 sm, u32 slot)
 		return -EINVAL;
 	s = &st->sms[sm];
 	sl = &s->slots[slot];
-	if (WARN(!(s->slot_map & BIT_ULL(slot)) || !sl->job,
-		 "vgpu: SMST double free of SM %u slot %u\n", sm, slot))
+	if (vgpu_smst_bug(!(s->slot_map & BIT_ULL(slot)) || !sl->job, sm, slot,
+			  "double free"))
 		return -EINVAL;
 
 	reg_unit = sl->reg_base / st->reg_granule;
 	reg_nr = sl->res.regs / st->reg_granule;
 	sh_unit = sl->shared_base / st->shared_unit;
 	sh_nr = sl->res.shared / st->shared_unit;
-	if (WARN(s->free_slots >= st->max_tbs ||
-		 s->free_threads + sl->res.threads > st->max_threads ||
-		 s->free_regs + sl->res.regs > st->reg_units * st->reg_granule ||
-		 s->free_shared + sl->res.shared >
-			st->shared_units * st->shared_unit ||
-		 (reg_nr && find_next_zero_bit(s->reg_map, reg_unit + reg_nr,
-					       reg_unit) < reg_unit + reg_nr) ||
-		 (sh_nr && find_next_zero_bit(s->shared_map, sh_unit + sh_nr,
-					      sh_unit) < sh_unit + sh_nr),
-		 "vgpu: SMST accounting broken on SM %u slot %u\n", sm, slot))
+	if (vgpu_smst_bug(s->free_slots >= st->max_tbs ||
+			  s->free_threads + sl->res.threads > st->max_threads ||
+			  s->free_regs + sl->res.regs >
+				st->reg_units * st->reg_granule ||
+			  s->free_shared + sl->res.shared >
+				st->shared_units * st->shared_unit ||
+			  (reg_nr && find_next_zero_bit(s->reg_map,
+							reg_unit + reg_nr,
+							reg_unit) <
+				reg_unit + reg_nr) ||
+			  (sh_nr && find_next_zero_bit(s->shared_map,
+						       sh_unit + sh_nr,
+						       sh_unit) <
+				sh_unit + sh_nr),
+			  sm, slot, "accounting broken"))
 		return -EINVAL;
 
 	bitmap_clear(s->reg_map, reg_unit, reg_nr);

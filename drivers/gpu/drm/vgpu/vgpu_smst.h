@@ -10,6 +10,7 @@
 #ifndef _VGPU_SMST_H_
 #define _VGPU_SMST_H_
 
+#include <linux/bits.h>
 #include <linux/types.h>
 
 struct vgpu_device_desc;
@@ -18,7 +19,7 @@ struct vgpu_kcb_entry;
 /** Hard upper bound of &vgpu_device_desc.max_tbs_per_sm. */
 #define VGPU_SMST_MAX_SLOTS		64
 /** Upper bound of register granules or shared-memory units per SM. */
-#define VGPU_SMST_MAX_UNITS		(1u << 18)
+#define VGPU_SMST_MAX_UNITS		BIT(18)
 
 /**
  * struct vgpu_tb_res - resources that one thread block occupies on an SM.
@@ -131,6 +132,11 @@ struct vgpu_smst_place {
 	u32 reg_base;
 	u32 shared_base;
 };
+
+#if IS_ENABLED(CONFIG_KUNIT)
+extern bool vgpu_smst_quiet;
+extern unsigned int vgpu_smst_bugs;
+#endif
 
 int vgpu_smst_init(struct vgpu_smst *st, const struct vgpu_device_desc *desc);
 void vgpu_smst_fini(struct vgpu_smst *st);
