@@ -24,6 +24,7 @@
 
 #include <linux/capability.h>
 #include <linux/fs.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
@@ -254,6 +255,21 @@ static const struct vgpu_cmd_sink_ops vgpu_ring_sink_ops = {
 	.emit = vgpu_cmd_emit,
 };
 
+/* Detach @b if it is attached; device lock held. Rings stay until release. */
+static void vgpu_backend_detach(struct vgpu_backend *b)
+{
+	struct vgpu_device *vdev = b->vdev;
+
+	lockdep_assert_held(&vdev->lock);
+	if (!b->attached)
+		return;
+	vgpu_sched_detach(&vdev->sched, -EIO);
+	vdev->backend = NULL;
+	WRITE_ONCE(b->attached, false);
+	dev_info(vdev->drm.dev, "backend detached at cycle %llu\n",
+		 vdev->sched.cycle);
+}
+
 static long vgpu_backend_attach(struct vgpu_backend *b,
 				struct vgpu_backend_attach __user *uarg)
 {
@@ -287,7 +303,8 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 		goto err_free;
 
 	mutex_lock(&vdev->lock);
-	if (b->attached || vdev->backend) {
+	/* One attach per file; one attached backend per device. */
+	if (b->cmd.base || vdev->backend) {
 		dev_dbg(dev, "ATTACH: a backend is already attached\n");
 		ret = -EBUSY;
 		goto err_unlock;
@@ -298,21 +315,27 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 		dev_dbg(dev, "ATTACH: cannot build the SMST (%d)\n", ret);
 		goto err_unlock;
 	}
+	b->cmd = cmd;
+	b->evt = evt;
+	/* Rings before the flag; pairs with the acquire in poll() and mmap(). */
+	smp_store_release(&b->attached, true);
+	vdev->backend = b;
+	args.start_cycle = vdev->sched.cycle;
+	mutex_unlock(&vdev->lock);
+
+	/*
+	 * Not under the device lock: a fault on the user page may take
+	 * mmap_lock, which mmap() holds around its own calls.
+	 */
 	vgpu_ring_offsets(&args.cmd);
 	vgpu_ring_offsets(&args.evt);
 	args.vram_size = vdev->vram.size;
-	args.start_cycle = vdev->sched.cycle;
 	if (copy_to_user(uarg, &args, sizeof(args))) {
-		vgpu_sched_detach(&vdev->sched, -EIO);	/* no job yet */
-		ret = -EFAULT;
-		goto err_unlock;
+		mutex_lock(&vdev->lock);
+		vgpu_backend_detach(b);
+		mutex_unlock(&vdev->lock);
+		return -EFAULT;
 	}
-	b->cmd = cmd;
-	b->evt = evt;
-	/* Rings before the flag; pairs with the acquire in poll(). */
-	smp_store_release(&b->attached, true);
-	vdev->backend = b;
-	mutex_unlock(&vdev->lock);
 	dev_info(dev, "backend attached: %s, %u SMs, cycle %llu\n",
 		 args.desc.name, args.desc.num_sms, args.start_cycle);
 	return 0;
@@ -415,8 +438,12 @@ static int vgpu_backend_mmap(struct file *file, struct vm_area_struct *vma)
 		dev_dbg(vdev->drm.dev, "mmap: not MAP_SHARED\n");
 		return -EINVAL;
 	}
-	mutex_lock(&vdev->lock);
-	if (b->attached) {
+	/*
+	 * No device lock here (mmap_lock is held, and the device lock is taken
+	 * around user copies elsewhere): once attached, the rings of this file
+	 * stay until it is released, which cannot happen during mmap().
+	 */
+	if (smp_load_acquire(&b->attached)) {
 		if (off == VGPU_BACKEND_OFF_CMD_RING &&
 		    size == VGPU_RING_MAP_SIZE)
 			addr = b->cmd.base;
@@ -427,7 +454,6 @@ static int vgpu_backend_mmap(struct file *file, struct vm_area_struct *vma)
 			 size == vdev->vram.size)
 			addr = vdev->vram.vaddr;
 	}
-	mutex_unlock(&vdev->lock);
 	if (!addr) {
 		dev_dbg(vdev->drm.dev, "mmap: offset %#llx size %lu is not a region\n",
 			off, size);
@@ -471,13 +497,7 @@ static int vgpu_backend_release(struct inode *inode, struct file *file)
 	struct vgpu_device *vdev = b->vdev;
 
 	mutex_lock(&vdev->lock);
-	if (b->attached) {
-		vgpu_sched_detach(&vdev->sched, -EIO);
-		vdev->backend = NULL;
-		b->attached = false;
-		dev_info(vdev->drm.dev, "backend detached at cycle %llu\n",
-			 vdev->sched.cycle);
-	}
+	vgpu_backend_detach(b);
 	mutex_unlock(&vdev->lock);
 	vgpu_ring_free(&b->cmd);
 	vgpu_ring_free(&b->evt);

@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ioctl_test - every bad input to the vgpu ioctls gets its specific errno,
+ * and the device still works afterwards.
+ *
+ * Runs in the test guest (tools/vgpu-vm). With vgpud attached:
+ *	ioctl_test
+ * Without a daemon (limits, PROGRAM_CREATE and SUBMIT give -ENODEV, buffer
+ * objects still work):
+ *	ioctl_test --no-daemon
+ *
+ * Prints "ok - NAME" or "not ok - NAME" per check, then "N passed, N failed";
+ * exits non-zero on any failure. The errno conventions are those of
+ * uapi/drm/vgpu_drm.h.
+ *
+ * Build: cc -std=c11 -Wall -Wextra -Werror -I uapi $(pkg-config --cflags
+ *	--libs libdrm) userspace/tests/ioctl_test.c
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xf86drm.h>
+
+#include <drm/vgpu_drm.h>
+#include <drm/vgpu_program.h>
+
+/* VGPU_OP_EXIT (userspace/include/vgpu/isa.h): every lane finishes. */
+#define ISA_EXIT	UINT64_C(0x1)
+
+static int passed, failed;
+static int fd = -1;
+
+/* Device limits, read from GET_PARAM when a daemon is attached. */
+static struct {
+	uint64_t vram_size;
+	uint64_t num_sms;
+	uint64_t max_threads_per_tb;
+	uint64_t max_regs_per_thread;
+	uint64_t max_shared_per_tb;
+	uint64_t regs_per_sm;
+	uint64_t warp_size;
+} lim;
+
+static void result(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/* The ioctl's errno: 0 on success. */
+static int vioctl(unsigned long req, void *arg)
+{
+	return drmIoctl(fd, req, arg) ? errno : 0;
+}
+
+/* Checks that an ioctl fails with @want (0: succeeds). */
+static bool expect(const char *name, unsigned long req, void *arg, int want)
+{
+	int got = vioctl(req, arg);
+
+	if (got == want) {
+		result(true, "%s", name);
+		return true;
+	}
+	result(false, "%s: got %s (%d), want %s (%d)", name,
+	       got ? strerror(got) : "success", got,
+	       want ? strerror(want) : "success", want);
+	return false;
+}
+
+static int open_render_node(void)
+{
+	for (int i = 128; i < 192; i++) {
+		char path[64];
+		drmVersionPtr v;
+		int f;
+
+		snprintf(path, sizeof(path), "/dev/dri/renderD%d", i);
+		f = open(path, O_RDWR | O_CLOEXEC);
+		if (f < 0)
+			continue;
+		v = drmGetVersion(f);
+		if (v && !strcmp(v->name, "vgpu")) {
+			drmFreeVersion(v);
+			return f;
+		}
+		if (v)
+			drmFreeVersion(v);
+		close(f);
+	}
+	return -1;
+}
+
+static int get_param(uint32_t param, uint64_t *value)
+{
+	struct drm_vgpu_get_param gp = { .param = param };
+	int err = vioctl(DRM_IOCTL_VGPU_GET_PARAM, &gp);
+
+	if (!err)
+		*value = gp.value;
+	return err;
+}
+
+static int bo_create(uint64_t size, uint32_t *handle, uint64_t *addr)
+{
+	struct drm_vgpu_bo_create bc = { .size = size };
+	int err = vioctl(DRM_IOCTL_VGPU_BO_CREATE, &bc);
+
+	if (!err) {
+		*handle = bc.handle;
+		if (addr)
+			*addr = bc.device_address;
+	}
+	return err;
+}
+
+static void bo_close(uint32_t handle)
+{
+	struct drm_gem_close gc = { .handle = handle };
+
+	drmIoctl(fd, DRM_IOCTL_GEM_CLOSE, &gc);
+}
+
+/* ---- program images, built by hand -------------------------------------- */
+
+#define IMG_MAX_ENTRIES	2
+
+struct image {
+	uint8_t buf[4096] __attribute__((aligned(8)));
+	uint32_t size;
+};
+
+static struct vgpu_program_header *img_hdr(struct image *im)
+{
+	return (struct vgpu_program_header *)im->buf;
+}
+
+static struct vgpu_program_entry *img_entry(struct image *im, uint32_t i)
+{
+	return (struct vgpu_program_entry *)(im->buf + img_hdr(im)->entries_offset) + i;
+}
+
+/*
+ * A valid image: one entry "k" (param_size 16, 8 registers, 256 bytes of
+ * static shared memory) whose code is a single EXIT, and 16 bytes of
+ * initialised data in a 64-byte data segment.
+ */
+static void img_build(struct image *im)
+{
+	struct vgpu_program_header *h = img_hdr(im);
+	struct vgpu_program_entry *e;
+	uint64_t code = ISA_EXIT;
+
+	memset(im, 0, sizeof(*im));
+	h->magic = VGPU_PROGRAM_MAGIC;
+	h->version_major = VGPU_PROGRAM_VERSION_MAJOR;
+	h->version_minor = VGPU_PROGRAM_VERSION_MINOR;
+	h->header_size = sizeof(*h);
+	h->num_entries = 1;
+	h->entry_size = sizeof(*e);
+	h->entries_offset = sizeof(*h);
+	h->code_offset = h->entries_offset + IMG_MAX_ENTRIES * sizeof(*e);
+	h->code_size = 8;
+	h->data_offset = h->code_offset + h->code_size;
+	h->data_init_size = 16;
+	h->data_size = 64;
+	im->size = h->data_offset + h->data_init_size;
+	h->image_size = im->size;
+
+	e = img_entry(im, 0);
+	strcpy(e->name, "k");
+	e->code_start = 0;
+	e->code_end = 8;
+	e->regs_per_thread = 8;
+	e->shared_static = 256;
+	e->param_size = 16;
+	memcpy(im->buf + h->code_offset, &code, sizeof(code));
+	memset(im->buf + h->data_offset, 0x42, h->data_init_size);
+}
+
+static int program_create(struct image *im, uint32_t *handle)
+{
+	struct drm_vgpu_program_create pc = {
+		.data = (uintptr_t)im->buf,
+		.size = im->size,
+	};
+	int err = vioctl(DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc);
+
+	if (!err && handle)
+		*handle = pc.handle;
+	return err;
+}
+
+static void program_expect(const char *name, struct image *im, int want)
+{
+	uint32_t handle = 0;
+	int got = program_create(im, &handle);
+
+	if (got == want)
+		result(true, "PROGRAM_CREATE %s", name);
+	else
+		result(false, "PROGRAM_CREATE %s: got %s (%d), want %s (%d)", name,
+		       got ? strerror(got) : "success", got,
+		       want ? strerror(want) : "success", want);
+	if (!got) {
+		struct drm_vgpu_program_destroy pd = { .handle = handle };
+
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	}
+}
+
+/* ---- checks --------------------------------------------------------------- */
+
+static void check_get_param(bool daemon)
+{
+	struct drm_vgpu_get_param gp = { 0 };
+	uint64_t v = 0;
+
+	result(!get_param(DRM_VGPU_PARAM_VRAM_SIZE, &lim.vram_size) &&
+	       lim.vram_size > 0, "GET_PARAM VRAM_SIZE");
+	result(!get_param(DRM_VGPU_PARAM_BACKEND_ATTACHED, &v) && v == daemon,
+	       "GET_PARAM BACKEND_ATTACHED is %d", daemon);
+
+	gp.param = DRM_VGPU_PARAM_COUNT;
+	expect("GET_PARAM unknown parameter -> EINVAL",
+	       DRM_IOCTL_VGPU_GET_PARAM, &gp, EINVAL);
+	gp.param = 0xffffffffu;
+	expect("GET_PARAM parameter 0xffffffff -> EINVAL",
+	       DRM_IOCTL_VGPU_GET_PARAM, &gp, EINVAL);
+	gp.param = DRM_VGPU_PARAM_VRAM_SIZE;
+	gp.pad = 1;
+	expect("GET_PARAM non-zero pad -> EINVAL",
+	       DRM_IOCTL_VGPU_GET_PARAM, &gp, EINVAL);
+
+	if (!daemon) {
+		for (uint32_t p = DRM_VGPU_PARAM_NUM_SMS; p < DRM_VGPU_PARAM_COUNT; p++) {
+			int err = get_param(p, &v);
+
+			result(err == ENODEV, "GET_PARAM %u without a daemon -> ENODEV (got %d)",
+			       p, err);
+		}
+		return;
+	}
+	result(!get_param(DRM_VGPU_PARAM_NUM_SMS, &lim.num_sms) && lim.num_sms >= 1,
+	       "GET_PARAM NUM_SMS");
+	result(!get_param(DRM_VGPU_PARAM_WARP_SIZE, &lim.warp_size) &&
+	       lim.warp_size == 32, "GET_PARAM WARP_SIZE");
+	result(!get_param(DRM_VGPU_PARAM_MAX_THREADS_PER_TB, &lim.max_threads_per_tb) &&
+	       lim.max_threads_per_tb > 0, "GET_PARAM MAX_THREADS_PER_TB");
+	result(!get_param(DRM_VGPU_PARAM_MAX_REGS_PER_THREAD, &lim.max_regs_per_thread) &&
+	       lim.max_regs_per_thread > 0, "GET_PARAM MAX_REGS_PER_THREAD");
+	result(!get_param(DRM_VGPU_PARAM_MAX_SHARED_PER_TB, &lim.max_shared_per_tb) &&
+	       lim.max_shared_per_tb > 0, "GET_PARAM MAX_SHARED_PER_TB");
+	result(!get_param(DRM_VGPU_PARAM_REGS_PER_SM, &lim.regs_per_sm) &&
+	       lim.regs_per_sm > 0, "GET_PARAM REGS_PER_SM");
+	for (uint32_t p = DRM_VGPU_PARAM_NUM_SMS; p < DRM_VGPU_PARAM_COUNT; p++)
+		result(!get_param(p, &v), "GET_PARAM %u with a daemon", p);
+}
+
+/* Creates a buffer, writes it through mmap, maps it again and reads back. */
+static void check_bo_mmap(const char *when)
+{
+	struct drm_vgpu_bo_mmap_offset mo = { 0 };
+	const size_t size = 3 * 4096 + 100;
+	uint32_t handle;
+	uint64_t addr = 0;
+	uint32_t *p;
+	bool ok = true;
+	int err;
+
+	err = bo_create(size, &handle, &addr);
+	result(!err && addr != 0 && addr % 4096 == 0,
+	       "BO_CREATE %s (device address %#llx)", when, (unsigned long long)addr);
+	if (err)
+		return;
+	mo.handle = handle;
+	if (!expect("BO_MMAP_OFFSET", DRM_IOCTL_VGPU_BO_MMAP_OFFSET, &mo, 0))
+		goto out;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mo.offset);
+	if (p == MAP_FAILED) {
+		result(false, "mmap of a BO %s: %s", when, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < size / 4; i++)
+		ok &= p[i] == 0;
+	result(ok, "a new BO reads as zero");
+	for (size_t i = 0; i < size / 4; i++)
+		p[i] = 0xc0de0000u + (uint32_t)i;
+	munmap(p, size);
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, (off_t)mo.offset);
+	if (p == MAP_FAILED) {
+		result(false, "second mmap of a BO %s: %s", when, strerror(errno));
+		goto out;
+	}
+	ok = true;
+	for (size_t i = 0; i < size / 4; i++)
+		ok &= p[i] == 0xc0de0000u + (uint32_t)i;
+	result(ok, "a BO written through mmap reads back %s", when);
+	munmap(p, size);
+	/* A mapping larger than the (page-rounded) object is refused. */
+	p = mmap(NULL, 5 * 4096, PROT_READ, MAP_SHARED, fd, (off_t)mo.offset);
+	result(p == MAP_FAILED, "mmap beyond the end of a BO fails");
+	if (p != MAP_FAILED)
+		munmap(p, 5 * 4096);
+out:
+	bo_close(handle);
+}
+
+static void check_bo_errors(void)
+{
+	struct drm_vgpu_bo_create bc = { 0 };
+	struct drm_vgpu_bo_mmap_offset mo = { 0 };
+
+	bc.size = 0;
+	expect("BO_CREATE size 0 -> EINVAL", DRM_IOCTL_VGPU_BO_CREATE, &bc, EINVAL);
+	bc.size = lim.vram_size + 1;
+	expect("BO_CREATE larger than device memory -> E2BIG",
+	       DRM_IOCTL_VGPU_BO_CREATE, &bc, E2BIG);
+	bc.size = UINT64_MAX;
+	expect("BO_CREATE size 2^64-1 -> E2BIG", DRM_IOCTL_VGPU_BO_CREATE, &bc, E2BIG);
+	bc.size = lim.vram_size;	/* the first page is never handed out */
+	expect("BO_CREATE of all device memory -> ENOSPC",
+	       DRM_IOCTL_VGPU_BO_CREATE, &bc, ENOSPC);
+	bc.size = 4096;
+	bc.flags = 1;
+	expect("BO_CREATE non-zero flags -> EINVAL", DRM_IOCTL_VGPU_BO_CREATE, &bc, EINVAL);
+
+	mo.handle = 0xdeadbeef;
+	expect("BO_MMAP_OFFSET unknown handle -> ENOENT",
+	       DRM_IOCTL_VGPU_BO_MMAP_OFFSET, &mo, ENOENT);
+	mo.pad = 1;
+	expect("BO_MMAP_OFFSET non-zero pad -> EINVAL",
+	       DRM_IOCTL_VGPU_BO_MMAP_OFFSET, &mo, EINVAL);
+}
+
+static void check_programs(void)
+{
+	struct drm_vgpu_program_create pc = { 0 };
+	struct drm_vgpu_program_destroy pd = { 0 };
+	struct image im;
+
+	img_build(&im);
+	program_expect("valid image", &im, 0);
+
+	img_build(&im);
+	img_hdr(&im)->magic ^= 0xff;
+	program_expect("bad magic -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->version_major = VGPU_PROGRAM_VERSION_MAJOR + 1;
+	program_expect("bad major version -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->header_size = 16;
+	program_expect("header_size too small -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->entries_offset = im.size;
+	program_expect("entries out of bounds -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->code_offset = 0xfffffff8u;
+	program_expect("code offset out of bounds -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->code_size = 12;
+	program_expect("code size not a multiple of 8 -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->data_offset = im.size - 4;
+	program_expect("data out of bounds -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->num_entries = 0;
+	program_expect("no entries -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_hdr(&im)->reserved[0] = 1;
+	program_expect("reserved header field set -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	memset(img_entry(&im, 0)->name, 'x', VGPU_PROGRAM_NAME_LEN);
+	program_expect("entry name not NUL-terminated -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	img_entry(&im, 0)->code_end = 16;
+	program_expect("entry code beyond the code -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	im.size -= 8;
+	program_expect("image_size larger than the data passed -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	im.size = sizeof(struct vgpu_program_header) - 1;
+	program_expect("truncated to less than a header -> EINVAL", &im, EINVAL);
+	img_build(&im);
+	im.size = 0;
+	program_expect("size 0 -> EINVAL", &im, EINVAL);
+
+	img_build(&im);
+	img_entry(&im, 0)->regs_per_thread = (uint32_t)lim.max_regs_per_thread + 1;
+	program_expect("more registers per thread than the device -> E2BIG", &im, E2BIG);
+	img_build(&im);
+	img_entry(&im, 0)->shared_static = (uint32_t)lim.max_shared_per_tb + 1;
+	program_expect("more shared memory than a block may have -> E2BIG", &im, E2BIG);
+	img_build(&im);
+	img_entry(&im, 0)->max_threads_per_tb = (uint32_t)lim.max_threads_per_tb + 1;
+	program_expect(".maxntid above the device limit -> E2BIG", &im, E2BIG);
+	img_build(&im);
+	im.size = VGPU_PROGRAM_MAX_SIZE + 1;
+	program_expect("larger than VGPU_PROGRAM_MAX_SIZE -> E2BIG", &im, E2BIG);
+
+	pc.data = 8;	/* unmapped */
+	pc.size = 4096;
+	expect("PROGRAM_CREATE unreadable pointer -> EFAULT",
+	       DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc, EFAULT);
+
+	pd.handle = 0xdeadbeef;
+	expect("PROGRAM_DESTROY unknown handle -> ENOENT",
+	       DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd, ENOENT);
+	pd.handle = 1;
+	pd.pad = 1;
+	expect("PROGRAM_DESTROY non-zero pad -> EINVAL",
+	       DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd, EINVAL);
+}
+
+struct launch {
+	struct drm_vgpu_submit s;
+	uint8_t params[DRM_VGPU_MAX_PARAM_BYTES + 64];
+	uint32_t bos[DRM_VGPU_MAX_SUBMIT_BOS + 1];
+};
+
+/* A valid one-block launch of entry 0 of @prog with one buffer. */
+static void launch_init(struct launch *l, uint32_t prog, uint32_t bo)
+{
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < sizeof(l->params); i++)
+		l->params[i] = (uint8_t)i;
+	for (size_t i = 0; i < DRM_VGPU_MAX_SUBMIT_BOS + 1; i++)
+		l->bos[i] = bo;
+	l->s.program = prog;
+	l->s.entry = 0;
+	l->s.grid[0] = l->s.grid[1] = l->s.grid[2] = 1;
+	l->s.block[0] = 32;
+	l->s.block[1] = l->s.block[2] = 1;
+	l->s.params = (uintptr_t)l->params;
+	l->s.params_size = 16;
+	l->s.bo_handles = (uintptr_t)l->bos;
+	l->s.num_bos = 1;
+}
+
+static void submit_expect(const char *name, struct launch *l, int want)
+{
+	char full[160];
+
+	snprintf(full, sizeof(full), "SUBMIT %s", name);
+	expect(full, DRM_IOCTL_VGPU_SUBMIT, &l->s, want);
+}
+
+/* Waits for a job through its syncobj and reads its record. */
+static bool wait_job(uint32_t syncobj, uint64_t job_id,
+		     struct drm_vgpu_job_info *ji)
+{
+	struct timespec now;
+	int64_t deadline;
+	int err;
+
+	/* drmSyncobjWait takes an absolute CLOCK_MONOTONIC time. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	deadline = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec +
+		   (int64_t)120 * 1000000000;
+	err = drmSyncobjWait(fd, &syncobj, 1, deadline,
+			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+	if (err)
+		return false;
+	memset(ji, 0, sizeof(*ji));
+	ji->job_id = job_id;
+	return !vioctl(DRM_IOCTL_VGPU_JOB_INFO, ji);
+}
+
+static void check_submit(void)
+{
+	static struct launch l;
+	struct drm_vgpu_job_info ji;
+	uint32_t prog, prog_regs = 0, bo, syncobj = 0;
+	uint64_t regs_unit, threads;
+	struct image im;
+	int err;
+
+	img_build(&im);
+	err = program_create(&im, &prog);
+	result(!err, "PROGRAM_CREATE for the launches");
+	err |= bo_create(4096, &bo, NULL);
+	if (err) {
+		result(false, "setup for the SUBMIT checks");
+		return;
+	}
+
+	launch_init(&l, prog, bo);
+	l.s.program = 0xdeadbeef;
+	submit_expect("unknown program -> ENOENT", &l, ENOENT);
+	launch_init(&l, prog, bo);
+	l.bos[0] = 0xdeadbeef;
+	submit_expect("unknown BO handle -> ENOENT", &l, ENOENT);
+	launch_init(&l, prog, bo);
+	l.s.out_syncobj = 0xdeadbeef;
+	submit_expect("unknown syncobj -> ENOENT", &l, ENOENT);
+	for (int i = 0; i < 3; i++) {
+		char name[64];
+
+		launch_init(&l, prog, bo);
+		l.s.grid[i] = 0;
+		snprintf(name, sizeof(name), "grid[%d] = 0 -> EINVAL", i);
+		submit_expect(name, &l, EINVAL);
+		launch_init(&l, prog, bo);
+		l.s.block[i] = 0;
+		snprintf(name, sizeof(name), "block[%d] = 0 -> EINVAL", i);
+		submit_expect(name, &l, EINVAL);
+	}
+	launch_init(&l, prog, bo);
+	l.s.block[0] = (uint32_t)lim.max_threads_per_tb + 1;
+	submit_expect("block above the device limit -> E2BIG", &l, E2BIG);
+	launch_init(&l, prog, bo);
+	l.s.block[0] = 65536;
+	l.s.block[1] = 65536;
+	l.s.block[2] = 65536;
+	submit_expect("block whose thread count overflows -> E2BIG", &l, E2BIG);
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 65536;
+	l.s.grid[1] = 65536;
+	submit_expect("grid of 2^32 blocks -> E2BIG", &l, E2BIG);
+	launch_init(&l, prog, bo);
+	l.s.dynamic_shared = (uint32_t)lim.max_shared_per_tb - 256 + 1;
+	submit_expect("too much shared memory -> E2BIG", &l, E2BIG);
+
+	/* A program whose blocks need more registers than an SM has. */
+	regs_unit = lim.max_regs_per_thread;
+	threads = lim.max_threads_per_tb;
+	if (threads * regs_unit > lim.regs_per_sm) {
+		img_build(&im);
+		img_entry(&im, 0)->regs_per_thread = (uint32_t)lim.max_regs_per_thread;
+		err = program_create(&im, &prog_regs);
+		result(!err, "PROGRAM_CREATE with max_regs_per_thread registers");
+		launch_init(&l, prog_regs, bo);
+		l.s.block[0] = (uint32_t)threads;
+		submit_expect("too many registers for an SM -> E2BIG", &l, E2BIG);
+	} else {
+		result(true, "too many registers for an SM # SKIP the device cannot be over-asked");
+	}
+
+	launch_init(&l, prog, bo);
+	l.s.params_size = 8;
+	submit_expect("parameter size mismatch -> EINVAL", &l, EINVAL);
+	launch_init(&l, prog, bo);
+	l.s.params_size = DRM_VGPU_MAX_PARAM_BYTES + 1;
+	submit_expect("parameter size > 4096 -> E2BIG", &l, E2BIG);
+	launch_init(&l, prog, bo);
+	l.s.num_bos = DRM_VGPU_MAX_SUBMIT_BOS + 1;
+	submit_expect("more than 256 buffers -> E2BIG", &l, E2BIG);
+	launch_init(&l, prog, bo);
+	l.s.entry = 1;
+	submit_expect("no such entry -> EINVAL", &l, EINVAL);
+	launch_init(&l, prog, bo);
+	l.s.flags = 1u << 7;
+	submit_expect("unknown flags -> EINVAL", &l, EINVAL);
+	launch_init(&l, prog, bo);
+	l.s.pad = 1;
+	submit_expect("non-zero pad -> EINVAL", &l, EINVAL);
+	launch_init(&l, prog, bo);
+	l.s.priority = DRM_VGPU_PRIORITY_REALTIME + 1;
+	submit_expect("unknown priority -> EINVAL", &l, EINVAL);
+	launch_init(&l, prog, bo);
+	l.s.params = 8;
+	submit_expect("unreadable parameters -> EFAULT", &l, EFAULT);
+	launch_init(&l, prog, bo);
+	l.s.bo_handles = 8;
+	submit_expect("unreadable BO handle array -> EFAULT", &l, EFAULT);
+
+	/* A good launch runs to the end and is reported. */
+	if (drmSyncobjCreate(fd, 0, &syncobj)) {
+		result(false, "drmSyncobjCreate: %s", strerror(errno));
+		goto out;
+	}
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 4;
+	l.s.out_syncobj = syncobj;
+	l.s.num_bos = 3;	/* the same buffer three times is allowed */
+	submit_expect("valid launch", &l, 0);
+	if (l.s.job_id) {
+		bool ok = wait_job(syncobj, l.s.job_id, &ji);
+
+		result(ok && ji.state == DRM_VGPU_JOB_DONE,
+		       "the job finishes and signals its syncobj (error %d, %llu TBs, cycles %llu..%llu)",
+		       ji.error, (unsigned long long)ji.tbs_done,
+		       (unsigned long long)ji.start_cycle,
+		       (unsigned long long)ji.end_cycle);
+		result(ok && ji.error == 0 && ji.tbs_done == 4,
+		       "the job succeeded with 4 thread blocks");
+		ji.flags = DRM_VGPU_JOB_INFO_RELEASE;
+		expect("JOB_INFO RELEASE of a finished job", DRM_IOCTL_VGPU_JOB_INFO, &ji, 0);
+		ji.flags = 0;
+		expect("JOB_INFO of a released job -> ENOENT", DRM_IOCTL_VGPU_JOB_INFO, &ji,
+		       ENOENT);
+	}
+
+	/*
+	 * RELEASE of a job that has not finished: a launch of many blocks is
+	 * still running right after SUBMIT. When the daemon beats us to it
+	 * the check cannot be made and is skipped.
+	 */
+	drmSyncobjReset(fd, &syncobj, 1);
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 20000;
+	l.s.out_syncobj = syncobj;
+	if (!vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
+		memset(&ji, 0, sizeof(ji));
+		ji.job_id = l.s.job_id;
+		ji.flags = DRM_VGPU_JOB_INFO_RELEASE;
+		err = vioctl(DRM_IOCTL_VGPU_JOB_INFO, &ji);
+		if (err == EBUSY)
+			result(true, "JOB_INFO RELEASE of an unfinished job -> EBUSY");
+		else if (!err && ji.state == DRM_VGPU_JOB_DONE)
+			result(true, "JOB_INFO RELEASE of an unfinished job # SKIP it finished first");
+		else
+			result(false, "JOB_INFO RELEASE of an unfinished job: %s", strerror(err));
+		if (err == EBUSY) {
+			bool ok = wait_job(syncobj, l.s.job_id, &ji);
+
+			result(ok && ji.state == DRM_VGPU_JOB_DONE && ji.error == 0 &&
+			       ji.tbs_done == 20000,
+			       "a 20000-block job completes (error %d, %llu TBs)", ji.error,
+			       (unsigned long long)ji.tbs_done);
+		}
+	} else {
+		result(false, "SUBMIT of a 20000-block job");
+	}
+
+	memset(&ji, 0, sizeof(ji));
+	ji.job_id = 0xfffffff0u;
+	expect("JOB_INFO unknown job -> ENOENT", DRM_IOCTL_VGPU_JOB_INFO, &ji, ENOENT);
+	ji.job_id = UINT64_MAX;
+	expect("JOB_INFO job id above 2^32 -> ENOENT", DRM_IOCTL_VGPU_JOB_INFO, &ji, ENOENT);
+	ji.job_id = 1;
+	ji.flags = 1u << 5;
+	expect("JOB_INFO unknown flags -> EINVAL", DRM_IOCTL_VGPU_JOB_INFO, &ji, EINVAL);
+
+	/* After all of that the device still runs launches. */
+	drmSyncobjReset(fd, &syncobj, 1);
+	launch_init(&l, prog, bo);
+	l.s.out_syncobj = syncobj;
+	if (!vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
+		bool ok = wait_job(syncobj, l.s.job_id, &ji);
+
+		result(ok && ji.state == DRM_VGPU_JOB_DONE && ji.error == 0,
+		       "a launch after the bad calls completes");
+	} else {
+		result(false, "a launch after the bad calls is accepted");
+	}
+	drmSyncobjDestroy(fd, syncobj);
+out:
+	if (prog_regs) {
+		struct drm_vgpu_program_destroy pd = { .handle = prog_regs };
+
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	}
+	{
+		struct drm_vgpu_program_destroy pd = { .handle = prog };
+
+		expect("PROGRAM_DESTROY", DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd, 0);
+		expect("PROGRAM_DESTROY twice -> ENOENT", DRM_IOCTL_VGPU_PROGRAM_DESTROY,
+		       &pd, ENOENT);
+	}
+	bo_close(bo);
+}
+
+static void check_no_daemon(void)
+{
+	static struct launch l;
+	struct image im;
+	uint32_t bo;
+
+	img_build(&im);
+	program_expect("without a daemon -> ENODEV", &im, ENODEV);
+	if (bo_create(4096, &bo, NULL)) {
+		result(false, "BO_CREATE for the SUBMIT without a daemon");
+		return;
+	}
+	launch_init(&l, 1, bo);
+	submit_expect("without a daemon -> ENODEV", &l, ENODEV);
+	bo_close(bo);
+}
+
+int main(int argc, char **argv)
+{
+	bool daemon = true;
+	uint32_t bo;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--no-daemon")) {
+			daemon = false;
+		} else {
+			fprintf(stderr, "usage: %s [--no-daemon]\n", argv[0]);
+			return 2;
+		}
+	}
+	fd = open_render_node();
+	if (fd < 0) {
+		printf("not ok - open the vgpu render node\n0 passed, 1 failed\n");
+		return 1;
+	}
+	result(true, "open the vgpu render node");
+
+	check_get_param(daemon);
+	check_bo_mmap("before the bad calls");
+	check_bo_errors();
+	if (daemon) {
+		check_programs();
+		check_submit();
+	} else {
+		check_no_daemon();
+	}
+
+	/* The device still works after all the bad calls. */
+	result(!bo_create(1 << 20, &bo, NULL), "BO_CREATE after the bad calls");
+	bo_close(bo);
+	check_bo_mmap("after the bad calls");
+
+	close(fd);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
