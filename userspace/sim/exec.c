@@ -1,0 +1,1295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * exec.c - functional execution of one warp instruction: the SIMT stack,
+ * arithmetic, memory with range checks, atomics, warp-wide operations.
+ *
+ * Registers of a warp are laid out [register][lane], so an instruction is a
+ * loop over the active lanes with the operands' rows in hand. 64-bit values
+ * live in register pairs: row r is the low half, row r + 1 the high half.
+ */
+#include <errno.h>
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+#define LANES(mask) \
+	for (uint32_t mm_ = (mask), l; mm_ && ((l = (uint32_t)__builtin_ctz(mm_)), 1); \
+	     mm_ &= mm_ - 1)
+
+static inline uint64_t G64(const uint32_t *p, uint32_t l)
+{
+	return p[l] | (uint64_t)p[l + 32] << 32;
+}
+
+static inline void S64(uint32_t *p, uint32_t l, uint64_t v)
+{
+	p[l] = (uint32_t)v;
+	p[l + 32] = (uint32_t)(v >> 32);
+}
+
+static inline float GF(const uint32_t *p, uint32_t l)
+{
+	float f;
+
+	memcpy(&f, &p[l], 4);
+	return f;
+}
+
+static inline void SF(uint32_t *p, uint32_t l, float f)
+{
+	memcpy(&p[l], &f, 4);
+}
+
+static inline double GD(const uint32_t *p, uint32_t l)
+{
+	uint64_t u = G64(p, l);
+	double d;
+
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static inline void SD(uint32_t *p, uint32_t l, double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, 8);
+	S64(p, l, u);
+}
+
+static inline float f_of(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static inline uint32_t u_of(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static inline double d_of(uint64_t u)
+{
+	double d;
+
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static inline uint64_t ud_of(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, 8);
+	return u;
+}
+
+/* ------------------------------------------------------------------ */
+/* float helpers */
+
+static const int rmodes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+
+static inline float ftz(float x)
+{
+	return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x;
+}
+
+static inline double satd(double x)
+{
+	return isnan(x) ? 0.0 : x < 0.0 ? 0.0 : x > 1.0 ? 1.0 : x;
+}
+
+static double fcompute(unsigned int op, double x, double y, double z, bool single)
+{
+	if (single) {
+		float a = (float)x, b = (float)y, c = (float)z;
+		volatile float r;
+
+		switch (op) {
+		case VGPU_OP_ADD: r = a + b; break;
+		case VGPU_OP_SUB: r = a - b; break;
+		case VGPU_OP_MUL: r = a * b; break;
+		case VGPU_OP_MAD: r = fmaf(a, b, c); break;
+		case VGPU_OP_DIV: r = a / b; break;
+		case VGPU_OP_MIN: r = fminf(a, b); break;
+		case VGPU_OP_MAX: r = fmaxf(a, b); break;
+		case VGPU_OP_SQRT: r = sqrtf(a); break;
+		case VGPU_OP_RSQRT: r = 1.0f / sqrtf(a); break;
+		case VGPU_OP_RCP: r = 1.0f / a; break;
+		case VGPU_OP_SIN: r = sinf(a); break;
+		case VGPU_OP_COS: r = cosf(a); break;
+		case VGPU_OP_LG2: r = log2f(a); break;
+		case VGPU_OP_EX2: r = exp2f(a); break;
+		case VGPU_OP_TANH: r = tanhf(a); break;
+		case VGPU_OP_NEG: r = -a; break;
+		case VGPU_OP_ABS: r = fabsf(a); break;
+		default: r = 0; break;
+		}
+		return r;
+	} else {
+		volatile double r;
+
+		switch (op) {
+		case VGPU_OP_ADD: r = x + y; break;
+		case VGPU_OP_SUB: r = x - y; break;
+		case VGPU_OP_MUL: r = x * y; break;
+		case VGPU_OP_MAD: r = fma(x, y, z); break;
+		case VGPU_OP_DIV: r = x / y; break;
+		case VGPU_OP_MIN: r = fmin(x, y); break;
+		case VGPU_OP_MAX: r = fmax(x, y); break;
+		case VGPU_OP_SQRT: r = sqrt(x); break;
+		case VGPU_OP_RSQRT: r = 1.0 / sqrt(x); break;
+		case VGPU_OP_RCP: r = 1.0 / x; break;
+		case VGPU_OP_SIN: r = sin(x); break;
+		case VGPU_OP_COS: r = cos(x); break;
+		case VGPU_OP_LG2: r = log2(x); break;
+		case VGPU_OP_EX2: r = exp2(x); break;
+		case VGPU_OP_TANH: r = tanh(x); break;
+		case VGPU_OP_NEG: r = -x; break;
+		case VGPU_OP_ABS: r = fabs(x); break;
+		default: r = 0; break;
+		}
+		return r;
+	}
+}
+
+/* Float operation with rounding / ftz / sat modifiers (slow path). */
+static double fop(unsigned int op, double x, double y, double z, unsigned int mod, bool single)
+{
+	int rnd = VGPU_M_RND(mod), old = 0;
+	double r;
+
+	if (single && (mod & VGPU_M_FTZ)) {
+		x = ftz((float)x);
+		y = ftz((float)y);
+		z = ftz((float)z);
+	}
+	if (rnd) {
+		old = fegetround();
+		fesetround(rmodes[rnd]);
+	}
+	r = fcompute(op, x, y, z, single);
+	if (rnd)
+		fesetround(old);
+	if (single && (mod & VGPU_M_FTZ))
+		r = ftz((float)r);
+	if (mod & VGPU_M_SAT)
+		r = satd(r);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* conversion */
+
+static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod)
+{
+	bool sfloat = st == VGPU_T_F32 || st == VGPU_T_F64;
+	bool dfloat = dt == VGPU_T_F32 || dt == VGPU_T_F64;
+	int rnd = VGPU_M_CVT_RND(mod), old = 0;
+	bool sat = VGPU_M_CVT_SAT(mod), ftzm = VGPU_M_CVT_FTZ(mod);
+	unsigned int dbits = vgpu_type_bits(dt);
+	int64_t sv = 0;
+	uint64_t uv = 0, out;
+	double fv = 0;
+	bool ssigned = vgpu_type_signed(st);
+
+	switch (st) {
+	case VGPU_T_U8: uv = (uint8_t)in; break;
+	case VGPU_T_S8: sv = (int8_t)in; break;
+	case VGPU_T_U16: uv = (uint16_t)in; break;
+	case VGPU_T_S16: sv = (int16_t)in; break;
+	case VGPU_T_U32: uv = (uint32_t)in; break;
+	case VGPU_T_S32: sv = (int32_t)in; break;
+	case VGPU_T_U64: uv = in; break;
+	case VGPU_T_S64: sv = (int64_t)in; break;
+	case VGPU_T_F32:
+		fv = f_of((uint32_t)in);
+		if (ftzm)
+			fv = ftz((float)fv);
+		break;
+	case VGPU_T_F64: fv = d_of(in); break;
+	}
+	if (ssigned)
+		uv = (uint64_t)sv;
+	if (dfloat) {
+		if (rnd) {
+			old = fegetround();
+			fesetround(rmodes[rnd]);
+		}
+		if (!sfloat) {
+			if (dt == VGPU_T_F32) {
+				volatile float f = ssigned ? (float)sv : (float)uv;
+
+				fv = f;
+			} else {
+				volatile double d = ssigned ? (double)sv : (double)uv;
+
+				fv = d;
+			}
+		} else if (VGPU_M_CVT_RINT(mod)) {
+			fv = dt == VGPU_T_F32 ? (double)nearbyintf((float)fv) : nearbyint(fv);
+		} else if (dt == VGPU_T_F32) {
+			volatile float f = (float)fv;
+
+			fv = f;
+		}
+		if (rnd)
+			fesetround(old);
+		if (dt == VGPU_T_F32 && ftzm)
+			fv = ftz((float)fv);
+		if (sat)
+			fv = satd(fv);
+		return dt == VGPU_T_F32 ? u_of((float)fv) : ud_of(fv);
+	}
+	if (sfloat) {
+		/* float -> integer: rounded, saturated, NaN -> 0 */
+		double r, lo, hi;
+
+		if (isnan(fv))
+			return 0;
+		switch (rnd) {
+		case VGPU_RND_RZ: r = trunc(fv); break;
+		case VGPU_RND_RM: r = floor(fv); break;
+		case VGPU_RND_RP: r = ceil(fv); break;
+		default: r = nearbyint(fv); break;
+		}
+		if (vgpu_type_signed(dt)) {
+			lo = -ldexp(1.0, (int)dbits - 1);
+			hi = ldexp(1.0, (int)dbits - 1);
+			if (r < lo)
+				sv = dbits == 64 ? INT64_MIN : (int64_t)lo;
+			else if (r >= hi)
+				sv = dbits == 64 ? INT64_MAX : (int64_t)hi - 1;
+			else
+				sv = (int64_t)r;
+			uv = (uint64_t)sv;
+		} else {
+			hi = ldexp(1.0, (int)dbits);
+			if (r <= 0)
+				uv = 0;
+			else if (r >= hi)
+				uv = dbits == 64 ? UINT64_MAX : (uint64_t)hi - 1;
+			else
+				uv = (uint64_t)r;
+		}
+		out = uv;
+	} else if (sat && dbits < 64) {
+		int64_t dlo = vgpu_type_signed(dt) ? -((int64_t)1 << (dbits - 1)) : 0;
+		int64_t dhi = vgpu_type_signed(dt) ? ((int64_t)1 << (dbits - 1)) - 1 :
+			      (int64_t)(((uint64_t)1 << dbits) - 1);
+
+		if (ssigned)
+			out = (uint64_t)(sv < dlo ? dlo : sv > dhi ? dhi : sv);
+		else
+			out = uv > (uint64_t)dhi ? (uint64_t)dhi : uv;
+	} else if (sat && vgpu_type_signed(dt) != ssigned) {
+		if (ssigned)
+			out = sv < 0 ? 0 : (uint64_t)sv;
+		else
+			out = uv > (uint64_t)INT64_MAX ? (uint64_t)INT64_MAX : uv;
+	} else {
+		out = uv;
+	}
+	/* to the register: narrow types sign/zero-extended to 32 bits */
+	switch (dt) {
+	case VGPU_T_U8: return (uint8_t)out;
+	case VGPU_T_S8: return (uint32_t)(int32_t)(int8_t)out;
+	case VGPU_T_U16: return (uint16_t)out;
+	case VGPU_T_S16: return (uint32_t)(int32_t)(int16_t)out;
+	case VGPU_T_U32: case VGPU_T_S32: return (uint32_t)out;
+	default: return out;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* memory */
+
+static bool global_ok(struct vgpu_sim *s, struct job *j, uint64_t addr, uint64_t size)
+{
+	const struct vgpu_mem_range *r;
+
+	if (addr + size < addr || addr + size > s->vram_size)
+		return false;
+	if (j->nranges) {
+		r = &j->ranges[j->last_range];
+		if (addr >= r->start && addr + size <= r->start + r->size)
+			return true;
+		for (uint32_t i = 0; i < j->nranges; i++) {
+			r = &j->ranges[i];
+			if (addr >= r->start && addr + size <= r->start + r->size) {
+				j->last_range = i;
+				return true;
+			}
+		}
+	}
+	return j->desc.data_size && addr >= j->desc.data_addr &&
+	       addr + size <= j->desc.data_addr + j->desc.data_size;
+}
+
+/* Pointer to @size bytes at @addr in space @sp for lane @l, or NULL. */
+static uint8_t *mem_ptr(struct vgpu_sim *s, struct warp *w, unsigned int sp, uint64_t addr,
+			uint32_t size, uint32_t l)
+{
+	struct tb *tb = w->tb;
+	struct job *j = tb->job;
+
+	if (addr & (size - 1))
+		return NULL;
+	if (sp == VGPU_SP_GENERIC) {
+		if (addr - VGPU_GENERIC_SHARED < VGPU_GENERIC_WINDOW) {
+			sp = VGPU_SP_SHARED;
+			addr -= VGPU_GENERIC_SHARED;
+		} else if (addr - VGPU_GENERIC_LOCAL < VGPU_GENERIC_WINDOW) {
+			sp = VGPU_SP_LOCAL;
+			addr -= VGPU_GENERIC_LOCAL;
+		} else {
+			sp = VGPU_SP_GLOBAL;
+		}
+	}
+	switch (sp) {
+	case VGPU_SP_GLOBAL:
+		return global_ok(s, j, addr, size) ? s->vram + addr : NULL;
+	case VGPU_SP_SHARED:
+		if (addr > tb->shared_bytes || size > tb->shared_bytes - addr)
+			return NULL;
+		return tb->shared + addr;
+	case VGPU_SP_LOCAL: {
+		uint32_t lpt = j->entry.local_per_thread;
+
+		if (addr > lpt || size > lpt - addr)
+			return NULL;
+		return tb->local + ((size_t)w->idx * 32 + l) * lpt + addr;
+	}
+	case VGPU_SP_PARAM:
+		if (addr > j->desc.params_size || size > j->desc.params_size - addr)
+			return NULL;
+		return j->params + addr;
+	case VGPU_SP_CONST:
+		if (addr > j->desc.data_size || size > j->desc.data_size - addr)
+			return NULL;
+		addr += j->desc.data_addr;
+		if (addr + size > s->vram_size)
+			return NULL;
+		return s->vram + addr;
+	default:
+		return NULL;
+	}
+}
+
+static inline uint64_t load_n(const uint8_t *p, unsigned int lsz, bool sx)
+{
+	switch (lsz) {
+	case 0: return sx ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+	case 1: {
+		uint16_t v;
+
+		memcpy(&v, p, 2);
+		return sx ? (uint64_t)(int64_t)(int16_t)v : v;
+	}
+	case 2: {
+		uint32_t v;
+
+		memcpy(&v, p, 4);
+		return sx ? (uint64_t)(int64_t)(int32_t)v : v;
+	}
+	default: {
+		uint64_t v;
+
+		memcpy(&v, p, 8);
+		return v;
+	}
+	}
+}
+
+static inline void store_n(uint8_t *p, unsigned int lsz, uint64_t v)
+{
+	switch (lsz) {
+	case 0: p[0] = (uint8_t)v; break;
+	case 1: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 2: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	default: memcpy(p, &v, 8); break;
+	}
+}
+
+static inline const uint32_t *rrow(struct vgpu_sim *s, struct warp *w, unsigned int r)
+{
+	return r == VGPU_RZ ? s->zero : w->regs + (size_t)r * 32;
+}
+
+static inline uint32_t *wrow(struct vgpu_sim *s, struct warp *w, unsigned int r)
+{
+	return r == VGPU_RZ ? s->sink : w->regs + (size_t)r * 32;
+}
+
+static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint32_t l,
+				 const struct job *j)
+{
+	uint64_t a = VGPU_M_MEM_A64(d->mod) ? G64(A, l) : A[l];
+
+	a += (uint64_t)d->off;
+	if (VGPU_M_MEM_REL(d->mod))
+		a += j->desc.data_addr;
+	return a;
+}
+
+static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
+{
+	struct job *j = w->tb->job;
+	unsigned int lsz = VGPU_M_MEM_LSZ(d->mod), nv = 1u << VGPU_M_MEM_LVEC(d->mod);
+	unsigned int esz = 1u << lsz, sp = VGPU_M_MEM_SP(d->mod);
+	bool sx = VGPU_M_MEM_SX(d->mod), w64 = vgpu_type_is64(d->type);
+	const uint32_t *A = rrow(s, w, d->a);
+	uint32_t *D[4];
+
+	if (nv == 1) {
+		D[0] = wrow(s, w, d->d);
+	} else {
+		for (unsigned int i = 0; i < nv; i++)
+			D[i] = wrow(s, w, d->vec[i]);
+	}
+	LANES(m) {
+		uint64_t addr = lane_addr(d, A, l, j);
+		const uint8_t *p = mem_ptr(s, w, sp, addr, esz * nv, l);
+
+		if (!p) {
+			w->tb->fault_addr = addr;
+			return -EFAULT;
+		}
+		for (unsigned int i = 0; i < nv; i++) {
+			uint64_t v = load_n(p + i * esz, lsz, sx);
+
+			if (w64)
+				S64(D[i], l, v);
+			else
+				D[i][l] = (uint32_t)v;
+		}
+	}
+	return 0;
+}
+
+static int exec_st(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
+{
+	struct job *j = w->tb->job;
+	unsigned int lsz = VGPU_M_MEM_LSZ(d->mod), nv = 1u << VGPU_M_MEM_LVEC(d->mod);
+	unsigned int esz = 1u << lsz, sp = VGPU_M_MEM_SP(d->mod);
+	bool w64 = vgpu_type_is64(d->type);
+	const uint32_t *A = rrow(s, w, d->a);
+	const uint32_t *V[4];
+	uint8_t *ptr[32];
+
+	if (nv == 1) {
+		V[0] = rrow(s, w, d->c);
+	} else {
+		for (unsigned int i = 0; i < nv; i++)
+			V[i] = rrow(s, w, d->vec[i]);
+	}
+	/* check every lane first: a faulting store writes nothing */
+	LANES(m) {
+		uint64_t addr = lane_addr(d, A, l, j);
+
+		ptr[l] = mem_ptr(s, w, sp, addr, esz * nv, l);
+		if (!ptr[l]) {
+			w->tb->fault_addr = addr;
+			return -EFAULT;
+		}
+	}
+	LANES(m) {
+		for (unsigned int i = 0; i < nv; i++)
+			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
+	}
+	return 0;
+}
+
+static uint64_t atom1(unsigned int aop, unsigned int t, uint64_t old, uint64_t b, uint64_t c)
+{
+	switch (aop) {
+	case VGPU_ATOM_ADD:
+		if (t == VGPU_T_F32)
+			return u_of(f_of((uint32_t)old) + f_of((uint32_t)b));
+		if (t == VGPU_T_F64)
+			return ud_of(d_of(old) + d_of(b));
+		return old + b;
+	case VGPU_ATOM_MIN:
+		switch (t) {
+		case VGPU_T_S32: return (int32_t)old < (int32_t)b ? old : b;
+		case VGPU_T_S64: return (int64_t)old < (int64_t)b ? old : b;
+		case VGPU_T_U32: return (uint32_t)old < (uint32_t)b ? old : b;
+		default: return old < b ? old : b;
+		}
+	case VGPU_ATOM_MAX:
+		switch (t) {
+		case VGPU_T_S32: return (int32_t)old > (int32_t)b ? old : b;
+		case VGPU_T_S64: return (int64_t)old > (int64_t)b ? old : b;
+		case VGPU_T_U32: return (uint32_t)old > (uint32_t)b ? old : b;
+		default: return old > b ? old : b;
+		}
+	case VGPU_ATOM_EXCH: return b;
+	case VGPU_ATOM_CAS: return old == b ? c : old;
+	case VGPU_ATOM_AND: return old & b;
+	case VGPU_ATOM_OR: return old | b;
+	case VGPU_ATOM_XOR: return old ^ b;
+	case VGPU_ATOM_INC: return (uint32_t)old >= (uint32_t)b ? 0 : old + 1;
+	case VGPU_ATOM_DEC:
+		return (uint32_t)old == 0 || (uint32_t)old > (uint32_t)b ? b : old - 1;
+	default: return old;
+	}
+}
+
+static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
+{
+	struct job *j = w->tb->job;
+	bool w64 = vgpu_type_is64(d->type);
+	unsigned int lsz = w64 ? 3 : 2, sp = VGPU_M_MEM_SP(d->mod), aop = VGPU_M_ATOM_OP(d->mod);
+	const uint32_t *A = rrow(s, w, d->a);
+	const uint32_t *B = d->flags & DI_BI ? j->pool + (size_t)d->bslot * 64 : rrow(s, w, d->b);
+	const uint32_t *C = d->flags & DI_CI ? j->pool + (size_t)d->cslot * 64 : rrow(s, w, d->c);
+	uint32_t *D = wrow(s, w, d->d);
+	uint8_t *ptr[32];
+	uint64_t old[32];
+
+	LANES(m) {
+		uint64_t addr = lane_addr(d, A, l, j);
+
+		ptr[l] = mem_ptr(s, w, sp, addr, 1u << lsz, l);
+		if (!ptr[l]) {
+			w->tb->fault_addr = addr;
+			return -EFAULT;
+		}
+	}
+	/* lanes in order: a deterministic serialisation */
+	LANES(m) {
+		uint64_t b = w64 ? G64(B, l) : B[l], c = w64 ? G64(C, l) : C[l];
+
+		old[l] = load_n(ptr[l], lsz, false);
+		store_n(ptr[l], lsz, atom1(aop, d->type, old[l], b, c));
+	}
+	LANES(m) {
+		if (w64)
+			S64(D, l, old[l]);
+		else
+			D[l] = (uint32_t)old[l];
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* comparisons */
+
+static inline bool fcmp(unsigned int c, double x, double y)
+{
+	bool un = isnan(x) || isnan(y);
+
+	switch (c) {
+	case VGPU_CMP_EQ: return !un && x == y;
+	case VGPU_CMP_NE: return !un && x != y;
+	case VGPU_CMP_LT: return !un && x < y;
+	case VGPU_CMP_LE: return !un && x <= y;
+	case VGPU_CMP_GT: return !un && x > y;
+	case VGPU_CMP_GE: return !un && x >= y;
+	case VGPU_CMP_EQU: return un || x == y;
+	case VGPU_CMP_NEU: return un || x != y;
+	case VGPU_CMP_LTU: return un || x < y;
+	case VGPU_CMP_LEU: return un || x <= y;
+	case VGPU_CMP_GTU: return un || x > y;
+	case VGPU_CMP_GEU: return un || x >= y;
+	case VGPU_CMP_NUM: return !un;
+	case VGPU_CMP_NAN: return un;
+	default: return false;
+	}
+}
+
+#define ICMP(get, T) \
+	switch (cmp) { \
+	case VGPU_CMP_EQ: LANES(m) res |= (uint32_t)((T)get(A, l) == (T)get(B, l)) << l; break; \
+	case VGPU_CMP_NE: LANES(m) res |= (uint32_t)((T)get(A, l) != (T)get(B, l)) << l; break; \
+	case VGPU_CMP_LT: LANES(m) res |= (uint32_t)((T)get(A, l) < (T)get(B, l)) << l; break; \
+	case VGPU_CMP_LE: LANES(m) res |= (uint32_t)((T)get(A, l) <= (T)get(B, l)) << l; break; \
+	case VGPU_CMP_GT: LANES(m) res |= (uint32_t)((T)get(A, l) > (T)get(B, l)) << l; break; \
+	case VGPU_CMP_GE: LANES(m) res |= (uint32_t)((T)get(A, l) >= (T)get(B, l)) << l; break; \
+	default: break; \
+	}
+
+#define G32(p, l) ((p)[l])
+
+static inline uint32_t bop(unsigned int op, uint32_t x, uint32_t y)
+{
+	switch (op) {
+	case VGPU_BOP_AND: return x & y;
+	case VGPU_BOP_OR: return x | y;
+	case VGPU_BOP_XOR: return x ^ y;
+	default: return x;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* bit field helpers */
+
+static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, bool sgn, unsigned int bits)
+{
+	unsigned int msb = bits - 1;
+	uint64_t d = 0;
+	unsigned int sbit = 0;
+
+	pos &= 0xff;
+	len &= 0xff;
+	if (sgn && len) {
+		unsigned int top = pos + len - 1 > msb ? msb : pos + len - 1;
+
+		sbit = (unsigned int)(a >> top) & 1;
+	}
+	for (unsigned int i = 0; i <= msb; i++) {
+		unsigned int bit = (i < len && pos + i <= msb) ? (unsigned int)(a >> (pos + i)) & 1 : sbit;
+
+		d |= (uint64_t)bit << i;
+	}
+	return d;
+}
+
+static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned int bits)
+{
+	unsigned int msb = bits - 1;
+
+	pos &= 0xff;
+	len &= 0xff;
+	for (unsigned int i = 0; i < len && pos + i <= msb; i++) {
+		b &= ~(1ull << (pos + i));
+		b |= ((a >> i) & 1) << (pos + i);
+	}
+	return b;
+}
+
+static uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
+{
+	uint64_t x = (uint64_t)b << 32 | a;
+	uint32_t r = 0;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned int sv = (sel >> (4 * i)) & 15;
+		uint32_t byte = (uint32_t)(x >> ((sv & 7) * 8)) & 0xff;
+
+		if (sv & 8)
+			byte = byte & 0x80 ? 0xff : 0;
+		r |= byte << (8 * i);
+	}
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* special registers */
+
+static uint64_t sreg(struct vgpu_sim *s, struct sm *sm, struct warp *w, unsigned int sr,
+		     uint32_t l, uint32_t amask, uint64_t now)
+{
+	const struct vgpu_job_desc *jd = &w->tb->job->desc;
+	uint32_t t = w->idx * 32 + l;
+
+	switch (sr) {
+	case VGPU_SR_TID_X: return t % jd->block[0];
+	case VGPU_SR_TID_Y: return (t / jd->block[0]) % jd->block[1];
+	case VGPU_SR_TID_Z: return t / (jd->block[0] * jd->block[1]);
+	case VGPU_SR_NTID_X: case VGPU_SR_NTID_Y: case VGPU_SR_NTID_Z:
+		return jd->block[sr - VGPU_SR_NTID_X];
+	case VGPU_SR_CTAID_X: case VGPU_SR_CTAID_Y: case VGPU_SR_CTAID_Z:
+		return w->tb->ctaid[sr - VGPU_SR_CTAID_X];
+	case VGPU_SR_NCTAID_X: case VGPU_SR_NCTAID_Y: case VGPU_SR_NCTAID_Z:
+		return jd->grid[sr - VGPU_SR_NCTAID_X];
+	case VGPU_SR_LANEID: return l;
+	case VGPU_SR_WARPID: return w->slot;
+	case VGPU_SR_NWARPID: return sm->nws;
+	case VGPU_SR_SMID: return sm->id;
+	case VGPU_SR_NSMID: return s->cfg.desc.num_sms;
+	case VGPU_SR_LANEMASK_EQ: return 1u << l;
+	case VGPU_SR_LANEMASK_LT: return (1u << l) - 1;
+	case VGPU_SR_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
+	case VGPU_SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
+	case VGPU_SR_LANEMASK_GE: return ~((1u << l) - 1);
+	case VGPU_SR_CLOCK: return (uint32_t)now;
+	case VGPU_SR_CLOCK64: return now;
+	case VGPU_SR_DYN_SMEM: return jd->dynamic_shared;
+	case VGPU_SR_TOTAL_SMEM: return w->tb->shared_bytes;
+	case VGPU_SR_ACTIVEMASK: return amask;
+	default: return 0;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static int push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+	if (w->sp >= SIMT_STACK_MAX)
+		return -ENOMEM;
+	w->stack[w->sp++] = (struct simt){ pc, rpc, mask };
+	return 0;
+}
+
+int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
+{
+	struct tb *tb = w->tb;
+	struct job *j = tb->job;
+	struct simt *top = &w->stack[w->sp - 1];
+	uint32_t pc = top->pc, amask = top->mask, m = amask;
+	const struct dinst *d;
+	const uint32_t *A, *B, *C;
+	uint32_t *D;
+	unsigned int t, mod;
+	int ret = 0;
+
+	if (pc >= j->ncode)
+		return -EILSEQ;
+	d = &j->code[pc];
+	if (d->flags & DI_GE) {
+		uint32_t p = w->pred[d->gp];
+
+		m &= d->flags & DI_GN ? ~p : p;
+	}
+	tb->warp_insts++;
+	s->stats.warp_insts++;
+	s->stats.thread_insts += (uint32_t)__builtin_popcount(m);
+	w->ready = now + s->lat[d->lat];
+	top->pc = pc + 1;
+	t = d->type;
+	mod = d->mod;
+	A = rrow(s, w, d->a);
+	B = d->flags & DI_BI ? j->pool + (size_t)d->bslot * 64 : rrow(s, w, d->b);
+	C = d->flags & DI_CI ? j->pool + (size_t)d->cslot * 64 : rrow(s, w, d->c);
+	D = wrow(s, w, d->d);
+
+	switch (d->op) {
+	case VGPU_OP_NOP: case VGPU_OP_MEMBAR:
+		break;
+	case VGPU_OP_BRA: {
+		uint32_t taken = d->flags & DI_GE ? m : amask, nt = amask & ~taken;
+
+		if (!nt) {
+			top->pc = d->target;
+		} else if (taken) {
+			uint32_t r = d->rpc;
+
+			if (r == top->rpc)
+				w->sp--;	/* the entry below already waits at r */
+			else
+				top->pc = r;
+			if (pc + 1 != r && (ret = push(w, pc + 1, r, nt)))
+				return ret;
+			if (d->target != r && (ret = push(w, d->target, r, taken)))
+				return ret;
+		}
+		break;
+	}
+	case VGPU_OP_EXIT: {
+		uint32_t ex = d->flags & DI_GE ? m : amask;
+
+		for (int i = 0; i < w->sp; i++)
+			w->stack[i].mask &= ~ex;
+		break;
+	}
+	case VGPU_OP_BAR:
+		if (m) {
+			w->state = W_BAR;
+			tb->at_bar++;
+		}
+		break;
+	case VGPU_OP_TRAP:
+		if (m)
+			return -EILSEQ;
+		break;
+
+	case VGPU_OP_MOV:
+		if (vgpu_type_is64(t))
+			LANES(m) S64(D, l, G64(B, l));
+		else
+			LANES(m) D[l] = B[l];
+		break;
+	case VGPU_OP_S2R:
+		if (t == VGPU_T_U64)
+			LANES(m) S64(D, l, sreg(s, sm, w, mod, l, amask, now));
+		else
+			LANES(m) D[l] = (uint32_t)sreg(s, sm, w, mod, l, amask, now);
+		break;
+	case VGPU_OP_LEAD:
+		LANES(m) S64(D, l, j->desc.data_addr + G64(B, l));
+		break;
+	case VGPU_OP_CVTA: {
+		unsigned int sp = mod & 7;
+		bool to = mod & 8;
+		uint64_t base = sp == VGPU_SP_SHARED ? VGPU_GENERIC_SHARED :
+				sp == VGPU_SP_LOCAL ? VGPU_GENERIC_LOCAL :
+				sp == VGPU_SP_CONST ? j->desc.data_addr : 0;
+
+		if (t == VGPU_T_U64)
+			LANES(m) S64(D, l, to ? G64(A, l) - base : G64(A, l) + base);
+		else
+			LANES(m) D[l] = A[l];
+		break;
+	}
+	case VGPU_OP_PACK:
+		LANES(m) S64(D, l, A[l] | (uint64_t)B[l] << 32);
+		break;
+	case VGPU_OP_UNPK:
+		LANES(m) D[l] = mod ? A[l + 32] : A[l];
+		break;
+
+#define ARITH(op32, op64, fl32, fl64) \
+	switch (t) { \
+	case VGPU_T_U32: case VGPU_T_S32: \
+		LANES(m) { uint32_t x = A[l], y = B[l]; D[l] = (op32); } \
+		break; \
+	case VGPU_T_U64: case VGPU_T_S64: \
+		LANES(m) { uint64_t x = G64(A, l), y = G64(B, l); S64(D, l, (op64)); } \
+		break; \
+	case VGPU_T_F32: \
+		if (mod) { \
+			LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)); \
+		} else { \
+			LANES(m) { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); } \
+		} \
+		break; \
+	case VGPU_T_F64: \
+		if (mod) { \
+			LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false)); \
+		} else { \
+			LANES(m) { double x = GD(A, l), y = GD(B, l); SD(D, l, (fl64)); } \
+		} \
+		break; \
+	}
+
+	case VGPU_OP_ADD:
+		ARITH(x + y, x + y, x + y, x + y);
+		break;
+	case VGPU_OP_SUB:
+		ARITH(x - y, x - y, x - y, x - y);
+		break;
+	case VGPU_OP_MUL:
+		ARITH(x * y, x * y, x * y, x * y);
+		break;
+	case VGPU_OP_MAD:
+		switch (t) {
+		case VGPU_T_U32: case VGPU_T_S32:
+			LANES(m) D[l] = A[l] * B[l] + C[l];
+			break;
+		case VGPU_T_U64: case VGPU_T_S64:
+			LANES(m) S64(D, l, G64(A, l) * G64(B, l) + G64(C, l));
+			break;
+		case VGPU_T_F32:
+			if (mod)
+				LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), GF(C, l), mod, true));
+			else
+				LANES(m) SF(D, l, fmaf(GF(A, l), GF(B, l), GF(C, l)));
+			break;
+		case VGPU_T_F64:
+			if (mod)
+				LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), GD(C, l), mod, false));
+			else
+				LANES(m) SD(D, l, fma(GD(A, l), GD(B, l), GD(C, l)));
+			break;
+		}
+		break;
+	case VGPU_OP_MULHI: case VGPU_OP_MADHI: {
+		bool mad = d->op == VGPU_OP_MADHI;
+
+		switch (t) {
+		case VGPU_T_U32:
+			LANES(m) D[l] = (uint32_t)(((uint64_t)A[l] * B[l]) >> 32) + (mad ? C[l] : 0);
+			break;
+		case VGPU_T_S32:
+			LANES(m) D[l] = (uint32_t)(uint64_t)(((int64_t)(int32_t)A[l] *
+				(int32_t)B[l]) >> 32) + (mad ? C[l] : 0);
+			break;
+		case VGPU_T_U64:
+			LANES(m) S64(D, l, (uint64_t)(((unsigned __int128)G64(A, l) * G64(B, l)) >> 64) +
+				     (mad ? G64(C, l) : 0));
+			break;
+		case VGPU_T_S64:
+			LANES(m) S64(D, l, (uint64_t)(((__int128)(int64_t)G64(A, l) *
+				(int64_t)G64(B, l)) >> 64) + (mad ? G64(C, l) : 0));
+			break;
+		}
+		break;
+	}
+	case VGPU_OP_MULWD: case VGPU_OP_MADWD: {
+		bool mad = d->op == VGPU_OP_MADWD;
+
+		if (t == VGPU_T_U32)
+			LANES(m) S64(D, l, (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0));
+		else
+			LANES(m) S64(D, l, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
+				     (mad ? G64(C, l) : 0));
+		break;
+	}
+	case VGPU_OP_DIV:
+		switch (t) {
+		case VGPU_T_U32:
+			LANES(m) D[l] = B[l] ? A[l] / B[l] : 0xffffffffu;
+			break;
+		case VGPU_T_S32:
+			LANES(m) {
+				int32_t x = (int32_t)A[l], y = (int32_t)B[l];
+
+				D[l] = !y ? 0xffffffffu : (x == INT32_MIN && y == -1) ? (uint32_t)x :
+				       (uint32_t)(x / y);
+			}
+			break;
+		case VGPU_T_U64:
+			LANES(m) {
+				uint64_t x = G64(A, l), y = G64(B, l);
+
+				S64(D, l, y ? x / y : UINT64_MAX);
+			}
+			break;
+		case VGPU_T_S64:
+			LANES(m) {
+				int64_t x = (int64_t)G64(A, l), y = (int64_t)G64(B, l);
+
+				S64(D, l, !y ? UINT64_MAX : (x == INT64_MIN && y == -1) ? (uint64_t)x :
+				    (uint64_t)(x / y));
+			}
+			break;
+		case VGPU_T_F32:
+			if (mod)
+				LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true));
+			else
+				LANES(m) SF(D, l, GF(A, l) / GF(B, l));
+			break;
+		case VGPU_T_F64:
+			LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false));
+			break;
+		}
+		break;
+	case VGPU_OP_REM:
+		switch (t) {
+		case VGPU_T_U32:
+			LANES(m) D[l] = B[l] ? A[l] % B[l] : A[l];
+			break;
+		case VGPU_T_S32:
+			LANES(m) {
+				int32_t x = (int32_t)A[l], y = (int32_t)B[l];
+
+				D[l] = !y ? (uint32_t)x : y == -1 ? 0 : (uint32_t)(x % y);
+			}
+			break;
+		case VGPU_T_U64:
+			LANES(m) {
+				uint64_t x = G64(A, l), y = G64(B, l);
+
+				S64(D, l, y ? x % y : x);
+			}
+			break;
+		case VGPU_T_S64:
+			LANES(m) {
+				int64_t x = (int64_t)G64(A, l), y = (int64_t)G64(B, l);
+
+				S64(D, l, !y ? (uint64_t)x : y == -1 ? 0 : (uint64_t)(x % y));
+			}
+			break;
+		}
+		break;
+	case VGPU_OP_MIN: case VGPU_OP_MAX: {
+		bool mx = d->op == VGPU_OP_MAX;
+
+		switch (t) {
+		case VGPU_T_U32:
+			LANES(m) D[l] = (A[l] < B[l]) != mx ? A[l] : B[l];
+			break;
+		case VGPU_T_S32:
+			LANES(m) D[l] = ((int32_t)A[l] < (int32_t)B[l]) != mx ? A[l] : B[l];
+			break;
+		case VGPU_T_U64:
+			LANES(m) S64(D, l, (G64(A, l) < G64(B, l)) != mx ? G64(A, l) : G64(B, l));
+			break;
+		case VGPU_T_S64:
+			LANES(m) S64(D, l, ((int64_t)G64(A, l) < (int64_t)G64(B, l)) != mx ?
+				     G64(A, l) : G64(B, l));
+			break;
+		case VGPU_T_F32:
+			LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true));
+			break;
+		case VGPU_T_F64:
+			LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false));
+			break;
+		}
+		break;
+	}
+	case VGPU_OP_NEG: case VGPU_OP_ABS: {
+		bool ab = d->op == VGPU_OP_ABS;
+
+		switch (t) {
+		case VGPU_T_U32: case VGPU_T_S32:
+			LANES(m) {
+				uint32_t x = A[l];
+
+				D[l] = ab ? ((int32_t)x < 0 ? 0u - x : x) : 0u - x;
+			}
+			break;
+		case VGPU_T_U64: case VGPU_T_S64:
+			LANES(m) {
+				uint64_t x = G64(A, l);
+
+				S64(D, l, ab ? ((int64_t)x < 0 ? 0 - x : x) : 0 - x);
+			}
+			break;
+		case VGPU_T_F32:
+			if (mod & VGPU_M_FTZ)
+				LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true));
+			else
+				LANES(m) D[l] = ab ? A[l] & 0x7fffffffu : A[l] ^ 0x80000000u;
+			break;
+		case VGPU_T_F64:
+			LANES(m) S64(D, l, ab ? G64(A, l) & ~(1ull << 63) : G64(A, l) ^ (1ull << 63));
+			break;
+		}
+		break;
+	}
+	case VGPU_OP_SQRT: case VGPU_OP_RSQRT: case VGPU_OP_RCP: case VGPU_OP_SIN:
+	case VGPU_OP_COS: case VGPU_OP_LG2: case VGPU_OP_EX2: case VGPU_OP_TANH:
+		if (t == VGPU_T_F32)
+			LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true));
+		else
+			LANES(m) SD(D, l, fop(d->op, GD(A, l), 0, 0, mod, false));
+		break;
+
+#define LOGIC(expr) \
+	do { \
+		if (vgpu_type_is64(t)) { \
+			LANES(m) { uint64_t x = G64(A, l), y = G64(B, l); (void)y; S64(D, l, (expr)); } \
+		} else { \
+			LANES(m) { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); } \
+		} \
+	} while (0)
+
+	case VGPU_OP_AND:
+		LOGIC(x & y);
+		break;
+	case VGPU_OP_OR:
+		LOGIC(x | y);
+		break;
+	case VGPU_OP_XOR:
+		LOGIC(x ^ y);
+		break;
+	case VGPU_OP_NOT:
+		LOGIC(~x);
+		break;
+	case VGPU_OP_CNOT:
+		LOGIC(x == 0);
+		break;
+	case VGPU_OP_SHL:
+		if (vgpu_type_is64(t))
+			LANES(m) S64(D, l, B[l] >= 64 ? 0 : G64(A, l) << B[l]);
+		else
+			LANES(m) D[l] = B[l] >= 32 ? 0 : A[l] << B[l];
+		break;
+	case VGPU_OP_SHR:
+		switch (t) {
+		case VGPU_T_U32:
+			LANES(m) D[l] = B[l] >= 32 ? 0 : A[l] >> B[l];
+			break;
+		case VGPU_T_S32:
+			LANES(m) D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l]));
+			break;
+		case VGPU_T_U64:
+			LANES(m) S64(D, l, B[l] >= 64 ? 0 : G64(A, l) >> B[l]);
+			break;
+		case VGPU_T_S64:
+			LANES(m) S64(D, l, (uint64_t)((int64_t)G64(A, l) >> (B[l] >= 64 ? 63 : B[l])));
+			break;
+		}
+		break;
+	case VGPU_OP_POPC:
+		if (vgpu_type_is64(t))
+			LANES(m) D[l] = (uint32_t)__builtin_popcountll(G64(A, l));
+		else
+			LANES(m) D[l] = (uint32_t)__builtin_popcount(A[l]);
+		break;
+	case VGPU_OP_CLZ:
+		if (vgpu_type_is64(t))
+			LANES(m) D[l] = G64(A, l) ? (uint32_t)__builtin_clzll(G64(A, l)) : 64;
+		else
+			LANES(m) D[l] = A[l] ? (uint32_t)__builtin_clz(A[l]) : 32;
+		break;
+	case VGPU_OP_BREV:
+		if (vgpu_type_is64(t)) {
+			LANES(m) {
+				uint64_t x = G64(A, l), r = 0;
+
+				for (int i = 0; i < 64; i++)
+					r |= ((x >> i) & 1) << (63 - i);
+				S64(D, l, r);
+			}
+		} else {
+			LANES(m) {
+				uint32_t x = A[l], r = 0;
+
+				for (int i = 0; i < 32; i++)
+					r |= ((x >> i) & 1) << (31 - i);
+				D[l] = r;
+			}
+		}
+		break;
+	case VGPU_OP_BFE:
+		if (vgpu_type_is64(t))
+			LANES(m) S64(D, l, bfe(G64(A, l), B[l], C[l], vgpu_type_signed(t), 64));
+		else
+			LANES(m) D[l] = (uint32_t)bfe(A[l], B[l], C[l], vgpu_type_signed(t), 32);
+		break;
+	case VGPU_OP_BFI:
+		if (vgpu_type_is64(t))
+			LANES(m) S64(D, l, bfi(G64(A, l), G64(B, l), C[l], mod, 64));
+		else
+			LANES(m) D[l] = (uint32_t)bfi(A[l], B[l], C[l], mod, 32);
+		break;
+	case VGPU_OP_PRMT:
+		LANES(m) D[l] = prmt(A[l], B[l], C[l]);
+		break;
+
+	case VGPU_OP_SETP: {
+		unsigned int cmp = VGPU_M_SETP_CMP(mod), bo = VGPU_M_SETP_BOP(mod);
+		uint32_t res = 0, pc = 0, p, q;
+
+		switch (t) {
+		case VGPU_T_U32: ICMP(G32, uint32_t); break;
+		case VGPU_T_S32: ICMP(G32, int32_t); break;
+		case VGPU_T_U64: ICMP(G64, uint64_t); break;
+		case VGPU_T_S64: ICMP(G64, int64_t); break;
+		case VGPU_T_F32:
+			if (VGPU_M_SETP_FTZ(mod))
+				LANES(m) res |= (uint32_t)fcmp(cmp, ftz(GF(A, l)), ftz(GF(B, l))) << l;
+			else
+				LANES(m) res |= (uint32_t)fcmp(cmp, GF(A, l), GF(B, l)) << l;
+			break;
+		case VGPU_T_F64:
+			LANES(m) res |= (uint32_t)fcmp(cmp, GD(A, l), GD(B, l)) << l;
+			break;
+		}
+		if (bo) {
+			pc = w->pred[d->c & 7];
+			if (VGPU_M_SETP_CNEG(mod))
+				pc = ~pc;
+		}
+		p = bop(bo, res, pc);
+		q = bop(bo, ~res, pc);
+		w->pred[d->d & 7] = (w->pred[d->d & 7] & ~m) | (p & m);
+		if (VGPU_M_SETP_QON(mod)) {
+			unsigned int qi = VGPU_M_SETP_Q(mod);
+
+			w->pred[qi] = (w->pred[qi] & ~m) | (q & m);
+		}
+		break;
+	}
+	case VGPU_OP_SELP: {
+		uint32_t p = w->pred[mod & 7];
+
+		if (mod & 8)
+			p = ~p;
+		if (vgpu_type_is64(t))
+			LANES(m) S64(D, l, (p >> l & 1) ? G64(A, l) : G64(B, l));
+		else
+			LANES(m) D[l] = (p >> l & 1) ? A[l] : B[l];
+		break;
+	}
+	case VGPU_OP_PLOP: {
+		uint32_t x = w->pred[d->a & 7], y = w->pred[d->b & 7], r;
+
+		if (mod & 4)
+			x = ~x;
+		if (mod & 8)
+			y = ~y;
+		r = bop(mod & 3, x, y);
+		w->pred[d->d & 7] = (w->pred[d->d & 7] & ~m) | (r & m);
+		break;
+	}
+	case VGPU_OP_CVT: {
+		unsigned int st = VGPU_M_CVT_ST(mod);
+		bool s64 = vgpu_type_is64(st), d64 = vgpu_type_is64(t);
+
+		LANES(m) {
+			uint64_t v = cvt1(s64 ? G64(A, l) : A[l], st, t, mod);
+
+			if (d64)
+				S64(D, l, v);
+			else
+				D[l] = (uint32_t)v;
+		}
+		break;
+	}
+
+	case VGPU_OP_LD:
+		ret = exec_ld(s, w, d, m);
+		break;
+	case VGPU_OP_ST:
+		ret = exec_st(s, w, d, m);
+		break;
+	case VGPU_OP_ATOM:
+		ret = exec_atom(s, w, d, m);
+		break;
+
+	case VGPU_OP_SHFL: {
+		uint32_t src[32], out[32], pv = 0;
+
+		memcpy(src, A, sizeof(src));
+		LANES(m) {
+			uint32_t bval = B[l] & 31, cval = C[l] & 31, seg = (C[l] >> 8) & 31;
+			int32_t maxl = (int32_t)((l & seg) | (cval & ~seg));
+			int32_t minl = (int32_t)(l & seg), jl;
+			bool ok;
+
+			switch (mod & 3) {
+			case VGPU_SHFL_UP: jl = (int32_t)l - (int32_t)bval; ok = jl >= maxl; break;
+			case VGPU_SHFL_DOWN: jl = (int32_t)(l + bval); ok = jl <= maxl; break;
+			case VGPU_SHFL_BFLY: jl = (int32_t)(l ^ bval); ok = jl <= maxl; break;
+			default: jl = minl | (int32_t)(bval & ~seg); ok = jl <= maxl; break;
+			}
+			if (!ok)
+				jl = (int32_t)l;
+			out[l] = src[jl & 31];
+			pv |= (uint32_t)ok << l;
+		}
+		LANES(m) D[l] = out[l];
+		if (mod & 32) {
+			unsigned int qi = (mod >> 2) & 7;
+
+			w->pred[qi] = (w->pred[qi] & ~m) | (pv & m);
+		}
+		break;
+	}
+	case VGPU_OP_VOTE: {
+		uint32_t p = w->pred[(mod >> 2) & 7], v = 0;
+
+		if (mod & 32)
+			p = ~p;
+		p &= m;
+		switch (mod & 3) {
+		case VGPU_VOTE_ALL: v = p == m ? m : 0; break;
+		case VGPU_VOTE_ANY: v = p ? m : 0; break;
+		case VGPU_VOTE_UNI: v = (p == 0 || p == m) ? m : 0; break;
+		default:
+			LANES(m) D[l] = p;
+			break;
+		}
+		if ((mod & 3) != VGPU_VOTE_BALLOT)
+			w->pred[d->d & 7] = (w->pred[d->d & 7] & ~m) | v;
+		break;
+	}
+	default:
+		return -EILSEQ;
+	}
+	if (ret)
+		return ret;
+	/* reconvergence and finished paths */
+	while (w->sp > 0) {
+		struct simt *e = &w->stack[w->sp - 1];
+
+		if (e->mask == 0 || e->pc == e->rpc)
+			w->sp--;
+		else
+			break;
+	}
+	if (w->sp == 0)
+		w->state = W_DONE;
+	return 0;
+}

@@ -1,0 +1,1076 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_sim.c - host tests of the GPU model (userspace/sim). The test plays
+ * the kernel's part: it lays out job descriptors, ranges and parameters in
+ * a vram buffer, dispatches every thread block with a trivial FCFS policy
+ * and steps the model until the job is done.
+ *
+ *   test_sim            runs the tests
+ *   test_sim --bench    also measures the model's speed (thread-insts/s)
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <drm/vgpu_backend.h>
+#include <drm/vgpu_program.h>
+
+#include "compiler/vgpu_compile.h"
+#include "sim/vgpu_sim.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("#   %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__); \
+			printf("\n"); \
+			return -1; \
+		} \
+	} while (0)
+
+static void report(const char *name, int r)
+{
+	printf("%s - %s\n", r ? "not ok" : "ok", name);
+	if (r)
+		failed++;
+	else
+		passed++;
+}
+
+/* ------------------------------------------------------------------ */
+/* environment: vram with a bump allocator, a model */
+
+struct env {
+	uint8_t *vram;
+	uint64_t size, brk;
+	struct vgpu_sim *sim;
+	struct vgpu_sim_config cfg;
+	uint32_t next_job;
+};
+
+static int env_init(struct env *e, const char *preset, uint64_t size)
+{
+	memset(e, 0, sizeof(*e));
+	e->size = size;
+	e->vram = calloc(1, size);
+	e->brk = 4096;	/* address 0 stays unused */
+	e->next_job = 1;
+	if (!e->vram || vgpu_sim_preset(preset, &e->cfg))
+		return -1;
+	e->sim = vgpu_sim_create(&e->cfg, e->vram, size);
+	return e->sim ? 0 : -1;
+}
+
+static void env_fini(struct env *e)
+{
+	vgpu_sim_destroy(e->sim);
+	free(e->vram);
+}
+
+static uint64_t dalloc(struct env *e, uint64_t size)
+{
+	uint64_t a = (e->brk + 255) & ~255ull;
+
+	if (a + size > e->size) {
+		printf("# vram exhausted\n");
+		exit(2);
+	}
+	e->brk = a + size;
+	return a;
+}
+
+static char *read_file(const char *name, size_t *len)
+{
+	static const char *const dirs[] = { "", "../", "../../", "../../../" };
+	const char *src = getenv("VGPU_SRCDIR");
+	char path[512];
+
+	for (size_t i = 0; i < 5; i++) {
+		FILE *f;
+		char *buf;
+		long n;
+
+		if (i == 4) {
+			if (!src)
+				break;
+			snprintf(path, sizeof(path), "%s/userspace/workloads/%s", src, name);
+		} else {
+			snprintf(path, sizeof(path), "%suserspace/workloads/%s", dirs[i], name);
+		}
+		f = fopen(path, "rb");
+		if (!f)
+			continue;
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		fseek(f, 0, SEEK_SET);
+		buf = malloc(n + 1);
+		if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+			fclose(f);
+			free(buf);
+			return NULL;
+		}
+		buf[n] = 0;
+		fclose(f);
+		*len = n;
+		return buf;
+	}
+	printf("# cannot find userspace/workloads/%s (set VGPU_SRCDIR)\n", name);
+	return NULL;
+}
+
+struct prog {
+	uint64_t addr;
+	uint32_t size;
+	void *image;
+};
+
+static int load_ptx_text(struct env *e, const char *ptx, size_t len, struct prog *p)
+{
+	char err[256];
+	size_t size;
+	int r = vgpu_compile_ptx(ptx, len, &p->image, &size, err, sizeof(err));
+
+	if (r) {
+		printf("# compile: %s\n", err);
+		return r;
+	}
+	p->size = (uint32_t)size;
+	p->addr = dalloc(e, size);
+	memcpy(e->vram + p->addr, p->image, size);
+	return 0;
+}
+
+static int load_ptx_file(struct env *e, const char *name, struct prog *p)
+{
+	size_t len;
+	char *src = read_file(name, &len);
+	int r;
+
+	if (!src)
+		return -ENOENT;
+	r = load_ptx_text(e, src, len, p);
+	free(src);
+	return r;
+}
+
+static int entry_index(const struct prog *p, const char *name)
+{
+	const struct vgpu_program_header *h = p->image;
+
+	for (uint32_t i = 0; i < h->num_entries; i++) {
+		const struct vgpu_program_entry *pe = (const void *)((const uint8_t *)p->image +
+			h->entries_offset + i * h->entry_size);
+
+		if (!strcmp(pe->name, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+static const struct vgpu_program_entry *entry_of(const struct prog *p, int i)
+{
+	const struct vgpu_program_header *h = p->image;
+
+	return (const void *)((const uint8_t *)p->image + h->entries_offset + i * h->entry_size);
+}
+
+struct launch {
+	const struct prog *prog;
+	const char *entry;
+	uint32_t grid[3], block[3];
+	uint32_t dynamic_shared;
+	const void *params;
+	uint32_t params_size;
+	const struct vgpu_mem_range *ranges;
+	uint32_t nranges;
+	uint32_t max_tbs_per_sm;	/* 0: as many as fit */
+};
+
+struct result {
+	int status;		/* first non-zero TB status */
+	uint64_t fault_addr;
+	uint64_t cycles;	/* first dispatch to last completion */
+	uint64_t warp_insts;
+	uint32_t tbs;
+	uint32_t events;
+};
+
+/*
+ * Runs one job to completion the way vgpu.ko would with FCFS: fill every
+ * SM's slots in order, dispatch the next block into each freed slot.
+ */
+static int run(struct env *e, const struct launch *L, struct result *res)
+{
+	struct vgpu_job_desc d = { 0 };
+	uint32_t job = e->next_job++;
+	uint64_t da, start = vgpu_sim_cycle(e->sim);
+	const struct vgpu_device_desc *dev = &e->cfg.desc;
+	uint32_t ntbs, next = 0, done = 0, threads, warps, regs_tb, shared_tb;
+	uint32_t slots_per_sm;
+	int ei = entry_index(L->prog, L->entry), r;
+	const struct vgpu_program_entry *pe;
+
+	memset(res, 0, sizeof(*res));
+	if (ei < 0) {
+		printf("# no entry %s\n", L->entry);
+		return -1;
+	}
+	pe = entry_of(L->prog, ei);
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = job;
+	d.program_addr = L->prog->addr;
+	d.program_size = L->prog->size;
+	d.entry = (uint32_t)ei;
+	for (int i = 0; i < 3; i++) {
+		d.grid[i] = L->grid[i] ? L->grid[i] : 1;
+		d.block[i] = L->block[i] ? L->block[i] : 1;
+	}
+	d.dynamic_shared = L->dynamic_shared;
+	d.shared_bytes = pe->shared_static + L->dynamic_shared;
+	d.ranges_offset = sizeof(d);
+	d.num_ranges = L->nranges;
+	d.params_offset = sizeof(d) + L->nranges * sizeof(struct vgpu_mem_range);
+	d.params_size = L->params_size;
+	da = dalloc(e, d.params_offset + L->params_size);
+	memcpy(e->vram + da, &d, sizeof(d));
+	memcpy(e->vram + da + d.ranges_offset, L->ranges, L->nranges * sizeof(*L->ranges));
+	memcpy(e->vram + da + d.params_offset, L->params, L->params_size);
+	r = vgpu_sim_job_begin(e->sim, job, da);
+	if (r)
+		return r;
+
+	ntbs = d.grid[0] * d.grid[1] * d.grid[2];
+	threads = d.block[0] * d.block[1] * d.block[2];
+	warps = (threads + 31) / 32;
+	regs_tb = warps * 32 * pe->regs_per_thread;
+	shared_tb = d.shared_bytes;
+	slots_per_sm = dev->max_tbs_per_sm;
+	if (regs_tb && dev->regs_per_sm / regs_tb < slots_per_sm)
+		slots_per_sm = dev->regs_per_sm / regs_tb;
+	if (shared_tb && dev->shared_per_sm / shared_tb < slots_per_sm)
+		slots_per_sm = dev->shared_per_sm / shared_tb;
+	if (dev->max_threads_per_sm / (warps * 32) < slots_per_sm)
+		slots_per_sm = dev->max_threads_per_sm / (warps * 32);
+	if (L->max_tbs_per_sm && L->max_tbs_per_sm < slots_per_sm)
+		slots_per_sm = L->max_tbs_per_sm;
+	if (!slots_per_sm) {
+		printf("# block does not fit an SM\n");
+		return -1;
+	}
+	for (uint32_t k = 0; k < slots_per_sm && next < ntbs; k++) {
+		for (uint32_t s = 0; s < dev->num_sms && next < ntbs; s++) {
+			struct vgpu_cmd c = {
+				.op = VGPU_CMD_DISPATCH, .job = job, .tb = next++, .sm = s,
+				.slot = k, .reg_base = k * regs_tb, .shared_base = k * shared_tb,
+			};
+
+			r = vgpu_sim_dispatch(e->sim, &c);
+			if (r) {
+				printf("# dispatch: %d\n", r);
+				return r;
+			}
+		}
+	}
+	while (done < ntbs) {
+		struct vgpu_evt ev[16];
+		int n = vgpu_sim_step(e->sim, UINT64_MAX, ev, 16);
+
+		if (n <= 0) {
+			printf("# step returned %d with %u of %u blocks done\n", n, done, ntbs);
+			return -1;
+		}
+		for (int i = 0; i < n; i++) {
+			res->events++;
+			if (ev[i].type != VGPU_EVT_TB_DONE || ev[i].job != job) {
+				printf("# unexpected event type %u job %u\n", ev[i].type, ev[i].job);
+				return -1;
+			}
+			if (ev[i].cycle != vgpu_sim_cycle(e->sim)) {
+				printf("# event cycle %llu != model cycle %llu\n",
+				       (unsigned long long)ev[i].cycle,
+				       (unsigned long long)vgpu_sim_cycle(e->sim));
+				return -1;
+			}
+			done++;
+			res->tbs++;
+			res->warp_insts += ev[i].warp_insts;
+			if (ev[i].status && !res->status) {
+				res->status = ev[i].status;
+				res->fault_addr = ev[i].fault_addr;
+			}
+			if (next < ntbs) {
+				struct vgpu_cmd c = {
+					.op = VGPU_CMD_DISPATCH, .job = job, .tb = next++,
+					.sm = ev[i].sm, .slot = ev[i].slot,
+					.reg_base = ev[i].slot * regs_tb,
+					.shared_base = ev[i].slot * shared_tb,
+				};
+
+				r = vgpu_sim_dispatch(e->sim, &c);
+				if (r) {
+					printf("# dispatch: %d\n", r);
+					return r;
+				}
+			}
+		}
+	}
+	res->cycles = vgpu_sim_cycle(e->sim) - start;
+	vgpu_sim_job_end(e->sim, job);
+	return 0;
+}
+
+static uint64_t rng_state = 0x1234567;
+
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* ------------------------------------------------------------------ */
+/* tests */
+
+static int t_presets(void)
+{
+	struct vgpu_sim_config c;
+	const char *const *names = vgpu_sim_preset_names();
+	int nf = 0, nm = 0;
+
+	CHECK(vgpu_sim_preset("fermi-gtx480", &c) == 0, "fermi preset");
+	CHECK(c.desc.num_sms == 15 && c.desc.max_threads_per_sm == 1536 &&
+	      c.desc.max_tbs_per_sm == 8 && c.desc.regs_per_sm == 32768 &&
+	      c.desc.shared_per_sm == 48 * 1024 && c.desc.core_clock_khz == 1400000 &&
+	      c.schedulers_per_sm == 2 && !strcmp(c.desc.name, "fermi-gtx480"), "fermi values");
+	CHECK(vgpu_sim_preset("maxwell-gtx980", &c) == 0, "maxwell preset");
+	CHECK(c.desc.num_sms == 16 && c.desc.max_threads_per_sm == 2048 &&
+	      c.desc.max_tbs_per_sm == 32 && c.desc.regs_per_sm == 65536 &&
+	      c.desc.shared_per_sm == 96 * 1024 && c.desc.core_clock_khz == 1126000 &&
+	      c.schedulers_per_sm == 4, "maxwell values");
+	CHECK(vgpu_sim_preset("no-such-gpu", &c) == -ENOENT, "unknown preset");
+	CHECK(!strcmp(names[0], "fermi-gtx480"), "fermi is the first (default) preset");
+	for (int i = 0; names[i]; i++) {
+		nf += !strcmp(names[i], "fermi-gtx480");
+		nm += !strcmp(names[i], "maxwell-gtx980");
+		CHECK(vgpu_sim_preset(names[i], &c) == 0, "listed preset %s loads", names[i]);
+	}
+	CHECK(nf == 1 && nm == 1, "names listed");
+	return 0;
+}
+
+struct saxpy_params {
+	uint32_t n;
+	float a;
+	uint64_t x, y;
+};
+
+static int saxpy_run(const char *preset, const char *entry, uint32_t n, uint32_t grid,
+		     struct result *res)
+{
+	struct env e;
+	struct prog p;
+	struct saxpy_params prm;
+	float *x, *y, *ref;
+	int r = -1;
+
+	if (env_init(&e, preset, 64u << 20) || load_ptx_file(&e, "saxpy.ptx", &p))
+		return -1;
+	prm.n = n;
+	prm.a = 2.5f;
+	prm.x = dalloc(&e, n * 4);
+	prm.y = dalloc(&e, n * 4);
+	x = (float *)(e.vram + prm.x);
+	y = (float *)(e.vram + prm.y);
+	ref = malloc(n * 4);
+	for (uint32_t i = 0; i < n; i++) {
+		x[i] = (float)(rnd() % 100000) / 77.0f - 300.0f;
+		y[i] = (float)(rnd() % 100000) / 13.0f;
+		ref[i] = fmaf(x[i], prm.a, y[i]);
+	}
+	{
+		struct vgpu_mem_range rg[2] = { { prm.x, n * 4 }, { prm.y, n * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = entry, .grid = { grid ? grid : (n + 255) / 256 },
+			.block = { 256 }, .params = &prm, .params_size = 24, .ranges = rg,
+			.nranges = 2,
+		};
+
+		if (run(&e, &L, res) || res->status) {
+			printf("# run failed: status %d\n", res->status);
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (memcmp(&y[i], &ref[i], 4)) {
+			printf("# y[%u] = %.9g, expected %.9g\n", i, y[i], ref[i]);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	free(ref);
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
+static int t_saxpy(void)
+{
+	struct result r1, r2;
+
+	CHECK(saxpy_run("fermi-gtx480", "saxpy", 10000, 0, &r1) == 0, "saxpy");
+	CHECK(r1.tbs == 40 && r1.warp_insts > 0 && r1.cycles > 0, "counts");
+	CHECK(saxpy_run("fermi-gtx480", "saxpy_stride", 10001, 7, &r2) == 0, "saxpy_stride");
+	CHECK(saxpy_run("maxwell-gtx980", "saxpy", 4097, 0, &r2) == 0, "saxpy on maxwell");
+	return 0;
+}
+
+static int t_deterministic(void)
+{
+	struct result r1, r2;
+
+	rng_state = 42;
+	CHECK(saxpy_run("fermi-gtx480", "saxpy_stride", 20000, 9, &r1) == 0, "run 1");
+	rng_state = 42;
+	CHECK(saxpy_run("fermi-gtx480", "saxpy_stride", 20000, 9, &r2) == 0, "run 2");
+	CHECK(r1.cycles == r2.cycles && r1.warp_insts == r2.warp_insts,
+	      "cycles %llu/%llu warp_insts %llu/%llu", (unsigned long long)r1.cycles,
+	      (unsigned long long)r2.cycles, (unsigned long long)r1.warp_insts,
+	      (unsigned long long)r2.warp_insts);
+	return 0;
+}
+
+struct red_params {
+	uint64_t in, out;
+	uint32_t n;
+};
+
+static int reduce_case(const char *entry, uint32_t n, uint32_t block, bool dynamic)
+{
+	struct env e;
+	struct prog p;
+	struct red_params prm;
+	struct result res;
+	uint32_t per = dynamic ? 2 * block : block, grid = (n + per - 1) / per, *in, *out;
+	int r = -1;
+
+	if (env_init(&e, "fermi-gtx480", 32u << 20) || load_ptx_file(&e, "reduce.ptx", &p))
+		return -1;
+	prm.n = n;
+	prm.in = dalloc(&e, n * 4);
+	prm.out = dalloc(&e, grid * 4);
+	in = (uint32_t *)(e.vram + prm.in);
+	out = (uint32_t *)(e.vram + prm.out);
+	for (uint32_t i = 0; i < n; i++)
+		in[i] = (uint32_t)rnd();
+	{
+		struct vgpu_mem_range rg[2] = { { prm.in, n * 4 }, { prm.out, grid * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = entry, .grid = { grid }, .block = { block },
+			.dynamic_shared = dynamic ? block * 4 : 0, .params = &prm,
+			.params_size = 20, .ranges = rg, .nranges = 2,
+		};
+
+		if (run(&e, &L, &res) || res.status) {
+			printf("# run failed: status %d\n", res.status);
+			goto out;
+		}
+	}
+	for (uint32_t b = 0; b < grid; b++) {
+		uint32_t sum = 0;
+
+		for (uint32_t i = b * per; i < (b + 1) * per && i < n; i++)
+			sum += in[i];
+		if (out[b] != sum) {
+			printf("# out[%u] = %u, expected %u\n", b, out[b], sum);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
+static int t_reduce(void)
+{
+	CHECK(reduce_case("reduce", 100000, 256, true) == 0, "reduce 256");
+	CHECK(reduce_case("reduce", 5000, 128, true) == 0, "reduce 128");
+	CHECK(reduce_case("reduce", 70000, 1024, true) == 0, "reduce 1024");
+	CHECK(reduce_case("reduce_static", 30001, 256, false) == 0, "reduce_static");
+	return 0;
+}
+
+static int histogram_case(const char *entry, uint32_t n, uint32_t grid, uint32_t block)
+{
+	struct env e;
+	struct prog p;
+	struct red_params prm;
+	struct result res;
+	uint32_t ref[256] = { 0 }, *bins;
+	uint8_t *in;
+	int r = -1;
+
+	if (env_init(&e, "fermi-gtx480", 32u << 20) || load_ptx_file(&e, "histogram.ptx", &p))
+		return -1;
+	prm.n = n;
+	prm.in = dalloc(&e, n);
+	prm.out = dalloc(&e, 256 * 4);
+	in = e.vram + prm.in;
+	bins = (uint32_t *)(e.vram + prm.out);
+	for (uint32_t i = 0; i < n; i++) {
+		/* skewed, so that lanes of a warp collide */
+		in[i] = (uint8_t)(rnd() % 3 ? rnd() % 16 : rnd());
+		ref[in[i]]++;
+	}
+	{
+		struct vgpu_mem_range rg[2] = { { prm.in, n }, { prm.out, 256 * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = entry, .grid = { grid }, .block = { block },
+			.params = &prm, .params_size = 20, .ranges = rg, .nranges = 2,
+		};
+
+		if (run(&e, &L, &res) || res.status) {
+			printf("# run failed: status %d\n", res.status);
+			goto out;
+		}
+	}
+	for (int b = 0; b < 256; b++) {
+		if (bins[b] != ref[b]) {
+			printf("# bin %d = %u, expected %u\n", b, bins[b], ref[b]);
+			goto out;
+		}
+	}
+	r = 0;
+out:
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
+static int t_histogram(void)
+{
+	CHECK(histogram_case("histogram", 50000, 30, 256) == 0, "histogram");
+	CHECK(histogram_case("histogram_shared", 50000, 30, 256) == 0, "histogram_shared");
+	CHECK(histogram_case("histogram_shared", 12345, 7, 96) == 0, "histogram_shared 96");
+	return 0;
+}
+
+/* Runs inline PTX with a u64 output pointer as the only parameter. */
+static int run_inline(const char *ptx, const char *entry, uint32_t grid, uint32_t block,
+		      uint32_t out_bytes, uint32_t **out, struct result *res, struct env *e)
+{
+	struct prog p;
+	uint64_t prm;
+
+	if (env_init(e, "fermi-gtx480", 16u << 20))
+		return -1;
+	if (load_ptx_text(e, ptx, strlen(ptx), &p))
+		return -1;
+	prm = dalloc(e, out_bytes + 256);
+	memset(e->vram + prm, 0, out_bytes + 256);
+	*out = (uint32_t *)(e->vram + prm);
+	{
+		struct vgpu_mem_range rg = { prm, out_bytes };
+		struct launch L = {
+			.prog = &p, .entry = entry, .grid = { grid }, .block = { block },
+			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
+		};
+		int r = run(e, &L, res);
+
+		free(p.image);
+		return r;
+	}
+}
+
+/*
+ * Divergence: lanes take three ways through an if/else-if chain and a loop
+ * with a per-lane trip count; after the join, activemask must be full again.
+ */
+static const char div_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry div(.param .u64 out)\n{\n"
+	"	.reg .pred %p<4>;\n	.reg .b32 %r<12>;\n	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	rem.u32 %r2, %r1, 3;\n"
+	"	setp.eq.s32 %p1, %r2, 0;\n"
+	"	@%p1 bra $A;\n"
+	"	setp.eq.s32 %p2, %r2, 1;\n"
+	"	@%p2 bra $B;\n"
+	"	mov.u32 %r3, 300;\n"
+	"	bra.uni $J;\n"
+	"$A:\n	mov.u32 %r3, 100;\n	bra.uni $J;\n"
+	"$B:\n	mov.u32 %r3, 200;\n"
+	"$J:\n"
+	"	rem.u32 %r4, %r1, 7;\n"
+	"	mov.u32 %r5, 0;\n	mov.u32 %r6, 0;\n"
+	"$L:\n"
+	"	setp.ge.u32 %p3, %r5, %r4;\n"
+	"	@%p3 bra $E;\n"
+	"	add.s32 %r6, %r6, %r5;\n	add.s32 %r5, %r5, 1;\n"
+	"	bra.uni $L;\n"
+	"$E:\n"
+	"	add.s32 %r7, %r3, %r6;\n"
+	"	activemask.b32 %r8;\n"
+	"	mul.wide.u32 %rd2, %r1, 8;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.v2.u32 [%rd3], {%r7, %r8};\n"
+	"	ret;\n}\n";
+
+static int t_divergence(void)
+{
+	struct env e;
+	struct result res;
+	uint32_t *out;
+	int r = run_inline(div_ptx, "div", 2, 64, 128 * 8, &out, &res, &e);
+
+	if (!r && res.status)
+		r = res.status;
+	for (uint32_t t = 0; t < 64 && !r; t++) {
+		uint32_t k = t % 7, want = (t % 3 == 0 ? 100 : t % 3 == 1 ? 200 : 300) +
+					   k * (k - 1) / 2;
+
+		if (out[2 * t] != want || out[2 * t + 1] != 0xffffffffu) {
+			printf("#   thread %u: %u/%08x, expected %u/ffffffff\n", t, out[2 * t],
+			       out[2 * t + 1], want);
+			r = -1;
+		}
+	}
+	env_fini(&e);
+	return r;
+}
+
+/* Barrier: every thread reads what a thread of another warp wrote. */
+static const char bar_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry bar(.param .u64 out)\n{\n"
+	"	.reg .b32 %r<10>;\n	.reg .b64 %rd<4>;\n"
+	"	.shared .align 4 .b8 buf[512];\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n	mov.u32 %r2, %ntid.x;\n"
+	"	mul.lo.s32 %r3, %r1, 3;\n	add.s32 %r3, %r3, 7;\n"
+	"	shl.b32 %r4, %r1, 2;\n	mov.u32 %r5, buf;\n	add.s32 %r6, %r5, %r4;\n"
+	"	st.shared.u32 [%r6], %r3;\n"
+	"	bar.sync 0;\n"
+	"	add.s32 %r7, %r1, 37;\n	rem.u32 %r7, %r7, %r2;\n"
+	"	shl.b32 %r7, %r7, 2;\n	add.s32 %r7, %r5, %r7;\n"
+	"	ld.shared.u32 %r8, [%r7];\n"
+	"	barrier.sync 0;\n"
+	"	st.shared.u32 [%r6], 0;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r8;\n"
+	"	ret;\n}\n";
+
+static int t_barrier(void)
+{
+	struct env e;
+	struct result res;
+	uint32_t *out;
+	int r = run_inline(bar_ptx, "bar", 1, 128, 128 * 4, &out, &res, &e);
+
+	if (!r && res.status)
+		r = res.status;
+	for (uint32_t t = 0; t < 128 && !r; t++) {
+		uint32_t want = ((t + 37) % 128) * 3 + 7;
+
+		if (out[t] != want) {
+			printf("#   thread %u: %u, expected %u\n", t, out[t], want);
+			r = -1;
+		}
+	}
+	env_fini(&e);
+	return r;
+}
+
+/* Shared and global atomics of several kinds. */
+static const char atom_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry atoms(.param .u64 out)\n{\n"
+	"	.reg .pred %p<3>;\n	.reg .b32 %r<20>;\n	.reg .b64 %rd<4>;\n"
+	"	.shared .align 4 .b8 s[16];\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	setp.ne.s32 %p1, %r1, 0;\n"
+	"	@%p1 bra $W;\n"
+	"	st.shared.u32 [s+4], 1000;\n"
+	"	st.shared.u32 [s+8], -5;\n"
+	"$W:\n	bar.sync 0;\n"
+	"	atom.shared.add.u32 %r2, [s], 1;\n"
+	"	atom.shared.min.u32 %r3, [s+4], %r1;\n"
+	"	atom.shared.max.s32 %r4, [s+8], %r1;\n"
+	"	atom.global.inc.u32 %r5, [%rd1+16], 9;\n"
+	"	atom.global.exch.b32 %r6, [%rd1+20], %r1;\n"
+	"	add.s32 %r7, %r1, 1;\n"
+	"	atom.global.cas.b32 %r8, [%rd1+24], %r1, %r7;\n"
+	"	red.global.add.u32 [%rd1+28], %r1;\n"
+	"	atom.global.add.u64 %rd2, [%rd1+32], 3;\n"
+	"	bar.sync 0;\n"
+	"	@%p1 bra $X;\n"
+	"	ld.shared.u32 %r9, [s];\n	st.global.u32 [%rd1], %r9;\n"
+	"	ld.shared.u32 %r9, [s+4];\n	st.global.u32 [%rd1+4], %r9;\n"
+	"	ld.shared.u32 %r9, [s+8];\n	st.global.u32 [%rd1+8], %r9;\n"
+	"$X:\n	ret;\n}\n";
+
+static int t_atomics(void)
+{
+	struct env e;
+	struct result res;
+	uint32_t *out;
+	uint64_t sum64;
+	int r = run_inline(atom_ptx, "atoms", 1, 100, 64, &out, &res, &e);
+
+	if (!r && res.status)
+		r = res.status;
+	if (!r) {
+		uint32_t sum = 0;
+
+		for (uint32_t t = 0; t < 100; t++)
+			sum += t;
+		memcpy(&sum64, &out[8], 8);
+		/* inc wraps at 9: 100 increments from 0 -> 100 % 10; the cas chain
+		 * advances while warps come in lane order: at least warp 0's 32 */
+		if (out[0] != 100 || out[1] != 0 || out[2] != 99 || out[4] != 100 % 10 ||
+		    out[5] >= 100 || out[6] < 32 || out[6] > 100 || out[7] != sum || sum64 != 300) {
+			printf("#   %u %u %d %u %u %u %u %llu\n", out[0], out[1], (int)out[2],
+			       out[4], out[5], out[6], out[7], (unsigned long long)sum64);
+			r = -1;
+		}
+	}
+	env_fini(&e);
+	return r;
+}
+
+/* A store past the end of the job's range faults the block, writes nothing. */
+static const char oob_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry oob(.param .u64 out)\n{\n"
+	"	.reg .b32 %r<4>;\n	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r1;\n"
+	"	ret;\n}\n";
+
+static int t_fault(void)
+{
+	struct env e;
+	struct result res;
+	uint32_t *out;
+	uint64_t base;
+	int r;
+
+	/* the range covers 40 of the 64 threads' words */
+	r = run_inline(oob_ptx, "oob", 1, 64, 40 * 4, &out, &res, &e);
+	base = (uint64_t)((uint8_t *)out - e.vram);
+	if (!r && res.status != -EFAULT) {
+		printf("#   status %d, expected -EFAULT\n", res.status);
+		r = -1;
+	}
+	if (!r && res.fault_addr != base + 40 * 4) {
+		printf("#   fault_addr 0x%llx, expected 0x%llx\n",
+		       (unsigned long long)res.fault_addr, (unsigned long long)(base + 160));
+		r = -1;
+	}
+	for (uint32_t t = 32; t < 64 && !r; t++) {
+		if (out[t]) {
+			printf("#   word %u written\n", t);
+			r = -1;
+		}
+	}
+	for (uint32_t t = 0; t < 32 && !r; t++)
+		if (out[t] != t)
+			r = -1;
+	env_fini(&e);
+	return r;
+}
+
+/* A job whose program or descriptor is bad ends each block at once. */
+static int t_bad_job(void)
+{
+	struct env e;
+	struct vgpu_job_desc d = { 0 };
+	struct vgpu_evt ev[4];
+	uint64_t da, pa;
+	struct prog p;
+	int n;
+
+	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(&e, oob_ptx, strlen(oob_ptx), &p) == 0, "compile");
+	/* 1: garbage program */
+	pa = dalloc(&e, 256);
+	memset(e.vram + pa, 0x5a, 256);
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = 7;
+	d.program_addr = pa;
+	d.program_size = 256;
+	d.grid[0] = d.grid[1] = d.grid[2] = 1;
+	d.block[0] = d.block[1] = d.block[2] = 1;
+	d.params_offset = sizeof(d);
+	d.params_size = 8;
+	da = dalloc(&e, sizeof(d) + 8);
+	memcpy(e.vram + da, &d, sizeof(d));
+	CHECK(vgpu_sim_job_begin(e.sim, 7, da) == 0, "job_begin");
+	CHECK(vgpu_sim_job_begin(e.sim, 7, da) == -EEXIST, "job id in use");
+	{
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 7, .tb = 0, .sm = 3, .slot = 1 };
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+	}
+	CHECK(vgpu_sim_busy(e.sim), "busy with a pending event");
+	n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 4);
+	CHECK(n == 1 && ev[0].status == -EINVAL && ev[0].sm == 3 && ev[0].slot == 1 &&
+	      ev[0].job == 7, "-EINVAL event (n %d status %d)", n, n > 0 ? ev[0].status : 0);
+	vgpu_sim_job_end(e.sim, 7);
+	/* 2: valid header, illegal instruction */
+	pa = dalloc(&e, p.size);
+	memcpy(e.vram + pa, p.image, p.size);
+	{
+		const struct vgpu_program_header *h = p.image;
+		uint64_t bad = 0x7f;	/* opcode 127 */
+
+		memcpy(e.vram + pa + h->code_offset + 8, &bad, 8);
+	}
+	d.job = 8;
+	d.program_addr = pa;
+	d.program_size = p.size;
+	memcpy(e.vram + da, &d, sizeof(d));
+	CHECK(vgpu_sim_job_begin(e.sim, 8, da) == 0, "job_begin");
+	{
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 8, .tb = 0, .sm = 0, .slot = 0 };
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+		c.job = 99;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -ENOENT, "unknown job");
+	}
+	n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 4);
+	CHECK(n == 1 && ev[0].status == -EILSEQ, "-EILSEQ event");
+	vgpu_sim_job_end(e.sim, 8);
+	/* 3: descriptor outside vram */
+	CHECK(vgpu_sim_job_begin(e.sim, 9, e.size - 8) == 0, "job_begin");
+	{
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 9, .tb = 0, .sm = 0, .slot = 0 };
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+	}
+	n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 4);
+	CHECK(n == 1 && ev[0].status == -EINVAL, "-EINVAL for a bad descriptor");
+	vgpu_sim_job_end(e.sim, 9);
+	CHECK(!vgpu_sim_busy(e.sim), "idle");
+	free(p.image);
+	env_fini(&e);
+	return 0;
+}
+
+/* DISPATCH checks and step() semantics. */
+static int t_dispatch_checks(void)
+{
+	struct env e;
+	struct vgpu_job_desc d = { 0 };
+	struct vgpu_evt ev[4];
+	struct prog p;
+	uint64_t da, out;
+	struct vgpu_mem_range rg;
+	int n;
+
+	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
+	out = dalloc(&e, 4096);
+	rg = (struct vgpu_mem_range){ out, 4096 };
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = 1;
+	d.program_addr = p.addr;
+	d.program_size = p.size;
+	d.grid[0] = 4;
+	d.grid[1] = d.grid[2] = 1;
+	d.block[0] = 128;
+	d.block[1] = d.block[2] = 1;
+	d.shared_bytes = 512;
+	d.ranges_offset = sizeof(d);
+	d.num_ranges = 1;
+	d.params_offset = sizeof(d) + sizeof(rg);
+	d.params_size = 8;
+	da = dalloc(&e, sizeof(d) + sizeof(rg) + 8);
+	memcpy(e.vram + da, &d, sizeof(d));
+	memcpy(e.vram + da + sizeof(d), &rg, sizeof(rg));
+	memcpy(e.vram + da + d.params_offset, &out, 8);
+	CHECK(vgpu_sim_step(e.sim, 1000, ev, 4) == 0 && vgpu_sim_cycle(e.sim) == 0,
+	      "idle: time does not move");
+	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
+	{
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = 0, .sm = 0, .slot = 0 };
+
+		c.shared_base = 48 * 1024 - 256;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "shared range beyond the SM");
+		c.shared_base = 0;
+		c.reg_base = 32768 - 64;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "registers beyond the SM");
+		c.reg_base = 0;
+		c.sm = 15;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "no such SM");
+		c.sm = 0;
+		c.slot = 8;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "no such slot");
+		c.slot = 0;
+		c.tb = 4;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "no such block");
+		c.tb = 0;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "slot in use");
+		c.slot = 1;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "overlapping shared range");
+		c.shared_base = 512;
+		c.reg_base = 0;
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == -EINVAL, "overlapping registers");
+	}
+	CHECK(vgpu_sim_step(e.sim, 5, ev, 4) == 0 && vgpu_sim_cycle(e.sim) == 5,
+	      "limit reached: cycle %llu", (unsigned long long)vgpu_sim_cycle(e.sim));
+	n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 4);
+	CHECK(n == 1 && ev[0].status == 0 && ev[0].cycle == vgpu_sim_cycle(e.sim) &&
+	      ev[0].tb_cycles == ev[0].cycle && ev[0].warp_insts > 0, "block done");
+	CHECK(vgpu_sim_step(e.sim, UINT64_MAX, ev, 4) == 0, "idle again");
+	CHECK(!vgpu_sim_busy(e.sim), "not busy");
+	vgpu_sim_job_end(e.sim, 1);
+	free(p.image);
+	env_fini(&e);
+	return 0;
+}
+
+static int t_job_end_discards(void)
+{
+	struct env e;
+	struct prog p;
+	struct vgpu_job_desc d = { 0 };
+	uint64_t da, out;
+	struct vgpu_mem_range rg;
+
+	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
+	out = dalloc(&e, 4096);
+	rg = (struct vgpu_mem_range){ out, 4096 };
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = 3;
+	d.program_addr = p.addr;
+	d.program_size = p.size;
+	d.grid[0] = 2;
+	d.grid[1] = d.grid[2] = 1;
+	d.block[0] = 128;
+	d.block[1] = d.block[2] = 1;
+	d.shared_bytes = 512;
+	d.ranges_offset = sizeof(d);
+	d.num_ranges = 1;
+	d.params_offset = sizeof(d) + sizeof(rg);
+	d.params_size = 8;
+	da = dalloc(&e, sizeof(d) + sizeof(rg) + 8);
+	memcpy(e.vram + da, &d, sizeof(d));
+	memcpy(e.vram + da + sizeof(d), &rg, sizeof(rg));
+	memcpy(e.vram + da + d.params_offset, &out, 8);
+	CHECK(vgpu_sim_job_begin(e.sim, 3, da) == 0, "job_begin");
+	for (uint32_t i = 0; i < 2; i++) {
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 3, .tb = i, .sm = i };
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+	}
+	CHECK(vgpu_sim_busy(e.sim), "busy");
+	vgpu_sim_job_end(e.sim, 3);
+	CHECK(!vgpu_sim_busy(e.sim), "job_end discards the blocks");
+	free(p.image);
+	env_fini(&e);
+	return 0;
+}
+
+static int bench(void)
+{
+	struct result res;
+	struct vgpu_sim_stats st;
+	struct env e;
+	struct prog p;
+	struct red_params prm;
+	struct timespec t0, t1;
+	uint32_t n = 1 << 22;
+	double s;
+
+	/* reduce over 4M elements: arithmetic, shared memory, barriers, shuffles */
+	if (env_init(&e, "fermi-gtx480", 64u << 20) || load_ptx_file(&e, "reduce.ptx", &p))
+		return -1;
+	prm.n = n;
+	prm.in = dalloc(&e, n * 4);
+	prm.out = dalloc(&e, n / 512 * 4);
+	{
+		struct vgpu_mem_range rg[2] = { { prm.in, n * 4 }, { prm.out, n / 512 * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = "reduce", .grid = { n / 512 }, .block = { 256 },
+			.dynamic_shared = 1024, .params = &prm, .params_size = 20, .ranges = rg,
+			.nranges = 2,
+		};
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (run(&e, &L, &res))
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+	}
+	vgpu_sim_get_stats(e.sim, &st);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	printf("# bench reduce: %llu warp-insts, %llu thread-insts, %llu cycles in %.3f s: "
+	       "%.1f M thread-insts/s, %.2f M warp-insts/s\n",
+	       (unsigned long long)st.warp_insts, (unsigned long long)st.thread_insts,
+	       (unsigned long long)res.cycles, s, (double)st.thread_insts / s / 1e6,
+	       (double)st.warp_insts / s / 1e6);
+	free(p.image);
+	env_fini(&e);
+	/* saxpy over 4M elements: memory bound */
+	{
+		struct vgpu_sim_stats st2;
+
+		if (env_init(&e, "fermi-gtx480", 64u << 20) || load_ptx_file(&e, "saxpy.ptx", &p))
+			return -1;
+		struct saxpy_params sp = { n, 2.0f, dalloc(&e, n * 4), dalloc(&e, n * 4) };
+		struct vgpu_mem_range rg[2] = { { sp.x, n * 4 }, { sp.y, n * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = "saxpy", .grid = { n / 256 }, .block = { 256 },
+			.params = &sp, .params_size = 24, .ranges = rg, .nranges = 2,
+		};
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (run(&e, &L, &res))
+			return -1;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		vgpu_sim_get_stats(e.sim, &st2);
+		s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+		printf("# bench saxpy: %llu thread-insts, %llu cycles in %.3f s: "
+		       "%.1f M thread-insts/s\n", (unsigned long long)st2.thread_insts,
+		       (unsigned long long)res.cycles, s, (double)st2.thread_insts / s / 1e6);
+		free(p.image);
+		env_fini(&e);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	report("presets", t_presets());
+	report("saxpy matches the CPU reference bit for bit", t_saxpy());
+	report("two identical runs give identical cycles and warp_insts", t_deterministic());
+	report("reduce matches the CPU reference", t_reduce());
+	report("histogram (global and shared atomics) matches", t_histogram());
+	report("divergence and reconvergence", t_divergence());
+	report("barrier orders shared memory between warps", t_barrier());
+	report("atomics: add/min/max/inc/exch/cas/red, shared and global", t_atomics());
+	report("out-of-range store faults with fault_addr, writes nothing", t_fault());
+	report("bad job descriptor/program ends blocks with -EINVAL/-EILSEQ", t_bad_job());
+	report("dispatch checks and step semantics", t_dispatch_checks());
+	report("job_end discards running blocks", t_job_end_discards());
+	if (argc > 1 && !strcmp(argv[1], "--bench"))
+		report("bench", bench());
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
