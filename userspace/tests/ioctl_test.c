@@ -9,6 +9,13 @@
  * objects still work):
  *	ioctl_test --no-daemon
  *
+ * Both also check the backend device's own errors: with a daemon only what
+ * does not disturb it (a second ATTACH is -EBUSY, a file that is not
+ * attached cannot KICK or mmap); without one the test attaches a fake
+ * backend itself, checks the description checks, the rings, KICK, poll(),
+ * sees its launch's commands and then detaches with the job running: the
+ * job fails with -EIO.
+ *
  * Prints "ok - NAME" or "not ok - NAME" per check, then "N passed, N failed";
  * exits non-zero on any failure. The errno conventions are those of
  * uapi/drm/vgpu_drm.h.
@@ -27,12 +34,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
+
 #include <xf86drm.h>
 
+#include <drm/vgpu_backend.h>
 #include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
 
@@ -683,6 +697,248 @@ out:
 	bo_close(bo);
 }
 
+/* ---- the backend device ---------------------------------------------------- */
+
+/* A small valid device: 2 SMs of a Fermi-like machine. */
+static void fake_desc(struct vgpu_device_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	strcpy(d->name, "ioctl-test");
+	d->num_sms = 2;
+	d->warp_size = 32;
+	d->max_threads_per_sm = 1536;
+	d->max_tbs_per_sm = 8;
+	d->regs_per_sm = 32768;
+	d->shared_per_sm = 49152;
+	d->max_threads_per_tb = 1024;
+	d->max_regs_per_thread = 63;
+	d->max_shared_per_tb = 49152;
+	d->core_clock_khz = 1400000;
+	d->reg_alloc_unit = 2;
+	d->shared_alloc_unit = 128;
+}
+
+static int bioctl(int bfd, unsigned long req, void *arg)
+{
+	return ioctl(bfd, req, arg) ? errno : 0;
+}
+
+static void bexpect(const char *name, int bfd, unsigned long req, void *arg,
+		    int want)
+{
+	int got = bioctl(bfd, req, arg);
+
+	if (got == want)
+		result(true, "%s", name);
+	else
+		result(false, "%s: got %s (%d), want %s (%d)", name,
+		       got ? strerror(got) : "success", got,
+		       want ? strerror(want) : "success", want);
+}
+
+/* Opening the backend without CAP_SYS_ADMIN fails with EPERM. */
+static void check_backend_perm(void)
+{
+	pid_t pid = fork();
+	int status = 0;
+
+	if (pid == 0) {
+		struct __user_cap_header_struct hdr = {
+			.version = _LINUX_CAPABILITY_VERSION_3,
+		};
+		struct __user_cap_data_struct data[2];
+		int bfd;
+
+		if (syscall(SYS_capget, &hdr, data))
+			_exit(3);
+		data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+		data[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+		if (syscall(SYS_capset, &hdr, data))
+			_exit(3);
+		bfd = open(VGPU_BACKEND_DEVICE, O_RDWR);
+		_exit(bfd < 0 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	result(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	       "backend open without CAP_SYS_ADMIN -> EPERM");
+}
+
+static void check_backend_attached_elsewhere(void)
+{
+	struct vgpu_backend_attach at = { .abi_version = VGPU_BACKEND_ABI_VERSION };
+	struct vgpu_backend_kick k = { 0 };
+	struct pollfd pfd;
+	void *m;
+	int bfd;
+
+	bfd = open(VGPU_BACKEND_DEVICE, O_RDWR | O_CLOEXEC);
+	if (bfd < 0) {
+		result(false, "open %s: %s", VGPU_BACKEND_DEVICE, strerror(errno));
+		return;
+	}
+	fake_desc(&at.desc);
+	bexpect("ATTACH while vgpud is attached -> EBUSY", bfd,
+		VGPU_BACKEND_IOC_ATTACH, &at, EBUSY);
+	at.abi_version = VGPU_BACKEND_ABI_VERSION + 1;
+	bexpect("ATTACH with a wrong ABI version -> EINVAL", bfd,
+		VGPU_BACKEND_IOC_ATTACH, &at, EINVAL);
+	k.cycle = UINT64_MAX;
+	bexpect("KICK on a file that is not attached -> EINVAL", bfd,
+		VGPU_BACKEND_IOC_KICK, &k, EINVAL);
+	m = mmap(NULL, 4096, PROT_READ, MAP_SHARED, bfd, 0);
+	result(m == MAP_FAILED, "mmap of a file that is not attached fails");
+	if (m != MAP_FAILED)
+		munmap(m, 4096);
+	pfd = (struct pollfd){ .fd = bfd, .events = POLLIN };
+	result(poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLERR),
+	       "poll() of a file that is not attached reports POLLERR");
+	close(bfd);
+}
+
+static void check_backend_own(void)
+{
+	struct vgpu_backend_attach at = { .abi_version = VGPU_BACKEND_ABI_VERSION };
+	struct vgpu_backend_kick k = { 0 };
+	struct drm_vgpu_job_info ji;
+	static struct launch l;
+	uint32_t prog, bo, syncobj = 0, nr = 0;
+	uint8_t *cmd = MAP_FAILED;
+	struct pollfd pfd;
+	struct image im;
+	uint64_t v = 0;
+	int bfd, bfd2;
+
+	bfd = open(VGPU_BACKEND_DEVICE, O_RDWR | O_CLOEXEC);
+	if (bfd < 0) {
+		result(false, "open %s: %s", VGPU_BACKEND_DEVICE, strerror(errno));
+		return;
+	}
+#define BAD_DESC(name, stmt) do {					\
+		fake_desc(&at.desc);					\
+		stmt;							\
+		bexpect("ATTACH " name " -> EINVAL", bfd,		\
+			VGPU_BACKEND_IOC_ATTACH, &at, EINVAL);		\
+	} while (0)
+	BAD_DESC("with 0 SMs", at.desc.num_sms = 0);
+	BAD_DESC("with 1025 SMs", at.desc.num_sms = 1025);
+	BAD_DESC("with warp size 64", at.desc.warp_size = 64);
+	BAD_DESC("with 65 TB slots per SM", at.desc.max_tbs_per_sm = 65);
+	BAD_DESC("with no registers", at.desc.regs_per_sm = 0);
+	BAD_DESC("with a block larger than an SM", at.desc.max_threads_per_tb = 2048);
+	BAD_DESC("with a reserved field set", at.desc.reserved[2] = 1);
+	BAD_DESC("with flags set", at.flags = 1);
+	at.flags = 0;
+	fake_desc(&at.desc);
+	at.abi_version = 0;
+	bexpect("ATTACH with ABI version 0 -> EINVAL", bfd, VGPU_BACKEND_IOC_ATTACH,
+		&at, EINVAL);
+	at.abi_version = VGPU_BACKEND_ABI_VERSION;
+	if (bioctl(bfd, VGPU_BACKEND_IOC_ATTACH, &at)) {
+		result(false, "ATTACH of a fake backend: %s", strerror(errno));
+		close(bfd);
+		return;
+	}
+	result(at.cmd.entry_size == sizeof(struct vgpu_cmd) &&
+	       at.evt.entry_size == sizeof(struct vgpu_evt) &&
+	       at.vram_size == lim.vram_size, "ATTACH of a fake backend");
+	bexpect("a second ATTACH on the same file -> EBUSY", bfd,
+		VGPU_BACKEND_IOC_ATTACH, &at, EBUSY);
+	bfd2 = open(VGPU_BACKEND_DEVICE, O_RDWR | O_CLOEXEC);
+	bexpect("ATTACH of a second backend -> EBUSY", bfd2, VGPU_BACKEND_IOC_ATTACH,
+		&at, EBUSY);
+	close(bfd2);
+	result(!get_param(DRM_VGPU_PARAM_BACKEND_ATTACHED, &v) && v == 1,
+	       "GET_PARAM BACKEND_ATTACHED is 1 with the fake backend");
+	result(!get_param(DRM_VGPU_PARAM_NUM_SMS, &v) && v == 2,
+	       "GET_PARAM NUM_SMS reports the fake backend's");
+
+	result(mmap(NULL, at.cmd.map_size + 4096, PROT_READ, MAP_SHARED, bfd,
+		    VGPU_BACKEND_OFF_CMD_RING) == MAP_FAILED,
+	       "mmap of a ring with the wrong size fails");
+	result(mmap(NULL, 4096, PROT_READ, MAP_SHARED, bfd, 0x1000) == MAP_FAILED,
+	       "mmap at an unknown offset fails");
+	result(mmap(NULL, at.cmd.map_size, PROT_READ, MAP_PRIVATE, bfd,
+		    VGPU_BACKEND_OFF_CMD_RING) == MAP_FAILED,
+	       "a private mapping of a ring fails");
+	cmd = mmap(NULL, at.cmd.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, bfd,
+		   VGPU_BACKEND_OFF_CMD_RING);
+	result(cmd != MAP_FAILED &&
+	       *(uint32_t *)(cmd + at.cmd.ring_entries) == 4096 &&
+	       *(uint32_t *)(cmd + at.cmd.ring_mask) == 4095,
+	       "mmap of the command ring");
+	if (cmd == MAP_FAILED)
+		goto out;
+
+	k.cycle = at.start_cycle + 1;
+	bexpect("KICK", bfd, VGPU_BACKEND_IOC_KICK, &k, 0);
+	result(k.pending_cmds == 0, "KICK with no work leaves no commands");
+	k.cycle = at.start_cycle;
+	bexpect("KICK with a cycle going backwards -> EINVAL", bfd,
+		VGPU_BACKEND_IOC_KICK, &k, EINVAL);
+	k.cycle = at.start_cycle + 1;
+	k.flags = 1;
+	bexpect("KICK with flags set -> EINVAL", bfd, VGPU_BACKEND_IOC_KICK, &k, EINVAL);
+	pfd = (struct pollfd){ .fd = bfd, .events = POLLIN };
+	result(poll(&pfd, 1, 0) == 0, "poll() without commands does not report POLLIN");
+
+	/* A launch shows up as JOB_BEGIN and DISPATCH and wakes the poller. */
+	img_build(&im);
+	if (program_create(&im, &prog) || bo_create(4096, &bo, NULL) ||
+	    drmSyncobjCreate(fd, 0, &syncobj)) {
+		result(false, "setup of a launch on the fake backend");
+		goto out;
+	}
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 3;
+	l.s.out_syncobj = syncobj;
+	submit_expect("on the fake backend", &l, 0);
+	pfd = (struct pollfd){ .fd = bfd, .events = POLLIN };
+	result(poll(&pfd, 1, 1000) == 1 && (pfd.revents & POLLIN),
+	       "poll() reports POLLIN when commands are queued");
+	nr = __atomic_load_n((uint32_t *)(cmd + at.cmd.tail), __ATOMIC_ACQUIRE) -
+	     *(uint32_t *)(cmd + at.cmd.head);
+	if (nr == 4) {
+		struct vgpu_cmd *c = (struct vgpu_cmd *)(cmd + at.cmd.entries);
+
+		result(c[0].op == VGPU_CMD_JOB_BEGIN && c[0].job == l.s.job_id &&
+		       c[0].addr != 0 && c[1].op == VGPU_CMD_DISPATCH &&
+		       c[1].tb == 0 && c[2].tb == 1 && c[3].tb == 2,
+		       "the launch is JOB_BEGIN then one DISPATCH per block");
+	} else {
+		result(false, "the launch queued %u commands, want 4", nr);
+	}
+	memset(&ji, 0, sizeof(ji));
+	ji.job_id = l.s.job_id;
+	result(!vioctl(DRM_IOCTL_VGPU_JOB_INFO, &ji) && ji.state == DRM_VGPU_JOB_RUNNING,
+	       "the job is running");
+
+	/* The backend goes away: the job fails with EIO. */
+	munmap(cmd, at.cmd.map_size);
+	cmd = MAP_FAILED;
+	close(bfd);
+	bfd = -1;
+	result(wait_job(syncobj, l.s.job_id, &ji) && ji.state == DRM_VGPU_JOB_DONE &&
+	       ji.error == -EIO, "detaching fails the running job with EIO (error %d)",
+	       ji.error);
+	result(!get_param(DRM_VGPU_PARAM_BACKEND_ATTACHED, &v) && v == 0,
+	       "no backend is attached after the detach");
+	launch_init(&l, prog, bo);
+	submit_expect("after the detach -> ENODEV", &l, ENODEV);
+	drmSyncobjDestroy(fd, syncobj);
+	bo_close(bo);
+	{
+		struct drm_vgpu_program_destroy pd = { .handle = prog };
+
+		expect("PROGRAM_DESTROY after the detach", DRM_IOCTL_VGPU_PROGRAM_DESTROY,
+		       &pd, 0);
+	}
+out:
+	if (cmd != MAP_FAILED)
+		munmap(cmd, at.cmd.map_size);
+	if (bfd >= 0)
+		close(bfd);
+}
+
 static void check_no_daemon(void)
 {
 	static struct launch l;
@@ -723,11 +979,14 @@ int main(int argc, char **argv)
 	check_get_param(daemon);
 	check_bo_mmap("before the bad calls");
 	check_bo_errors();
+	check_backend_perm();
 	if (daemon) {
 		check_programs();
 		check_submit();
+		check_backend_attached_elsewhere();
 	} else {
 		check_no_daemon();
+		check_backend_own();
 	}
 
 	/* The device still works after all the bad calls. */
