@@ -189,6 +189,7 @@ struct launch {
 	const struct vgpu_mem_range *ranges;
 	uint32_t nranges;
 	uint32_t max_tbs_per_sm;	/* 0: as many as fit */
+	uint64_t data_addr, data_size;	/* the program's data segment */
 };
 
 struct result {
@@ -231,6 +232,8 @@ static int run(struct env *e, const struct launch *L, struct result *res)
 		d.block[i] = L->block[i] ? L->block[i] : 1;
 	}
 	d.dynamic_shared = L->dynamic_shared;
+	d.data_addr = L->data_addr;
+	d.data_size = L->data_size;
 	d.shared_bytes = pe->shared_static + L->dynamic_shared;
 	d.ranges_offset = sizeof(d);
 	d.num_ranges = L->nranges;
@@ -988,6 +991,489 @@ static int t_job_end_discards(void)
 	return 0;
 }
 
+
+/* ------------------------------------------------------------------ */
+/* real nvcc output of userspace/tests/ptx/kernels.cu */
+
+struct kenv {
+	struct env e;
+	struct prog p;
+	uint64_t data;		/* data segment address */
+	uint32_t data_size;
+	struct vgpu_mem_range rg[8];
+	uint32_t nrg;
+};
+
+static int kinit(struct kenv *k)
+{
+	static const char *const dirs[] = { "", "../", "../../", "../../../" };
+	const struct vgpu_program_header *h;
+	char path[256];
+	FILE *f = NULL;
+	char *src;
+	long n;
+	int r;
+
+	memset(k, 0, sizeof(*k));
+	if (env_init(&k->e, "fermi-gtx480", 32u << 20))
+		return -1;
+	for (int i = 0; i < 4 && !f; i++) {
+		snprintf(path, sizeof(path), "%suserspace/tests/ptx/kernels.ptx", dirs[i]);
+		f = fopen(path, "rb");
+	}
+	if (!f && getenv("VGPU_SRCDIR")) {
+		snprintf(path, sizeof(path), "%s/userspace/tests/ptx/kernels.ptx",
+			 getenv("VGPU_SRCDIR"));
+		f = fopen(path, "rb");
+	}
+	if (!f) {
+		printf("# cannot find userspace/tests/ptx/kernels.ptx\n");
+		return -1;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	src = malloc(n + 1);
+	if (!src || fread(src, 1, n, f) != (size_t)n) {
+		fclose(f);
+		free(src);
+		return -1;
+	}
+	fclose(f);
+	r = load_ptx_text(&k->e, src, n, &k->p);
+	free(src);
+	if (r)
+		return r;
+	h = k->p.image;
+	k->data_size = h->data_size;
+	if (h->data_size) {
+		k->data = dalloc(&k->e, h->data_size);
+		memset(k->e.vram + k->data, 0, h->data_size);
+		memcpy(k->e.vram + k->data, (uint8_t *)k->p.image + h->data_offset,
+		       h->data_init_size);
+	}
+	return 0;
+}
+
+static void kfini(struct kenv *k)
+{
+	free(k->p.image);
+	env_fini(&k->e);
+}
+
+static uint64_t kbuf(struct kenv *k, uint64_t size)
+{
+	uint64_t a = dalloc(&k->e, size);
+
+	memset(k->e.vram + a, 0, size);
+	k->rg[k->nrg++] = (struct vgpu_mem_range){ a, size };
+	return a;
+}
+
+static int krun(struct kenv *k, const char *entry, uint32_t gx, uint32_t gy, uint32_t bx,
+		uint32_t by, const void *params, uint32_t psize)
+{
+	struct result res;
+	struct launch L = {
+		.prog = &k->p, .entry = entry, .grid = { gx, gy }, .block = { bx, by },
+		.params = params, .params_size = psize, .ranges = k->rg, .nranges = k->nrg,
+		.data_addr = k->data, .data_size = k->data_size,
+	};
+
+	if (k->data_size)
+		k->rg[L.nranges++] = (struct vgpu_mem_range){ k->data, k->data_size };
+	if (run(&k->e, &L, &res))
+		return -1;
+	if (res.status) {
+		printf("#   %s: status %d fault_addr 0x%llx\n", entry, res.status,
+		       (unsigned long long)res.fault_addr);
+		return -1;
+	}
+	return 0;
+}
+
+#define VP(k, a) ((void *)((k)->e.vram + (a)))
+
+static int t_intops(void)
+{
+	struct kenv k;
+	const int n = 300;
+	struct { uint64_t a, b, out; int32_t n; } prm;
+	int32_t *a, *b, *o;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.a = kbuf(&k, n * 4);
+	prm.b = kbuf(&k, n * 4);
+	prm.out = kbuf(&k, n * 24 * 4);
+	prm.n = n;
+	a = VP(&k, prm.a);
+	b = VP(&k, prm.b);
+	o = VP(&k, prm.out);
+	for (int i = 0; i < n; i++) {
+		a[i] = (int32_t)(uint32_t)rnd();
+		if (a[i] == INT32_MIN)
+			a[i] = 5;
+		b[i] = i % 3 ? (int32_t)(rnd() % 2000) - 1000 : (int32_t)(uint32_t)rnd();
+		if (!b[i])
+			b[i] = 7;
+		if (i == 5)
+			a[i] = 0;
+	}
+	CHECK(krun(&k, "intops", (n + 127) / 128, 1, 128, 1, &prm, 28) == 0, "run");
+	for (int i = 0; i < n; i++) {
+		int32_t x = a[i], y = b[i], r[24];
+		uint32_t ux = (uint32_t)x, uy = (uint32_t)y, br = 0;
+		long long lx = (long long)x * 1000003 + y;
+
+		for (int q = 0; q < 32; q++)
+			br |= ((ux >> q) & 1) << (31 - q);
+		r[0] = x / y;
+		r[1] = x % y;
+		r[2] = (int32_t)(ux / uy);
+		r[3] = (int32_t)(ux % uy);
+		r[4] = x < y ? x : y;
+		r[5] = (int32_t)(ux > uy ? ux : uy);
+		r[6] = x < 0 ? -x : x;
+		r[7] = x >> (y & 31);
+		r[8] = (int32_t)(ux >> (uy & 31));
+		r[9] = (int32_t)(ux << (y & 15));
+		r[10] = __builtin_popcount(ux);
+		r[11] = x ? __builtin_clz(ux) : 32;
+		r[12] = (int32_t)br;
+		r[13] = (int32_t)(((int64_t)x * y) >> 32);
+		r[14] = (int32_t)(((uint64_t)ux * uy) >> 32);
+		r[15] = (int32_t)((ux >> 4) & 0xff);
+		{
+			uint64_t xy = (uint64_t)uy << 32 | ux;
+			uint32_t sel = 0x5140, pr = 0;
+
+			for (int q = 0; q < 4; q++)
+				pr |= (uint32_t)((xy >> (((sel >> (4 * q)) & 7) * 8)) & 0xff) << (8 * q);
+			r[16] = (int32_t)pr;
+		}
+		r[17] = (int32_t)(lx / (y | 1));
+		r[18] = (int32_t)(lx % 977);
+		r[19] = (int32_t)((unsigned long long)lx >> 33);
+		r[20] = x > y ? (int32_t)(ux - uy) : (int32_t)(uy * 3u);
+		r[21] = (x & 0xf0f0) | (y ^ 0x1234) | ~x;
+		r[22] = (int16_t)(uint16_t)(ux * 3u);
+		r[23] = (int8_t)(uint8_t)uy + (uint8_t)ux;
+		for (int q = 0; q < 24; q++)
+			CHECK(o[i * 24 + q] == r[q], "i %d x %d y %d: o[%d] = %d, expected %d",
+			      i, x, y, q, o[i * 24 + q], r[q]);
+	}
+	kfini(&k);
+	return 0;
+}
+
+static int t_floatops(void)
+{
+	struct kenv k;
+	const int n = 256;
+	struct { uint64_t a, b, out, iout; int32_t n; } prm;
+	float *a, *b, *o;
+	int32_t *io;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.a = kbuf(&k, n * 4);
+	prm.b = kbuf(&k, n * 4);
+	prm.out = kbuf(&k, n * 14 * 4);
+	prm.iout = kbuf(&k, n * 6 * 4);
+	prm.n = n;
+	a = VP(&k, prm.a);
+	b = VP(&k, prm.b);
+	o = VP(&k, prm.out);
+	io = VP(&k, prm.iout);
+	for (int i = 0; i < n; i++) {
+		a[i] = (float)((int64_t)(rnd() % 2000001) - 1000000) / 997.0f;
+		b[i] = (float)((int64_t)(rnd() % 2000001) - 1000000) / 1013.0f;
+		if (i % 17 == 0)
+			b[i] = a[i];
+		if (i == 3)
+			a[i] = b[i] = 0.0f;
+		if (i == 4)
+			a[i] = 2.5f, b[i] = -3.5f;
+	}
+	CHECK(krun(&k, "floatops", (n + 63) / 64, 1, 64, 1, &prm, 36) == 0, "run");
+	for (int i = 0; i < n; i++) {
+		float x = a[i], y = b[i], r[14];
+		int32_t ir[6];
+
+		r[0] = x + y;
+		r[1] = x - y;
+		r[2] = x * y;
+		r[3] = x / y;
+		r[4] = sqrtf(fabsf(x));
+		r[5] = fmaf(x, y, 1.5f);
+		r[6] = fminf(x, y);
+		r[7] = fmaxf(x, y);
+		r[8] = -fabsf(y);
+		r[9] = (float)i * 0.25f;
+		r[10] = (float)(unsigned)(i * 7919u);
+		r[11] = rintf(x);
+		r[12] = floorf(y) + truncf(x) + ceilf(x);
+		r[13] = x > y ? x : 2.0f * y;
+		ir[0] = (int)x;
+		ir[1] = (int)(unsigned)fabsf(y);
+		ir[2] = (int)nearbyintf(y);
+		ir[3] = x < y;
+		ir[4] = (int)((long long)(x * 1000.0f) >> 3);
+		ir[5] = isnan(x / y) ? 1 : 0;
+		for (int q = 0; q < 14; q++)
+			CHECK(!memcmp(&o[i * 14 + q], &r[q], 4),
+			      "i %d x %g y %g: o[%d] = %.9g, expected %.9g", i, x, y, q,
+			      o[i * 14 + q], r[q]);
+		for (int q = 0; q < 6; q++)
+			CHECK(io[i * 6 + q] == ir[q], "i %d x %g y %g: io[%d] = %d, expected %d",
+			      i, x, y, q, io[i * 6 + q], ir[q]);
+	}
+	kfini(&k);
+	return 0;
+}
+
+static int t_dblops(void)
+{
+	struct kenv k;
+	const int n = 200;
+	struct { uint64_t a, b, out; int32_t n; } prm;
+	double *a, *b, *o;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.a = kbuf(&k, n * 8);
+	prm.b = kbuf(&k, n * 8);
+	prm.out = kbuf(&k, n * 7 * 8);
+	prm.n = n;
+	a = VP(&k, prm.a);
+	b = VP(&k, prm.b);
+	o = VP(&k, prm.out);
+	for (int i = 0; i < n; i++) {
+		a[i] = (double)((int64_t)(rnd() % 20000001) - 10000000) / 9973.0;
+		b[i] = (double)((int64_t)(rnd() % 20000001) - 10000000) / 7919.0 + 0.5;
+	}
+	CHECK(krun(&k, "dblops", (n + 63) / 64, 1, 64, 1, &prm, 28) == 0, "run");
+	for (int i = 0; i < n; i++) {
+		double x = a[i], y = b[i], r[7];
+
+		r[0] = x + y;
+		r[1] = x * y - y;
+		r[2] = x / y;
+		r[3] = sqrt(fabs(x));
+		r[4] = fma(x, y, 0.125);
+		r[5] = (double)(float)x;
+		r[6] = (double)(long long)(x * 16.0);
+		for (int q = 0; q < 7; q++)
+			CHECK(!memcmp(&o[i * 7 + q], &r[q], 8), "i %d: o[%d] = %.17g, expected %.17g",
+			      i, q, o[i * 7 + q], r[q]);
+	}
+	kfini(&k);
+	return 0;
+}
+
+static int t_warpops(void)
+{
+	struct kenv k;
+	struct { uint64_t in, out; } prm;
+	int32_t *in, *o;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.in = kbuf(&k, 64 * 4);
+	prm.out = kbuf(&k, 64 * 9 * 4);
+	in = VP(&k, prm.in);
+	o = VP(&k, prm.out);
+	for (int t = 0; t < 64; t++)
+		in[t] = (int32_t)(rnd() % 100);
+	in[40] = 77;
+	CHECK(krun(&k, "warpops", 1, 1, 64, 1, &prm, 16) == 0, "run");
+	for (int t = 0; t < 64; t++) {
+		int w = t & ~31, l = t & 31, r[9];
+		uint32_t ballot = 0, odd2 = 0;
+		int any = 0;
+
+		for (int q = 0; q < 32; q++) {
+			ballot |= (uint32_t)(in[w + q] & 1) << q;
+			any |= in[w + q] == 77;
+			odd2 += (in[w + q] & 2) != 0;
+		}
+		r[0] = l + 3 < 32 ? in[t + 3] : in[t];
+		r[1] = l >= 5 ? in[t - 5] : in[t];
+		r[2] = in[w + (l ^ 9)];
+		r[3] = in[w + ((t * 7) & 31)];
+		r[4] = (l & 7) + 2 < 8 ? in[t + 2] : in[t];
+		r[5] = (int32_t)ballot;
+		r[6] = any;
+		r[7] = 1;
+		r[8] = in[t] & 2 ? (int32_t)odd2 : -1;
+		for (int q = 0; q < 9; q++)
+			CHECK(o[t * 9 + q] == r[q], "t %d: o[%d] = %d, expected %d", t, q,
+			      o[t * 9 + q], r[q]);
+	}
+	kfini(&k);
+	return 0;
+}
+
+static int t_localarr(void)
+{
+	struct kenv k;
+	const int n = 100;
+	struct { uint64_t in, out; int32_t n; } prm;
+	int32_t *in, *o;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.in = kbuf(&k, n * 4);
+	prm.out = kbuf(&k, n * 4);
+	prm.n = n;
+	in = VP(&k, prm.in);
+	o = VP(&k, prm.out);
+	for (int t = 0; t < n; t++)
+		in[t] = (int32_t)(rnd() % 1000);
+	CHECK(krun(&k, "localarr", 2, 1, 64, 1, &prm, 20) == 0, "run");
+	for (int t = 0; t < n; t++) {
+		int arr[24];
+
+		for (int q = 0; q < 24; q++)
+			arr[q] = in[t] * q;
+		for (int q = 0; q < 24; q++)
+			arr[(q * 7 + in[t]) % 24] += q;
+		CHECK(o[t] == arr[in[t] % 24] + arr[(in[t] + 5) % 24], "t %d", t);
+	}
+	kfini(&k);
+	return 0;
+}
+
+static int t_vec_grid(void)
+{
+	struct kenv k;
+	const int n = 70, w = 37, h = 19;
+	struct { uint64_t in, out, pi, po; int32_t n; } prm;
+	struct { uint64_t out; int32_t w, h; } g;
+	float *in, *out;
+	int32_t *pi, *po, *go;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.in = kbuf(&k, n * 16);
+	prm.out = kbuf(&k, n * 16);
+	prm.pi = kbuf(&k, n * 8);
+	prm.po = kbuf(&k, n * 8);
+	prm.n = n;
+	in = VP(&k, prm.in);
+	out = VP(&k, prm.out);
+	pi = VP(&k, prm.pi);
+	po = VP(&k, prm.po);
+	for (int i = 0; i < n * 4; i++)
+		in[i] = (float)(rnd() % 1000) / 8.0f;
+	for (int i = 0; i < n * 2; i++)
+		pi[i] = (int32_t)(rnd() % 100000);
+	CHECK(krun(&k, "vec4", 3, 1, 32, 1, &prm, 36) == 0, "run vec4");
+	for (int t = 0; t < n; t++) {
+		float *v = &in[4 * t], *r = &out[4 * t];
+
+		CHECK(r[0] == v[3] && r[1] == v[2] * 2.0f && r[2] == v[1] + 1.0f && r[3] == v[0],
+		      "vec4 %d", t);
+		CHECK(po[2 * t] == pi[2 * t + 1] && po[2 * t + 1] == pi[2 * t] + pi[2 * t + 1],
+		      "int2 %d", t);
+	}
+	g.out = kbuf(&k, w * h * 4);
+	g.w = w;
+	g.h = h;
+	go = VP(&k, g.out);
+	CHECK(krun(&k, "grid2d", (w + 7) / 8, (h + 3) / 4, 8, 4, &g, 16) == 0, "run grid2d");
+	for (int y = 0; y < h; y++)
+		for (int x = 0; x < w; x++)
+			CHECK(go[y * w + x] == x * 1000 + y + (h + 3) / 4 * 1000000, "(%d,%d)", x, y);
+	kfini(&k);
+	return 0;
+}
+
+static int t_modvars(void)
+{
+	struct kenv k;
+	const int n = 150;
+	struct { uint64_t out; int32_t n; } prm;
+	static const int table[8] = { 3, 1, 4, 1, 5, 9, 2, 6 }, gdata[4] = { 10, 20, 30, 40 };
+	int32_t *o;
+	uint32_t counter;
+
+	CHECK(kinit(&k) == 0, "init");
+	CHECK(k.data_size >= 52, "data segment %u bytes", k.data_size);
+	prm.out = kbuf(&k, n * 4);
+	prm.n = n;
+	o = VP(&k, prm.out);
+	CHECK(krun(&k, "modvars", 3, 1, 64, 1, &prm, 12) == 0, "run");
+	for (int t = 0; t < n; t++)
+		CHECK(o[t] == table[t & 7] * 100 + gdata[t & 3], "t %d: %d", t, o[t]);
+	memcpy(&counter, k.e.vram + k.data + 32, 4);
+	CHECK(counter == (uint32_t)n, "counter %u", counter);
+	kfini(&k);
+	return 0;
+}
+
+static int t_atomics2(void)
+{
+	struct kenv k;
+	const int n = 333;
+	struct { uint64_t in, fsum, imax, u64; int32_t n; } prm;
+	int32_t *in, *imax, mx = INT32_MIN;
+	float *fsum;
+	uint64_t *u64, sum = 0;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.in = kbuf(&k, n * 4);
+	prm.fsum = kbuf(&k, 4);
+	prm.imax = kbuf(&k, 4);
+	prm.u64 = kbuf(&k, 8);
+	prm.n = n;
+	in = VP(&k, prm.in);
+	fsum = VP(&k, prm.fsum);
+	imax = VP(&k, prm.imax);
+	u64 = VP(&k, prm.u64);
+	*imax = INT32_MIN;
+	for (int t = 0; t < n; t++) {
+		in[t] = (int32_t)(rnd() % 100000) - 50000;
+		mx = in[t] > mx ? in[t] : mx;
+		sum += (uint64_t)(int64_t)in[t];
+	}
+	CHECK(krun(&k, "atomics2", 6, 1, 64, 1, &prm, 36) == 0, "run");
+	CHECK(*fsum == n * 0.5f, "fsum %g", *fsum);
+	CHECK(*imax == mx, "imax %d, expected %d", *imax, mx);
+	CHECK(*u64 == sum, "u64 %llu, expected %llu", (unsigned long long)*u64,
+	      (unsigned long long)sum);
+	kfini(&k);
+	return 0;
+}
+
+static int t_narrow(void)
+{
+	struct kenv k;
+	const int n = 90;
+	struct { uint64_t a, b, out; int32_t n; } prm;
+	uint16_t *a;
+	int8_t *b;
+	int16_t *o;
+
+	CHECK(kinit(&k) == 0, "init");
+	prm.a = kbuf(&k, n * 2);
+	prm.b = kbuf(&k, n);
+	prm.out = kbuf(&k, n * 4);
+	prm.n = n;
+	a = VP(&k, prm.a);
+	b = VP(&k, prm.b);
+	o = VP(&k, prm.out);
+	for (int t = 0; t < n; t++) {
+		a[t] = (uint16_t)rnd();
+		b[t] = (int8_t)rnd();
+	}
+	CHECK(krun(&k, "narrow", 3, 1, 32, 1, &prm, 28) == 0, "run");
+	for (int t = 0; t < n; t++) {
+		int16_t r0 = (int16_t)(uint16_t)(a[t] * 3 + b[t]);
+		int16_t r1 = (int16_t)(uint16_t)((a[t] >> 3) ^ (uint16_t)(b[t] * b[t]));
+
+		CHECK(o[2 * t] == r0 && o[2 * t + 1] == r1, "t %d: %d %d, expected %d %d", t,
+		      o[2 * t], o[2 * t + 1], r0, r1);
+	}
+	kfini(&k);
+	return 0;
+}
+
 static int bench(void)
 {
 	struct result res;
@@ -1069,6 +1555,15 @@ int main(int argc, char **argv)
 	report("bad job descriptor/program ends blocks with -EINVAL/-EILSEQ", t_bad_job());
 	report("dispatch checks and step semantics", t_dispatch_checks());
 	report("job_end discards running blocks", t_job_end_discards());
+	report("nvcc intops: integer arithmetic, 64-bit, bit operations", t_intops());
+	report("nvcc floatops: f32 arithmetic and conversions, bit-exact", t_floatops());
+	report("nvcc dblops: f64 arithmetic, bit-exact", t_dblops());
+	report("nvcc warpops: shfl up/down/bfly/idx/width, vote, activemask", t_warpops());
+	report("nvcc localarr: local memory", t_localarr());
+	report("nvcc vec4/grid2d: vector memory ops, 2D grid", t_vec_grid());
+	report("nvcc modvars: __constant__ and __device__ variables", t_modvars());
+	report("nvcc atomics2: float add, signed max, 64-bit CAS loop", t_atomics2());
+	report("nvcc narrow: 8/16-bit data", t_narrow());
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
 		report("bench", bench());
 	printf("%d passed, %d failed\n", passed, failed);

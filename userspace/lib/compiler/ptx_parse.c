@@ -1813,8 +1813,6 @@ static void lower_ldst(struct parser *P, struct opword *w, struct pop *o, int n,
 		cls = type_cls(t) == VC_64 ? VC_64 : VC_32;
 	if (lsz == 3 && cls != VC_64)
 		cc_error(P->cc, P->line, "64-bit memory type needs 64-bit registers");
-	if (st && cls == VC_64 && lsz < 3)
-		cc_error(P->cc, P->line, "register wider than the stored type");
 	rt = cls == VC_64 ? VGPU_T_U64 : VGPU_T_U32;
 	sx = vgpu_type_signed(t) && lsz < (cls == VC_64 ? 3 : 2);
 	if (regs[0] == -3) {
