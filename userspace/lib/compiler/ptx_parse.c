@@ -2440,6 +2440,10 @@ static void parse_body(struct parser *P)
 		if (optok->t != T_WORD || optok->s[0] == '.' || optok->s[0] == '%')
 			unexpected(P, optok, "an instruction");
 		P->line = optok->line;
+		if (optok->len >= 4 && !memcmp(optok->s, "call", 4) &&
+		    (optok->len == 4 || optok->s[4] == '.'))
+			cc_error(P->cc, P->line,
+				 "unsupported instruction 'call' (device functions must be inlined)");
 		while (!is_p(peek(P), ';')) {
 			if (n == 8)
 				cc_error(P->cc, P->line, "too many operands");
@@ -2474,7 +2478,7 @@ static void finish_entry(struct parser *P)
 		if (e->labels[i].pos < 0)
 			cc_error(P->cc, e->labels[i].line, "undefined label '%s'", e->labels[i].name);
 	/* dynamic shared memory starts at the 16-aligned end of the static part */
-	if (e->shared_static || P->nfix) {
+	if (P->nfix || P->extern_align) {
 		uint32_t a = P->extern_align > 16 ? P->extern_align : 16;
 
 		e->shared_static = align_up(e->shared_static, a);

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_compiler.c - host tests of the PTX front end (userspace/lib/compiler):
+ * the checked-in nvcc output compiles with the right entry metadata,
+ * unsupported or malformed PTX fails with "ptx:LINE: ..." naming the line,
+ * and garbage never crashes it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <drm/vgpu_program.h>
+#include <vgpu/isa.h>
+
+#include "compiler/vgpu_compile.h"
+
+static int passed, failed;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("#   %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__); \
+			printf("\n"); \
+			return -1; \
+		} \
+	} while (0)
+
+static void report(const char *name, int r)
+{
+	printf("%s - %s\n", r ? "not ok" : "ok", name);
+	if (r)
+		failed++;
+	else
+		passed++;
+}
+
+static char *read_src(const char *rel, size_t *len)
+{
+	static const char *const dirs[] = { "", "../", "../../", "../../../" };
+	char path[512];
+	FILE *f = NULL;
+	char *buf;
+	long n;
+
+	for (int i = 0; i < 4 && !f; i++) {
+		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
+		f = fopen(path, "rb");
+	}
+	if (!f && getenv("VGPU_SRCDIR")) {
+		snprintf(path, sizeof(path), "%s/%s", getenv("VGPU_SRCDIR"), rel);
+		f = fopen(path, "rb");
+	}
+	if (!f) {
+		printf("# cannot find %s (set VGPU_SRCDIR)\n", rel);
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+struct img {
+	void *p;
+	size_t size;
+	char err[256];
+	int ret;
+};
+
+static int compile(const char *src, size_t len, struct img *im)
+{
+	im->ret = vgpu_compile_ptx(src, len, &im->p, &im->size, im->err, sizeof(im->err));
+	return im->ret;
+}
+
+static int compile_str(const char *src, struct img *im)
+{
+	return compile(src, strlen(src), im);
+}
+
+static const struct vgpu_program_header *hdr(const struct img *im)
+{
+	return im->p;
+}
+
+static const struct vgpu_program_entry *entry(const struct img *im, const char *name)
+{
+	const struct vgpu_program_header *h = hdr(im);
+
+	for (uint32_t i = 0; i < h->num_entries; i++) {
+		const struct vgpu_program_entry *e = (const void *)((const uint8_t *)im->p +
+			h->entries_offset + (size_t)i * h->entry_size);
+
+		if (!strncmp(e->name, name, sizeof(e->name)))
+			return e;
+	}
+	return NULL;
+}
+
+/* Structural checks every image must pass (what vgpu.ko validates). */
+static int check_image(const struct img *im)
+{
+	const struct vgpu_program_header *h = hdr(im);
+	const uint64_t *code;
+
+	CHECK(im->size >= sizeof(*h), "image too small");
+	CHECK(h->magic == VGPU_PROGRAM_MAGIC, "magic");
+	CHECK(h->version_major == VGPU_PROGRAM_VERSION_MAJOR, "version");
+	CHECK(h->header_size == sizeof(*h) && h->entry_size == sizeof(struct vgpu_program_entry),
+	      "sizes");
+	CHECK(h->image_size == im->size, "image_size");
+	CHECK(h->num_entries >= 1 && h->num_entries <= VGPU_PROGRAM_MAX_ENTRIES, "entries");
+	CHECK(h->entries_offset % 8 == 0 && h->code_offset % 8 == 0 && h->code_size % 8 == 0,
+	      "alignment");
+	CHECK(h->entries_offset + h->num_entries * h->entry_size <= h->code_offset, "layout");
+	CHECK(h->code_offset + h->code_size <= h->data_offset, "code");
+	CHECK(h->data_offset + h->data_init_size == h->image_size, "data");
+	CHECK(h->data_init_size <= h->data_size, "data size");
+	for (int i = 0; i < 4; i++)
+		CHECK(!h->reserved[i], "reserved");
+	code = (const uint64_t *)((const uint8_t *)im->p + h->code_offset);
+	for (uint32_t i = 0; i < h->num_entries; i++) {
+		const struct vgpu_program_entry *e = (const void *)((const uint8_t *)im->p +
+			h->entries_offset + (size_t)i * h->entry_size);
+		uint64_t last;
+
+		CHECK(memchr(e->name, 0, sizeof(e->name)), "name terminated");
+		CHECK(e->code_start % 8 == 0 && e->code_end % 8 == 0 &&
+		      e->code_start < e->code_end && e->code_end <= h->code_size, "code range");
+		CHECK(e->regs_per_thread <= VGPU_NUM_REGS, "regs");
+		for (int k = 0; k < 8; k++)
+			CHECK(!e->reserved[k], "entry reserved");
+		last = code[e->code_end / 8 - 1];
+		CHECK(VGPU_I_OP(last) == VGPU_OP_EXIT || (code[e->code_end / 8 - 2] & VGPU_I_X),
+		      "entry %s ends with exit", e->name);
+	}
+	return 0;
+}
+
+static int t_workloads(void)
+{
+	static const char *const files[] = {
+		"userspace/workloads/saxpy.ptx", "userspace/workloads/reduce.ptx",
+		"userspace/workloads/histogram.ptx", "userspace/tests/ptx/kernels.ptx",
+	};
+	struct img im[4];
+	const struct vgpu_program_entry *e;
+
+	for (int i = 0; i < 4; i++) {
+		size_t len;
+		char *src = read_src(files[i], &len);
+
+		CHECK(src, "read %s", files[i]);
+		compile(src, len, &im[i]);
+		free(src);
+		CHECK(im[i].ret == 0, "%s: %s", files[i], im[i].err);
+		CHECK(check_image(&im[i]) == 0, "%s: image", files[i]);
+	}
+	/* saxpy(u32 n, f32 a, u64 x, u64 y) */
+	CHECK(hdr(&im[0])->num_entries == 2, "saxpy entries");
+	e = entry(&im[0], "saxpy");
+	CHECK(e && e->param_size == 24 && e->shared_static == 0 && e->local_per_thread == 0,
+	      "saxpy metadata");
+	CHECK(e->regs_per_thread >= 6 && e->regs_per_thread <= 16, "saxpy regs %u",
+	      e->regs_per_thread);
+	CHECK(e->flags == VGPU_ENTRY_HAS_GLOBAL_RMW, "saxpy reads and writes y: flags %x",
+	      e->flags);
+	CHECK(entry(&im[0], "saxpy_stride"), "saxpy_stride");
+	/* reduce(u64 in, u64 out, u32 n): dynamic shared only */
+	e = entry(&im[1], "reduce");
+	CHECK(e && e->param_size == 20 && e->shared_static == 0, "reduce metadata");
+	CHECK(e->flags == 0, "reduce writes only out: flags %x", e->flags);
+	e = entry(&im[1], "reduce_static");
+	CHECK(e && e->param_size == 20 && e->shared_static == 1024, "reduce_static metadata");
+	/* histogram */
+	e = entry(&im[2], "histogram");
+	CHECK(e && e->shared_static == 0 && (e->flags & VGPU_ENTRY_HAS_ATOMICS), "histogram");
+	CHECK(!(e->flags & VGPU_ENTRY_HAS_GLOBAL_RMW), "histogram: no plain global stores");
+	e = entry(&im[2], "histogram_shared");
+	CHECK(e && e->shared_static == 1024 && (e->flags & VGPU_ENTRY_HAS_ATOMICS),
+	      "histogram_shared");
+	/* coverage kernels */
+	CHECK(hdr(&im[3])->data_size >= 52 && hdr(&im[3])->data_init_size >= 52, "data segment");
+	e = entry(&im[3], "localarr");
+	CHECK(e && e->local_per_thread == 96, "local memory %u", e ? e->local_per_thread : 0);
+	for (int i = 0; i < 4; i++) {
+		char *buf = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&buf, &n);
+
+		CHECK(f, "memstream");
+		CHECK(vgpu_disasm(im[i].p, im[i].size, f) == 0, "disasm");
+		fclose(f);
+		CHECK(n > 100 && strstr(buf, ".entry") && strstr(buf, "exit"), "listing");
+		free(buf);
+		free(im[i].p);
+	}
+	return 0;
+}
+
+#define HEAD ".version 7.0\n.target sm_75\n.address_size 64\n"
+
+static int t_metadata(void)
+{
+	struct img im;
+	const struct vgpu_program_entry *e;
+	const char *src =
+		HEAD
+		".visible .entry k(.param .u32 a, .param .u64 b, .param .align 8 .b8 s[12],\n"
+		"	.param .f32 c)\n"
+		".maxntid 128, 2, 1\n"
+		"{\n"
+		"	.reg .b32 %r<3>;\n"
+		"	.shared .align 8 .b8 x[10];\n"
+		"	.shared .align 4 .b8 y[8];\n"
+		"	ld.param.u32 %r1, [c];\n"
+		"	st.shared.u32 [y+4], %r1;\n"
+		"	ret;\n"
+		"}\n";
+
+	CHECK(compile_str(src, &im) == 0, "%s", im.err);
+	CHECK(check_image(&im) == 0, "image");
+	e = entry(&im, "k");
+	/* a@0, b@8, s@16..28, c@28 */
+	CHECK(e->param_size == 32, "param_size %u", e->param_size);
+	CHECK(e->shared_static == 20, "shared_static %u", e->shared_static);
+	CHECK(e->max_threads_per_tb == 256, "maxntid %u", e->max_threads_per_tb);
+	CHECK(e->regs_per_thread == 1, "regs %u", e->regs_per_thread);
+	free(im.p);
+	return 0;
+}
+
+static int expect_error(const char *src, int line, const char *what)
+{
+	struct img im;
+	char prefix[32];
+
+	CHECK(compile_str(src, &im) == -EINVAL, "expected -EINVAL, got %d", im.ret);
+	CHECK(!im.p && !im.size, "no image on error");
+	snprintf(prefix, sizeof(prefix), "ptx:%d: ", line);
+	CHECK(!strncmp(im.err, prefix, strlen(prefix)), "error '%s' does not start with '%s'",
+	      im.err, prefix);
+	CHECK(strstr(im.err, what), "error '%s' does not mention '%s'", im.err, what);
+	return 0;
+}
+
+static int t_errors(void)
+{
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
+			   "\tsad.s32 %r1, %r2, %r3, %r1;\n\tret;\n}\n", 7,
+			   "unsupported instruction 'sad'") == 0, "sad");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
+			   "\tmov.u32 %r1, 1;\n\n\tmul24.lo.s32 %r1, %r2, %r3;\n\tret;\n}\n", 9,
+			   "unsupported instruction 'mul24'") == 0, "mul24");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\tcall.uni foo, ();\n\tret;\n}\n", 6,
+			   "'call'") == 0, "call");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\tbra $nowhere;\n\tret;\n}\n", 6,
+			   "undefined label '$nowhere'") == 0, "label");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+			   "\tmov.u32 %r7, 1;\n}\n", 7, "unknown register '%r7'") == 0, "register");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b16 %h<2>;\n"
+			   "\tadd.f16 %h1, %h1, %h1;\n}\n", 7, "unsupported type '.f16'") == 0,
+	      "f16");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+			   "\tadd.cc.u32 %r1, %r1, %r1;\n}\n", 7, "unsupported modifier") == 0,
+	      "carry");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+			   "\tld.global.u32 %r1, [%r0;\n}\n", 7, "expected ']'") == 0, "syntax");
+	CHECK(expect_error(HEAD ".func f()\n{\n\tret;\n}\n", 4, ".func") == 0, "func");
+	CHECK(expect_error(".version 7.0\n.target sm_75\n.address_size 32\n", 3,
+			   ".address_size 64") == 0, "address size");
+	CHECK(expect_error(".target sm_75\n.visible .entry k()\n{\n\tret;\n}\n", 2,
+			   ".version") == 0, "no version");
+	CHECK(expect_error(HEAD, 4, "no .entry") == 0, "no entry");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+			   "\tmov.u32 %r1, 1;\n", 7, "end of file") == 0, "truncated");
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
+			   "\tbar.sync 0, %r1;\n\tret;\n}\n", 7, "thread count") == 0, "bar count");
+	return 0;
+}
+
+/* More values live at once than the register file has. */
+static int t_pressure(void)
+{
+	char *src = malloc(200000), *p = src;
+	struct img im;
+	int r = 0;
+
+	p += sprintf(p, HEAD ".visible .entry k(.param .u64 o)\n{\n"
+		     "\t.reg .b32 %%r<400>;\n\t.reg .b64 %%rd<2>;\n"
+		     "\tld.param.u64 %%rd1, [o];\n");
+	for (int i = 0; i < 300; i++)
+		p += sprintf(p, "\tld.global.u32 %%r%d, [%%rd1+%d];\n", i, i * 4);
+	for (int i = 1; i < 300; i++)
+		p += sprintf(p, "\tadd.s32 %%r0, %%r0, %%r%d;\n", i);
+	p += sprintf(p, "\tst.global.u32 [%%rd1], %%r0;\n\tret;\n}\n");
+	if (expect_error(src, 262, "registers live") != 0)
+		r = -1;
+	/* 200 live values fit */
+	p = src;
+	p += sprintf(p, HEAD ".visible .entry k(.param .u64 o)\n{\n"
+		     "\t.reg .b32 %%r<400>;\n\t.reg .b64 %%rd<2>;\n"
+		     "\tld.param.u64 %%rd1, [o];\n");
+	for (int i = 0; i < 200; i++)
+		p += sprintf(p, "\tld.global.u32 %%r%d, [%%rd1+%d];\n", i, i * 4);
+	for (int i = 1; i < 200; i++)
+		p += sprintf(p, "\tadd.s32 %%r0, %%r0, %%r%d;\n", i);
+	p += sprintf(p, "\tst.global.u32 [%%rd1], %%r0;\n\tret;\n}\n");
+	if (!r && compile_str(src, &im) != 0) {
+		printf("#   200 live: %s\n", im.err);
+		r = -1;
+	}
+	if (!r) {
+		const struct vgpu_program_entry *e = entry(&im, "k");
+
+		if (e->regs_per_thread < 202 || e->regs_per_thread > 203) {
+			printf("#   regs %u for 200 live + a pointer pair\n", e->regs_per_thread);
+			r = -1;
+		}
+		free(im.p);
+	}
+	/* nine predicates live at once */
+	p = src;
+	p += sprintf(p, HEAD ".visible .entry k(.param .u32 v)\n{\n"
+		     "\t.reg .pred %%p<10>;\n\t.reg .b32 %%r<12>;\n"
+		     "\tld.param.u32 %%r0, [v];\n");
+	for (int i = 0; i < 9; i++)
+		p += sprintf(p, "\tsetp.eq.s32 %%p%d, %%r0, %d;\n", i, i);
+	for (int i = 0; i < 9; i++)
+		p += sprintf(p, "\t@%%p%d add.s32 %%r0, %%r0, 1;\n", i);
+	p += sprintf(p, "\tret;\n}\n");
+	if (!r && expect_error(src, 17, "predicates live") != 0)
+		r = -1;
+	free(src);
+	return r;
+}
+
+/* Constructs nvcc emits that the workloads do not contain. */
+static int t_constructs(void)
+{
+	struct img im;
+	const char *src =
+		HEAD
+		"// comment\n/* block\n comment */\n"
+		".global .align 4 .b8 g[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
+		".const .align 8 .f64 cd = 0d3FF0000000000000;\n"
+		".extern .shared .align 16 .b8 dyn[];\n"
+		".visible .entry k(.param .u64 .ptr .global .align 8 k_p)\n"
+		".reqntid 64\n"
+		"{\n"
+		"	.reg .pred %p<4>;\n	.reg .b16 %rs<3>;\n	.reg .b32 %r<10>;\n"
+		"	.reg .f32 %f<4>;\n	.reg .b64 %rd<6>;\n	.reg .f64 %fd<3>;\n"
+		"	.local .align 4 .b8 __local_depot0[16];\n"
+		"	.reg .b64 %SP;\n	.reg .b64 %SPL;\n"
+		"	mov.u64 %SPL, __local_depot0;\n"
+		"	cvta.local.u64 %SP, %SPL;\n"
+		"	ld.param.u64 %rd1, [k_p];\n"
+		"	{\n	.reg .b32 tmp;\n	mov.u32 tmp, 5;\n	mov.u32 %r1, tmp;\n	}\n"
+		"	mov.u64 %rd2, g;\n"
+		"	ld.global.u32 %r2, [g+4];\n"
+		"	ld.const.f64 %fd1, [cd];\n"
+		"	mov.u32 %r3, dyn;\n"
+		"	ld.shared.v4.u32 {%r4, %r5, _, %r6}, [dyn+16];\n"
+		"	setp.lt.s32 %p1|%p2, %r1, %r2;\n"
+		"	setp.ne.and.s32 %p3, %r1, 0, %p1;\n"
+		"	selp.b32 %r7, 1, %r2, %p3;\n"
+		"	and.pred %p1, %p1, %p3;\n"
+		"	not.pred %p2, %p2;\n"
+		"	@!%p2 bra.uni $L1;\n"
+		"	mov.b32 %f1, 0f3F800000;\n"
+		"	add.rz.ftz.f32 %f2, %f1, 0f40000000;\n"
+		"	cvt.rn.f32.s32 %f3, %r7;\n"
+		"	cvt.rzi.s32.f32 %r8, %f3;\n"
+		"	mov.b64 %rd3, {%r1, %r2};\n"
+		"	mov.b64 {%r1, %r2}, %rd3;\n"
+		"	mov.b32 %r9, {%rs1, %rs2};\n"
+		"	cvt.u16.u32 %rs1, %r9;\n"
+		"	shl.b64 %rd4, %rd3, 3;\n"
+		"	mov.u64 %rd5, 0x123456789abcdef0;\n"
+		"	st.local.u32 [%SPL+-4], %r8;\n"
+		"	bfe.u32 %r9, %r8, 4, 8;\n"
+		"	bfi.b32 %r9, %r8, %r9, 8, 4;\n"
+		"	vote.sync.uni.pred %p1, %p2, -1;\n"
+		"	shfl.sync.idx.b32 %r9|%p1, %r9, 0, 0x1f, -1;\n"
+		"	atom.global.cas.b64 %rd4, [%rd1], %rd4, %rd5;\n"
+		"	red.shared.add.u32 [dyn], 1;\n"
+		"	atom.add.f32 %f2, [%rd1], %f1;\n"
+		"	membar.gl;\n"
+		"	fence.acq_rel.gpu;\n"
+		"$L1:\n"
+		"	@%p1 exit;\n"
+		"	bar.warp.sync -1;\n"
+		"	barrier.sync.aligned 0;\n"
+		"	ld.global.nc.L1::no_allocate.f32 %f1, [%rd1];\n"
+		"	ret;\n"
+		"}\n";
+
+	CHECK(compile_str(src, &im) == 0, "%s", im.err);
+	CHECK(check_image(&im) == 0, "image");
+	{
+		const struct vgpu_program_entry *e = entry(&im, "k");
+
+		CHECK(e->local_per_thread == 16, "local %u", e->local_per_thread);
+		CHECK(e->max_threads_per_tb == 64, "reqntid");
+		CHECK(e->param_size == 8, "params");
+		CHECK(e->shared_static == 0, "shared %u", e->shared_static);
+		CHECK(e->flags & VGPU_ENTRY_HAS_ATOMICS, "atomics");
+		CHECK(hdr(&im)->data_size == 16 && hdr(&im)->data_init_size == 16, "data %u/%u",
+		      hdr(&im)->data_size, hdr(&im)->data_init_size);
+	}
+	free(im.p);
+	return 0;
+}
+
+/* Truncated, mutated and random input fails cleanly, never crashes. */
+static int t_garbage(void)
+{
+	static const char *const junk[] = {
+		"", "}", "{{{{", ".version", ".version 7.0\n.entry", "\x01\x02\x03",
+		".version 7.0\n.visible .entry k(\n", ".version 7.0\n.entry k() { @ }",
+		".version 7.0\n.entry k() { ld.global.v8.u32 {%r1}, [0]; }",
+		".version 7.0\n.entry k() { .reg .b32 %r<99999999999>; }",
+		".version 7.0\n.entry k() { .reg .b32 %r<2>; mov.u32 %r1, 0f; }",
+		".version 7.0\n.entry k() { .reg .b32 %r<2>; mov.u32 %r1, 99999999999999999999999; }",
+		".version 7.0\n.global .b8 x[4] = {1,2,3,4,5};",
+		".version 7.0\n/* open comment",
+		".version 7.0\n.entry k() { $L: $L: ret; }",
+	};
+	size_t len;
+	char *src = read_src("userspace/workloads/reduce.ptx", &len), *mut;
+	struct img im;
+	uint64_t seed = 12345;
+
+	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+		compile(junk[i], strlen(junk[i]), &im);
+		CHECK(im.ret == -EINVAL, "junk %zu: %d", i, im.ret);
+		CHECK(!strncmp(im.err, "ptx:", 4), "junk %zu: '%s'", i, im.err);
+	}
+	CHECK(src, "read");
+	for (size_t cut = 0; cut < len; cut += 97) {
+		compile(src, cut, &im);
+		CHECK(im.ret == -EINVAL && !strncmp(im.err, "ptx:", 4), "cut at %zu: %d '%s'", cut,
+		      im.ret, im.err);
+	}
+	mut = malloc(len);
+	for (int round = 0; round < 400; round++) {
+		memcpy(mut, src, len);
+		for (int k = 0; k < 1 + round % 4; k++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			mut[(seed >> 33) % len] = (char)(seed >> 20);
+		}
+		compile(mut, len, &im);
+		CHECK(im.ret == 0 || (im.ret == -EINVAL && !strncmp(im.err, "ptx:", 4)),
+		      "mutation %d: %d '%s'", round, im.ret, im.err);
+		if (!im.ret) {
+			CHECK(check_image(&im) == 0, "mutation %d image", round);
+			free(im.p);
+		}
+	}
+	free(mut);
+	free(src);
+	/* a NULL error buffer is allowed */
+	CHECK(vgpu_compile_ptx("x", 1, &im.p, &im.size, NULL, 0) == -EINVAL, "no err buffer");
+	/* disasm of a non-image */
+	{
+		char buf[64] = { 0 };
+		FILE *f = fopen("/dev/null", "w");
+
+		CHECK(f, "/dev/null");
+		CHECK(vgpu_disasm(buf, sizeof(buf), f) == -EINVAL, "disasm garbage");
+		fclose(f);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	report("workload PTX compiles with the right entry metadata", t_workloads());
+	report("params, shared layout, maxntid, registers", t_metadata());
+	report("unsupported/invalid PTX names the line", t_errors());
+	report("register and predicate pressure", t_pressure());
+	report("assorted nvcc constructs", t_constructs());
+	report("garbage, truncated and mutated input fails cleanly", t_garbage());
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
