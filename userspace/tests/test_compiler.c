@@ -284,7 +284,7 @@ static int t_errors(void)
 			   ".version") == 0, "no version");
 	CHECK(expect_error(HEAD, 4, "no .entry") == 0, "no entry");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
-			   "\tmov.u32 %r1, 1;\n", 7, "end of file") == 0, "truncated");
+			   "\tmov.u32 %r1, 1;\n", 8, "end of file") == 0, "truncated");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
 			   "\tbar.sync 0, %r1;\n\tret;\n}\n", 7, "thread count") == 0, "bar count");
 	return 0;
