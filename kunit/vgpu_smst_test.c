@@ -69,6 +69,23 @@ static void smst_tb_res(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.shared, 0);
 }
 
+static void smst_tb_res_odd_unit(struct kunit *test)
+{
+	struct vgpu_device_desc d;
+	struct vgpu_tb_res r;
+
+	/* The register unit need not be a power of two: 7 -> 9 with 3. */
+	vgpu_test_desc(&d);
+	d.reg_alloc_unit = 3;
+	KUNIT_ASSERT_EQ(test, vgpu_tb_res_compute(&d, 32, 7, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.regs, 32 * 9);
+	KUNIT_ASSERT_EQ(test, vgpu_tb_res_compute(&d, 64, 9, 0, &r), 0);
+	KUNIT_EXPECT_EQ(test, r.regs, 64 * 9);
+	/* Totals beyond 32 bits are refused. */
+	KUNIT_EXPECT_EQ(test, vgpu_tb_res_compute(&d, 1024, U32_MAX, 0, &r),
+			-E2BIG);
+}
+
 static void smst_fresh_is_empty(struct kunit *test)
 {
 	struct smst_ctx *c = test->priv;
@@ -325,6 +342,7 @@ static void smst_reset(struct kunit *test)
 
 static struct kunit_case vgpu_smst_cases[] = {
 	KUNIT_CASE(smst_tb_res),
+	KUNIT_CASE(smst_tb_res_odd_unit),
 	KUNIT_CASE(smst_fresh_is_empty),
 	KUNIT_CASE(smst_fill_slots),
 	KUNIT_CASE(smst_fill_threads),

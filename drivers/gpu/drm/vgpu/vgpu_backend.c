@@ -141,8 +141,8 @@ int vgpu_backend_validate_desc(const struct vgpu_device_desc *d,
 		return -EINVAL;
 	}
 	granule = (u64)d->warp_size * d->reg_alloc_unit;
-	if ((u64)d->warp_size * round_up((u64)d->max_regs_per_thread,
-					 d->reg_alloc_unit) > d->regs_per_sm) {
+	if ((u64)d->warp_size * roundup((u64)d->max_regs_per_thread,
+					d->reg_alloc_unit) > d->regs_per_sm) {
 		*why = "one warp at max_regs_per_thread exceeds regs_per_sm";
 		return -EINVAL;
 	}

@@ -55,8 +55,9 @@ static bool vgpu_smst_bug(bool cond, u32 sm, u32 slot, const char *what)
  * @res: out.
  *
  * A block occupies whole warps. Registers are allocated per warp, each
- * thread's count rounded up to &vgpu_device_desc.reg_alloc_unit; shared
- * memory is rounded up to &vgpu_device_desc.shared_alloc_unit.
+ * thread's count rounded up to a multiple of
+ * &vgpu_device_desc.reg_alloc_unit (any positive value); shared memory is
+ * rounded up to &vgpu_device_desc.shared_alloc_unit (a power of two).
  *
  * Return: 0, or -E2BIG when a total does not fit 32 bits.
  */
@@ -68,7 +69,7 @@ int vgpu_tb_res_compute(const struct vgpu_device_desc *desc, u32 threads,
 
 	warps = DIV_ROUND_UP((u64)threads, desc->warp_size);
 	regs = warps * desc->warp_size *
-	       round_up((u64)regs_per_thread, desc->reg_alloc_unit);
+	       roundup((u64)regs_per_thread, desc->reg_alloc_unit);
 	shared = round_up((u64)shared_bytes, desc->shared_alloc_unit);
 	if (warps * desc->warp_size > U32_MAX || regs > U32_MAX ||
 	    shared > U32_MAX)
