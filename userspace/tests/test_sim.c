@@ -992,6 +992,129 @@ static int t_job_end_discards(void)
 }
 
 
+/* Assorted constructs not in the nvcc kernels, checked per thread. */
+static const char misc_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry misc(.param .u64 out)\n{\n"
+	"	.reg .pred %p<6>;\n	.reg .b32 %r<30>;\n	.reg .b64 %rd<12>;\n"
+	"	.reg .b16 %rs<4>;\n	.reg .f32 %f<4>;\n"
+	"	.local .align 8 .b8 depot[32];\n"
+	"	.shared .align 8 .b8 sh[256];\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n"
+	"	mul.wide.u32 %rd2, %r1, 64;\n"
+	"	add.s64 %rd3, %rd1, %rd2;\n"
+	"	mov.u32 %r2, 0xdeadbeef;\n"
+	"	bfe.u32 %r3, %r2, 4, 12;\n"
+	"	add.s32 %r3, %r3, %r1;\n"
+	"	st.global.u32 [%rd3], %r3;\n"
+	"	bfe.s32 %r4, %r2, 28, 4;\n"
+	"	st.global.u32 [%rd3+4], %r4;\n"
+	"	mov.u32 %r5, -1;\n"
+	"	bfi.b32 %r6, %r1, %r5, 8, 4;\n"
+	"	st.global.u32 [%rd3+8], %r6;\n"
+	"	mov.u64 %rd4, 0x123456789abcdef0;\n"
+	"	cvt.u64.u32 %rd5, %r1;\n"
+	"	add.s64 %rd6, %rd4, %rd5;\n"
+	"	mov.b64 {%r7, %r8}, %rd6;\n"
+	"	st.global.u32 [%rd3+12], %r8;\n"
+	"	st.global.u32 [%rd3+16], %r7;\n"
+	"	mov.u64 %rd7, depot;\n"
+	"	cvta.local.u64 %rd8, %rd7;\n"
+	"	mul.lo.s32 %r9, %r1, 3;\n"
+	"	st.u32 [%rd8+8], %r9;\n"
+	"	add.s64 %rd9, %rd7, 12;\n"
+	"	ld.local.u32 %r10, [%rd9+-4];\n"
+	"	st.global.u32 [%rd3+20], %r10;\n"
+	"	mov.u64 %rd10, sh;\n"
+	"	cvta.shared.u64 %rd11, %rd10;\n"
+	"	red.shared.add.u32 [sh+4], %r1;\n"
+	"	bar.sync 0;\n"
+	"	ld.u32 %r11, [%rd11+4];\n"
+	"	st.global.u32 [%rd3+24], %r11;\n"
+	"	setp.lt.u32 %p1, %r1, 16;\n"
+	"	vote.sync.uni.pred %p2, %p1, -1;\n"
+	"	selp.u32 %r12, 7, 9, %p2;\n"
+	"	st.global.u32 [%rd3+28], %r12;\n"
+	"	setp.lt.s32 %p3|%p4, %r1, 40;\n"
+	"	setp.ne.and.s32 %p5, %r1, 5, %p3;\n"
+	"	xor.pred %p5, %p5, %p4;\n"
+	"	selp.u32 %r13, 1, 0, %p5;\n"
+	"	st.global.u32 [%rd3+32], %r13;\n"
+	"	prmt.b32 %r14, %r2, %r1, 0x7340;\n"
+	"	st.global.u32 [%rd3+36], %r14;\n"
+	"	shfl.sync.idx.b32 %r15|%p1, %r1, 3, 0x101f, -1;\n"
+	"	st.global.u32 [%rd3+40], %r15;\n"
+	"	mov.u32 %r16, %laneid;\n"
+	"	mov.u32 %r17, %nctaid.x;\n"
+	"	mad.lo.s32 %r18, %r17, 1000, %r16;\n"
+	"	st.global.u32 [%rd3+44], %r18;\n"
+	"	mul.lo.s32 %r19, %r1, 10;\n"
+	"	sub.s32 %r19, %r19, 100;\n"
+	"	cvt.sat.u8.s32 %rs1, %r19;\n"
+	"	cvt.u32.u16 %r20, %rs1;\n"
+	"	st.global.u32 [%rd3+48], %r20;\n"
+	"	cvt.rn.f32.u32 %f1, %r1;\n"
+	"	mul.f32 %f2, %f1, 0fBF000000;\n"
+	"	max.f32 %f3, %f2, 0fC1000000;\n"
+	"	st.global.f32 [%rd3+52], %f3;\n"
+	"	and.b32 %r21, %r1, 0;\n"
+	"	div.u32 %r22, %r1, %r21;\n"
+	"	rem.u32 %r23, %r1, %r21;\n"
+	"	add.s32 %r24, %r22, %r23;\n"
+	"	st.global.u32 [%rd3+56], %r24;\n"
+	"	sub.s32 %r25, -64, %r1;\n"
+	"	shr.s32 %r26, %r25, 40;\n"
+	"	shl.b32 %r27, %r25, 33;\n"
+	"	add.s32 %r28, %r26, %r27;\n"
+	"	sub.s32 %r28, %r28, %r25;\n"
+	"	st.global.u32 [%rd3+60], %r28;\n"
+	"	ret;\n}\n";
+
+static int t_misc(void)
+{
+	struct env e;
+	struct result res;
+	uint32_t *o;
+	int r = run_inline(misc_ptx, "misc", 1, 64, 64 * 64, &o, &res, &e);
+
+	if (!r && res.status) {
+		printf("#   status %d\n", res.status);
+		r = -1;
+	}
+	for (uint32_t t = 0; t < 64 && !r; t++) {
+		uint32_t l = t % 32, w = t / 32, want[16];
+		float f = fmaxf((float)t * -0.5f, -8.0f);
+		int32_t c = (int32_t)t * 10 - 100;
+
+		want[0] = 0xbee + t;
+		want[1] = 0xfffffffd;
+		want[2] = (0xffffffffu & ~(0xfu << 8)) | ((t & 0xf) << 8);
+		want[3] = 0x12345678;
+		want[4] = 0x9abcdef0 + t;
+		want[5] = t * 3;
+		want[6] = 2016;
+		want[7] = w == 0 ? 9 : 7;
+		want[8] = t != 5;
+		want[9] = 0x00de00efu | t << 8;
+		want[10] = w * 32 + ((l & 16) | 3);
+		want[11] = 1000 + l;
+		want[12] = c < 0 ? 0 : c > 255 ? 255 : (uint32_t)c;
+		memcpy(&want[13], &f, 4);
+		want[14] = t - 1;
+		want[15] = 63 + t;
+		for (int k = 0; k < 16; k++) {
+			if (o[t * 16 + k] != want[k]) {
+				printf("#   thread %u word %d: 0x%x, expected 0x%x\n", t, k,
+				       o[t * 16 + k], want[k]);
+				r = -1;
+			}
+		}
+	}
+	env_fini(&e);
+	return r;
+}
+
 /* ------------------------------------------------------------------ */
 /* real nvcc output of userspace/tests/ptx/kernels.cu */
 
@@ -1555,6 +1678,8 @@ int main(int argc, char **argv)
 	report("bad job descriptor/program ends blocks with -EINVAL/-EILSEQ", t_bad_job());
 	report("dispatch checks and step semantics", t_dispatch_checks());
 	report("job_end discards running blocks", t_job_end_discards());
+	report("misc: bit fields, generic local/shared, 64-bit immediates, vote, shfl width",
+	       t_misc());
 	report("nvcc intops: integer arithmetic, 64-bit, bit operations", t_intops());
 	report("nvcc floatops: f32 arithmetic and conversions, bit-exact", t_floatops());
 	report("nvcc dblops: f64 arithmetic, bit-exact", t_dblops());
