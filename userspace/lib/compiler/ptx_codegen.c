@@ -37,12 +37,6 @@ struct cg {
 /* ------------------------------------------------------------------ */
 /* operands of an instruction */
 
-static bool is_pred_slot_op(int op)
-{
-	return op == VGPU_OP_PLOP || op == VGPU_OP_SETP ||
-	       (op == VGPU_OP_VOTE);
-}
-
 /* Registers/predicates read, including the old value of a guarded dest. */
 static int ins_uses(const struct ins *in, int *u)
 {
@@ -150,7 +144,6 @@ static void build_blocks(struct cg *g)
 /* liveness and intervals */
 
 static inline void bset(uint64_t *s, int v) { s[v >> 6] |= 1ull << (v & 63); }
-static inline void bclr(uint64_t *s, int v) { s[v >> 6] &= ~(1ull << (v & 63)); }
 static inline bool btst(const uint64_t *s, int v) { return s[v >> 6] >> (v & 63) & 1; }
 
 static void extend(struct vreg *v, int pos)
@@ -599,7 +592,6 @@ void cg_entry(struct compiler *cc, struct entry *e)
 	cc_free(cc, g.b);
 	cc_free(cc, g.bits);
 	cc_free(cc, g.uses);
-	(void)is_pred_slot_op;
 }
 
 /* ------------------------------------------------------------------ */
