@@ -5,10 +5,14 @@
  * unsupported or malformed PTX fails with "ptx:LINE: ..." naming the line,
  * and garbage never crashes it.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* readlink, open_memstream */
+#endif
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
@@ -36,26 +40,58 @@ static void report(const char *name, int r)
 		passed++;
 }
 
-static char *read_src(const char *rel, size_t *len)
+/*
+ * Opens @rel (a path from the repository root): from the current directory
+ * or its parents, from $VGPU_SRCDIR, or from the executable's location
+ * (build/host/ in the tree).
+ */
+static FILE *open_src(const char *rel)
 {
 	static const char *const dirs[] = { "", "../", "../../", "../../../" };
-	char path[512];
-	FILE *f = NULL;
+	char path[1024], exe[512];
+	ssize_t n;
+	FILE *f;
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
+		f = fopen(path, "rb");
+		if (f)
+			return f;
+	}
+	if (getenv("VGPU_SRCDIR")) {
+		snprintf(path, sizeof(path), "%s/%s", getenv("VGPU_SRCDIR"), rel);
+		f = fopen(path, "rb");
+		if (f)
+			return f;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = 0;
+		for (int up = 0; up < 4; up++) {
+			slash = strrchr(exe, '/');
+			if (!slash)
+				break;
+			*slash = 0;
+			snprintf(path, sizeof(path), "%s/%s", exe, rel);
+			f = fopen(path, "rb");
+			if (f)
+				return f;
+		}
+	}
+	printf("# cannot find %s (set VGPU_SRCDIR to the repository)\n", rel);
+	return NULL;
+}
+
+static char *read_src(const char *rel, size_t *len)
+{
+	FILE *f = open_src(rel);
 	char *buf;
 	long n;
 
-	for (int i = 0; i < 4 && !f; i++) {
-		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
-		f = fopen(path, "rb");
-	}
-	if (!f && getenv("VGPU_SRCDIR")) {
-		snprintf(path, sizeof(path), "%s/%s", getenv("VGPU_SRCDIR"), rel);
-		f = fopen(path, "rb");
-	}
-	if (!f) {
-		printf("# cannot find %s (set VGPU_SRCDIR)\n", rel);
+	if (!f)
 		return NULL;
-	}
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
 	fseek(f, 0, SEEK_SET);

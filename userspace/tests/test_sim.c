@@ -8,11 +8,15 @@
  *   test_sim            runs the tests
  *   test_sim --bench    also measures the model's speed (thread-insts/s)
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* readlink, open_memstream */
+#endif
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <drm/vgpu_backend.h>
@@ -40,6 +44,50 @@ static void report(const char *name, int r)
 		failed++;
 	else
 		passed++;
+}
+
+/*
+ * Opens @rel (a path from the repository root): from the current directory
+ * or its parents, from $VGPU_SRCDIR, or from the executable's location
+ * (build/host/ in the tree).
+ */
+static FILE *open_src(const char *rel)
+{
+	static const char *const dirs[] = { "", "../", "../../", "../../../" };
+	char path[1024], exe[512];
+	ssize_t n;
+	FILE *f;
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
+		f = fopen(path, "rb");
+		if (f)
+			return f;
+	}
+	if (getenv("VGPU_SRCDIR")) {
+		snprintf(path, sizeof(path), "%s/%s", getenv("VGPU_SRCDIR"), rel);
+		f = fopen(path, "rb");
+		if (f)
+			return f;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = 0;
+		for (int up = 0; up < 4; up++) {
+			slash = strrchr(exe, '/');
+			if (!slash)
+				break;
+			*slash = 0;
+			snprintf(path, sizeof(path), "%s/%s", exe, rel);
+			f = fopen(path, "rb");
+			if (f)
+				return f;
+		}
+	}
+	printf("# cannot find %s (set VGPU_SRCDIR to the repository)\n", rel);
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -70,6 +118,8 @@ static void env_fini(struct env *e)
 {
 	vgpu_sim_destroy(e->sim);
 	free(e->vram);
+	e->sim = NULL;
+	e->vram = NULL;
 }
 
 static uint64_t dalloc(struct env *e, uint64_t size)
@@ -84,43 +134,27 @@ static uint64_t dalloc(struct env *e, uint64_t size)
 	return a;
 }
 
-static char *read_file(const char *name, size_t *len)
+static char *read_file(const char *rel, size_t *len)
 {
-	static const char *const dirs[] = { "", "../", "../../", "../../../" };
-	const char *src = getenv("VGPU_SRCDIR");
-	char path[512];
+	FILE *f = open_src(rel);
+	char *buf;
+	long n;
 
-	for (size_t i = 0; i < 5; i++) {
-		FILE *f;
-		char *buf;
-		long n;
-
-		if (i == 4) {
-			if (!src)
-				break;
-			snprintf(path, sizeof(path), "%s/userspace/workloads/%s", src, name);
-		} else {
-			snprintf(path, sizeof(path), "%suserspace/workloads/%s", dirs[i], name);
-		}
-		f = fopen(path, "rb");
-		if (!f)
-			continue;
-		fseek(f, 0, SEEK_END);
-		n = ftell(f);
-		fseek(f, 0, SEEK_SET);
-		buf = malloc(n + 1);
-		if (!buf || fread(buf, 1, n, f) != (size_t)n) {
-			fclose(f);
-			free(buf);
-			return NULL;
-		}
-		buf[n] = 0;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
 		fclose(f);
-		*len = n;
-		return buf;
+		free(buf);
+		return NULL;
 	}
-	printf("# cannot find userspace/workloads/%s (set VGPU_SRCDIR)\n", name);
-	return NULL;
+	buf[n] = 0;
+	fclose(f);
+	*len = n;
+	return buf;
 }
 
 struct prog {
@@ -147,8 +181,12 @@ static int load_ptx_text(struct env *e, const char *ptx, size_t len, struct prog
 
 static int load_ptx_file(struct env *e, const char *name, struct prog *p)
 {
+	char rel[256];
 	size_t len;
-	char *src = read_file(name, &len);
+	char *src;
+
+	snprintf(rel, sizeof(rel), "userspace/workloads/%s", name);
+	src = read_file(rel, &len);
 	int r;
 
 	if (!src)
@@ -383,8 +421,10 @@ static int saxpy_run(const char *preset, const char *entry, uint32_t n, uint32_t
 	float *x, *y, *ref;
 	int r = -1;
 
-	if (env_init(&e, preset, 64u << 20) || load_ptx_file(&e, "saxpy.ptx", &p))
+	if (env_init(&e, preset, 64u << 20) || load_ptx_file(&e, "saxpy.ptx", &p)) {
+		env_fini(&e);
 		return -1;
+	}
 	prm.n = n;
 	prm.a = 2.5f;
 	prm.x = dalloc(&e, n * 4);
@@ -464,8 +504,10 @@ static int reduce_case(const char *entry, uint32_t n, uint32_t block, bool dynam
 	uint32_t per = dynamic ? 2 * block : block, grid = (n + per - 1) / per, *in, *out;
 	int r = -1;
 
-	if (env_init(&e, "fermi-gtx480", 32u << 20) || load_ptx_file(&e, "reduce.ptx", &p))
+	if (env_init(&e, "fermi-gtx480", 32u << 20) || load_ptx_file(&e, "reduce.ptx", &p)) {
+		env_fini(&e);
 		return -1;
+	}
 	prm.n = n;
 	prm.in = dalloc(&e, n * 4);
 	prm.out = dalloc(&e, grid * 4);
@@ -522,8 +564,10 @@ static int histogram_case(const char *entry, uint32_t n, uint32_t grid, uint32_t
 	uint8_t *in;
 	int r = -1;
 
-	if (env_init(&e, "fermi-gtx480", 32u << 20) || load_ptx_file(&e, "histogram.ptx", &p))
+	if (env_init(&e, "fermi-gtx480", 32u << 20) || load_ptx_file(&e, "histogram.ptx", &p)) {
+		env_fini(&e);
 		return -1;
+	}
 	prm.n = n;
 	prm.in = dalloc(&e, n);
 	prm.out = dalloc(&e, 256 * 4);
@@ -574,10 +618,11 @@ static int run_inline(const char *ptx, const char *entry, uint32_t grid, uint32_
 	struct prog p;
 	uint64_t prm;
 
-	if (env_init(e, "fermi-gtx480", 16u << 20))
+	*out = NULL;
+	if (env_init(e, "fermi-gtx480", 16u << 20) || load_ptx_text(e, ptx, strlen(ptx), &p)) {
+		env_fini(e);
 		return -1;
-	if (load_ptx_text(e, ptx, strlen(ptx), &p))
-		return -1;
+	}
 	prm = dalloc(e, out_bytes + 256);
 	memset(e->vram + prm, 0, out_bytes + 256);
 	*out = (uint32_t *)(e->vram + prm);
@@ -1129,44 +1174,21 @@ struct kenv {
 
 static int kinit(struct kenv *k)
 {
-	static const char *const dirs[] = { "", "../", "../../", "../../../" };
 	const struct vgpu_program_header *h;
-	char path[256];
-	FILE *f = NULL;
+	size_t n;
 	char *src;
-	long n;
 	int r;
 
 	memset(k, 0, sizeof(*k));
 	if (env_init(&k->e, "fermi-gtx480", 32u << 20))
-		return -1;
-	for (int i = 0; i < 4 && !f; i++) {
-		snprintf(path, sizeof(path), "%suserspace/tests/ptx/kernels.ptx", dirs[i]);
-		f = fopen(path, "rb");
-	}
-	if (!f && getenv("VGPU_SRCDIR")) {
-		snprintf(path, sizeof(path), "%s/userspace/tests/ptx/kernels.ptx",
-			 getenv("VGPU_SRCDIR"));
-		f = fopen(path, "rb");
-	}
-	if (!f) {
-		printf("# cannot find userspace/tests/ptx/kernels.ptx\n");
-		return -1;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	src = malloc(n + 1);
-	if (!src || fread(src, 1, n, f) != (size_t)n) {
-		fclose(f);
-		free(src);
-		return -1;
-	}
-	fclose(f);
+		goto fail;
+	src = read_file("userspace/tests/ptx/kernels.ptx", &n);
+	if (!src)
+		goto fail;
 	r = load_ptx_text(&k->e, src, n, &k->p);
 	free(src);
 	if (r)
-		return r;
+		goto fail;
 	h = k->p.image;
 	k->data_size = h->data_size;
 	if (h->data_size) {
@@ -1176,6 +1198,9 @@ static int kinit(struct kenv *k)
 		       h->data_init_size);
 	}
 	return 0;
+fail:
+	env_fini(&k->e);
+	return -1;
 }
 
 static void kfini(struct kenv *k)

@@ -728,7 +728,8 @@ int cg_image(struct compiler *cc, void **image, size_t *size)
 			(struct vgpu_program_entry *)(img + eoff) + i;
 		uint32_t k = base;
 
-		memcpy(pe->name, e->name, strnlen(e->name, sizeof(pe->name) - 1));
+		for (size_t c = 0; c + 1 < sizeof(pe->name) && e->name[c]; c++)
+			pe->name[c] = e->name[c];
 		pe->code_start = base * 8;
 		pe->code_end = (base + e->code_words) * 8;
 		pe->regs_per_thread = e->regs;
