@@ -60,6 +60,7 @@ struct ins {
 	uint32_t addr;		/* word index in the code segment */
 	uint32_t rpc;
 	int block;
+	bool dead;		/* removed after allocation (no effect) */
 };
 
 /* Parameter of an entry. */

@@ -565,6 +565,37 @@ static void flags(struct cg *g)
 
 /* ------------------------------------------------------------------ */
 
+/* After allocation: a move onto itself, or a pure operation whose result
+ * nobody reads (destination RZ), has no effect and is dropped. */
+static void peephole(struct entry *e)
+{
+	for (size_t i = 0; i < e->nins; i++) {
+		struct ins *in = &e->ins[i];
+		bool pure;
+
+		switch (in->op) {
+		case VGPU_OP_MOV:
+			if (in->d >= 0 && in->b.k == OK_REG &&
+			    e->vregs[in->d].phys == e->vregs[in->b.r].phys &&
+			    (e->vregs[in->d].cls == VC_64) == (e->vregs[in->b.r].cls == VC_64)) {
+				in->dead = true;
+				continue;
+			}
+			pure = true;
+			break;
+		case VGPU_OP_S2R: case VGPU_OP_LEAD: case VGPU_OP_CVTA: case VGPU_OP_PACK:
+		case VGPU_OP_UNPK: case VGPU_OP_SELP: case VGPU_OP_CVT:
+			pure = true;
+			break;
+		default:
+			pure = in->op >= VGPU_OP_ADD && in->op <= VGPU_OP_TANH;
+			break;
+		}
+		if (pure && (in->d < 0 || e->vregs[in->d].phys == VGPU_RZ))
+			in->dead = true;
+	}
+}
+
 void cg_entry(struct compiler *cc, struct entry *e)
 {
 	struct cg g = { .cc = cc, .e = e };
@@ -578,9 +609,11 @@ void cg_entry(struct compiler *cc, struct entry *e)
 	postdom(&g);
 	flags(&g);
 	e->regs = (uint32_t)nr;
+	peephole(e);
 	for (size_t i = 0; i < e->nins; i++) {
 		e->ins[i].addr = addr;
-		addr += 1 + e->ins[i].x;
+		if (!e->ins[i].dead)
+			addr += 1 + e->ins[i].x;
 	}
 	e->code_words = addr;
 	for (size_t i = 0; i < e->nins; i++) {
@@ -739,7 +772,8 @@ int cg_image(struct compiler *cc, void **image, size_t *size)
 		pe->max_threads_per_tb = e->max_threads;
 		pe->flags = e->flags;
 		for (size_t j = 0; j < e->nins; j++)
-			k += encode(e, &e->ins[j], base, code + k);
+			if (!e->ins[j].dead)
+				k += encode(e, &e->ins[j], base, code + k);
 		base += e->code_words;
 	}
 	if (cc->data_init)
