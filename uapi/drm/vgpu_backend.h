@@ -80,13 +80,16 @@ struct vgpu_device_desc {
 
 /**
  * struct vgpu_ring_offsets - where the fields of a ring live in its mapping.
- * @head: __u32 consumer index (free running).
- * @tail: __u32 producer index (free running).
- * @ring_mask: __u32, entries - 1.
- * @ring_entries: __u32, a power of two.
- * @entries: first entry; entry i is at entries + (i & mask) * entry size.
- * @map_size: bytes to mmap.
- * @entry_size: bytes per entry.
+ * @head: byte offset of the __u32 consumer index (free running).
+ * @tail: byte offset of the __u32 producer index (free running).
+ * @ring_mask: byte offset of a __u32 that holds entries - 1 (as in
+ *	io_uring: the offset, not the mask itself).
+ * @ring_entries: byte offset of a __u32 that holds the number of entries,
+ *	a power of two.
+ * @entries: byte offset of the first entry; entry i is at
+ *	entries + (i & mask) * entry_size.
+ * @map_size: bytes to mmap (a size, not an offset).
+ * @entry_size: bytes per entry (a size, not an offset).
  * @reserved: zero.
  *
  * The producer writes entries, then publishes tail with release semantics;

@@ -489,6 +489,7 @@ static bool wait_job(uint32_t syncobj, uint64_t job_id,
 	int64_t deadline;
 	int err;
 
+	memset(ji, 0, sizeof(*ji));
 	/* drmSyncobjWait takes an absolute CLOCK_MONOTONIC time. */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	deadline = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec +
@@ -497,7 +498,6 @@ static bool wait_job(uint32_t syncobj, uint64_t job_id,
 			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 	if (err)
 		return false;
-	memset(ji, 0, sizeof(*ji));
 	ji->job_id = job_id;
 	return !vioctl(DRM_IOCTL_VGPU_JOB_INFO, ji);
 }
