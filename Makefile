@@ -11,6 +11,7 @@
 .PHONY: all module userspace guest host-tests check demo checkpatch clean deps
 .DEFAULT_GOAL := all
 
+SHELL := /bin/bash
 B := build
 UAPI := uapi
 DEPS_STAMP := $(B)/.deps

@@ -17,9 +17,12 @@ vgpu_need_packages() {
 # vgpu_copy_libs DIR BINARY... - copies the shared libraries the binaries
 # need (and the dynamic loader) into the root file system at DIR.
 vgpu_copy_libs() {
-	local dir=$1 lib
+	local dir=$1 lib f
 	shift
-	for lib in $(ldd "$@" 2>/dev/null | grep -o '/[^ ]*' | sort -u); do
+	for lib in $(for f in "$@"; do
+			head -c 4 "$f" 2>/dev/null | grep -q ELF || continue
+			ldd "$f" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\).*/\1/p'
+		done | sort -u); do
 		[ -e "$dir$lib" ] && continue
 		mkdir -p "$dir$(dirname "$lib")"
 		cp -L "$lib" "$dir$lib"

@@ -27,7 +27,14 @@ static int ring_map(int fd, struct ring *r, const struct vgpu_ring_offsets *o,
 	r->map_size = o->map_size;
 	r->head = (uint32_t *)((uint8_t *)r->map + o->head);
 	r->tail = (uint32_t *)((uint8_t *)r->map + o->tail);
-	r->mask = o->ring_mask;
+	/* ring_mask is where the mask lives in the mapping, as in io_uring. */
+	r->mask = *(uint32_t *)((uint8_t *)r->map + o->ring_mask);
+	if (r->mask + 1 != *(uint32_t *)((uint8_t *)r->map + o->ring_entries) ||
+	    (r->mask & (r->mask + 1))) {
+		munmap(r->map, o->map_size);
+		r->map = NULL;
+		return -EPROTO;
+	}
 	r->entries = (uint8_t *)r->map + o->entries;
 	r->entry_size = o->entry_size;
 	return 0;
