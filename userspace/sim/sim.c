@@ -377,6 +377,16 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb)
 	tb->job->resident--;
 	s->resident--;
 	free_tb(tb);
+	/*
+	 * An idle device forgets where its warp schedulers stood, so that
+	 * the same launches on an idle device take the same cycles every
+	 * time (the driver resets its SM round robin likewise).
+	 */
+	if (!s->resident) {
+		for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
+			for (uint32_t k = 0; k < s->cfg.schedulers_per_sm; k++)
+				s->sms[i].rr[k] = UINT32_MAX;
+	}
 }
 
 static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int status,

@@ -495,6 +495,61 @@ struct red_params {
 	uint32_t n;
 };
 
+/*
+ * The same job twice on one model, the device idle in between: the second
+ * run must take exactly the cycles of the first (no scheduler state may
+ * carry over from an earlier job).
+ */
+static int t_idle_reset(void)
+{
+	struct env e;
+	struct prog p;
+	struct red_params prm;
+	struct result r1, r2, other;
+	uint32_t n = 200000, grid = (n + 511) / 512;
+	int r = -1;
+
+	if (env_init(&e, "fermi-gtx480", 16u << 20) || load_ptx_file(&e, "reduce.ptx", &p)) {
+		env_fini(&e);
+		return -1;
+	}
+	prm.n = n;
+	prm.in = dalloc(&e, n * 4);
+	prm.out = dalloc(&e, grid * 4);
+	for (uint32_t i = 0; i < n; i++)
+		((uint32_t *)(e.vram + prm.in))[i] = (uint32_t)rnd();
+	{
+		struct vgpu_mem_range rg[2] = { { prm.in, n * 4 }, { prm.out, grid * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = "reduce", .grid = { grid }, .block = { 256 },
+			.dynamic_shared = 256 * 4, .params = &prm, .params_size = 20,
+			.ranges = rg, .nranges = 2,
+		};
+		/* A one-block job in between leaves SM 0's schedulers elsewhere. */
+		struct launch O = L;
+
+		O.grid[0] = 1;
+		O.block[0] = 96;
+		O.dynamic_shared = 96 * 4;
+		if (run(&e, &L, &r1) || r1.status || run(&e, &O, &other) || other.status ||
+		    run(&e, &L, &r2) || r2.status) {
+			printf("# run failed\n");
+			goto out;
+		}
+	}
+	if (r1.cycles != r2.cycles || r1.warp_insts != r2.warp_insts) {
+		printf("# cycles %llu then %llu, warp_insts %llu then %llu\n",
+		       (unsigned long long)r1.cycles, (unsigned long long)r2.cycles,
+		       (unsigned long long)r1.warp_insts, (unsigned long long)r2.warp_insts);
+		goto out;
+	}
+	r = 0;
+out:
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
 static int reduce_case(const char *entry, uint32_t n, uint32_t block, bool dynamic)
 {
 	struct env e;
@@ -1694,6 +1749,7 @@ int main(int argc, char **argv)
 	report("presets", t_presets());
 	report("saxpy matches the CPU reference bit for bit", t_saxpy());
 	report("two identical runs give identical cycles and warp_insts", t_deterministic());
+	report("a job repeated on an idle model takes the same cycles", t_idle_reset());
 	report("reduce matches the CPU reference", t_reduce());
 	report("histogram (global and shared atomics) matches", t_histogram());
 	report("divergence and reconvergence", t_divergence());
