@@ -65,6 +65,8 @@ struct mock_hw {
 	struct vgpu_device_desc desc;
 	u32 ring_cap;
 	u32 nr_cmds;
+	u32 visible;
+	u32 consumed;
 	struct vgpu_cmd cmds[MOCK_RING_MAX];
 	u32 overflows;
 	struct mock_job *jobs[MOCK_MAX_JOBS];
@@ -77,6 +79,10 @@ struct mock_hw {
 	u64 cycle;
 	u64 seq;
 	u64 hash;
+	/* placements relative to the start of a run (see fcfs_idle_repeats) */
+	u64 epoch;
+	u32 first_order;
+	u64 place_hash;
 };
 
 /* ---- command sink ------------------------------------------------------ */
@@ -99,9 +105,17 @@ static void mock_emit(void *ctx, const struct vgpu_cmd *cmd)
 	hw->cmds[hw->nr_cmds++] = *cmd;
 }
 
+static void mock_publish(void *ctx)
+{
+	struct mock_hw *hw = ctx;
+
+	hw->visible = hw->nr_cmds;
+}
+
 static const struct vgpu_cmd_sink_ops mock_sink_ops = {
 	.space = mock_space,
 	.emit = mock_emit,
+	.publish = mock_publish,
 };
 
 /* ---- KCB entry owner callbacks --------------------------------------- */
@@ -223,6 +237,14 @@ static u32 mock_tb_dur(const struct mock_job *j, u32 tb)
 	return j->dur + (tb * 7919u) % 13u * 3u;
 }
 
+static void mock_hash(u64 *hash, u64 v)
+{
+	u32 k;
+
+	for (k = 0; k < 8; k++, v >>= 8)
+		*hash = (*hash ^ (v & 0xff)) * 1099511628211ull;
+}
+
 static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 {
 	struct kunit *test = hw->test;
@@ -297,6 +319,14 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	r->threads = j->e.res.threads;
 	r->done_at = hw->cycle + mock_tb_dur(j, cmd->tb);
 
+	mock_hash(&hw->place_hash, j->order - hw->first_order);
+	mock_hash(&hw->place_hash, hw->cycle - hw->epoch);
+	mock_hash(&hw->place_hash, cmd->tb);
+	mock_hash(&hw->place_hash, cmd->sm);
+	mock_hash(&hw->place_hash, cmd->slot);
+	mock_hash(&hw->place_hash, cmd->reg_base);
+	mock_hash(&hw->place_hash, cmd->shared_base);
+
 	if (!j->dispatched) {
 		j->first_seq = hw->seq;
 		j->first_cycle = hw->cycle;
@@ -313,6 +343,8 @@ static void mock_apply(struct mock_hw *hw)
 	u32 i, k;
 
 	KUNIT_EXPECT_EQ(test, hw->overflows, 0);
+	/* Every pass publishes all of its commands. */
+	KUNIT_EXPECT_EQ(test, hw->visible, hw->nr_cmds);
 	for (i = 0; i < hw->nr_cmds; i++) {
 		const struct vgpu_cmd *cmd = &hw->cmds[i];
 		struct mock_job *j;
@@ -352,17 +384,17 @@ static void mock_apply(struct mock_hw *hw)
 			KUNIT_FAIL(test, "unknown command %u", cmd->op);
 		}
 	}
+	hw->consumed += hw->nr_cmds;
 	hw->nr_cmds = 0;
+	hw->visible = 0;
 }
 
 /*
- * Step 2: simulate to the next cycle where something happens, post its
- * events and KICK. Returns false when there is nothing left to simulate.
+ * Step 2a: simulate to the next cycle at which something happens. Returns
+ * false when there is nothing left to simulate.
  */
-static bool mock_step(struct mock_hw *hw)
+static bool mock_advance(struct mock_hw *hw)
 {
-	struct kunit *test = hw->test;
-	struct vgpu_evt evt;
 	u64 next = U64_MAX;
 	u32 i;
 
@@ -373,9 +405,21 @@ static bool mock_step(struct mock_hw *hw)
 	if (next == U64_MAX)
 		return false;
 	hw->cycle = next;
+	return true;
+}
+
+/* Step 2b: post the events of this cycle and KICK. */
+static void mock_kick(struct mock_hw *hw)
+{
+	struct kunit *test = hw->test;
+	u64 next = hw->cycle, prev;
+	struct vgpu_evt evt;
+	u32 i;
 
 	mutex_lock(&hw->lock);
+	prev = hw->s.cycle;
 	KUNIT_EXPECT_EQ(test, vgpu_sched_set_cycle(&hw->s, next), 0);
+	vgpu_sched_applied(&hw->s, hw->consumed, prev);
 	/* Completions of this cycle, last dispatched first. */
 	for (i = hw->nr_run; i-- > 0;) {
 		struct mock_run *r = &hw->run[i];
@@ -408,6 +452,13 @@ static bool mock_step(struct mock_hw *hw)
 	}
 	vgpu_sched_run(&hw->s);
 	mutex_unlock(&hw->lock);
+}
+
+static bool mock_step(struct mock_hw *hw)
+{
+	if (!mock_advance(hw))
+		return false;
+	mock_kick(hw);
 	return true;
 }
 
@@ -683,7 +734,8 @@ static void fcfs_bad_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, a->e.tbs_done, 0);
 	KUNIT_EXPECT_EQ(test, a->e.error, 0);
 	KUNIT_EXPECT_NOT_NULL(test, vgpu_smst_slot(&hw->s.smst, r.sm, r.slot));
-	/* Time does not go backwards. */
+	/* A kick at cycle 5 without events; time does not go backwards. */
+	vgpu_sched_applied(&hw->s, hw->consumed, hw->s.cycle);
 	KUNIT_EXPECT_EQ(test, vgpu_sched_set_cycle(&hw->s, 5), 0);
 	KUNIT_EXPECT_EQ(test, vgpu_sched_set_cycle(&hw->s, 4), -EINVAL);
 	KUNIT_EXPECT_EQ(test, hw->s.cycle, 5);
@@ -757,6 +809,75 @@ static u64 scenario_hash(struct kunit *test, u64 *end)
 	return hash;
 }
 
+static void fcfs_start_cycle_when_applied(struct kunit *test)
+{
+	struct mock_hw *hw = mock_new(test, MOCK_RING_MAX);
+	struct mock_job *a = mock_job_new(hw, 1, 64, 8, 0, 100);
+	struct mock_job *b = mock_job_new(hw, 2, 64, 8, 0, 10);
+
+	mock_submit(hw, a);
+	mock_apply(hw);
+	/*
+	 * The daemon is simulating towards cycle 100 when B is submitted: the
+	 * driver is still at cycle 0, but the daemon applies B's commands at
+	 * its next turn, at cycle 100. B's start cycle must say 100.
+	 */
+	KUNIT_ASSERT_TRUE(test, mock_advance(hw));
+	KUNIT_ASSERT_EQ(test, hw->cycle, 100);
+	mock_submit(hw, b);
+	KUNIT_EXPECT_EQ(test, b->e.start_cycle, 0);	/* provisional */
+	KUNIT_EXPECT_FALSE(test, b->e.started);
+	mock_kick(hw);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	expect_complete(hw, b);
+	KUNIT_EXPECT_EQ(test, a->e.start_cycle, 0);
+	KUNIT_EXPECT_EQ(test, b->first_cycle, 100);
+	KUNIT_EXPECT_EQ(test, b->e.start_cycle, 100);
+	KUNIT_EXPECT_TRUE(test, b->e.started);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
+/* Three jobs on an idle device; returns the placement hash of the run. */
+static u64 idle_run(struct mock_hw *hw)
+{
+	struct mock_job *j[3];
+	u32 i;
+
+	hw->epoch = hw->cycle;
+	hw->first_order = hw->nr_jobs;
+	hw->place_hash = 14695981039346656037ull;
+	/* An odd number of TBs, so the round robin ends off SM 0. */
+	j[0] = mock_job_new(hw, 3, 64, 8, 0, 25);
+	j[1] = mock_job_new(hw, 5, 128, 16, 2048, 31);
+	j[2] = mock_job_new(hw, 1, 32, 8, 0, 7);
+	for (i = 0; i < 3; i++)
+		mock_submit(hw, j[i]);
+	mock_run_all(hw);
+	for (i = 0; i < 3; i++)
+		expect_complete(hw, j[i]);
+	expect_idle(hw);
+	return hw->place_hash;
+}
+
+static void fcfs_idle_repeats(struct kunit *test)
+{
+	struct mock_hw *hw = mock_new(test, MOCK_RING_MAX);
+	u64 h1, h2;
+
+	/*
+	 * The same launches on the same, idle device are placed the same
+	 * way, at the same cycles relative to their submission.
+	 */
+	h1 = idle_run(hw);
+	KUNIT_EXPECT_GT(test, hw->cycle, 0);
+	h2 = idle_run(hw);
+	KUNIT_EXPECT_EQ(test, h1, h2);
+	KUNIT_EXPECT_EQ(test, hw->s.rr_next, 0);
+	mock_finish(hw);
+}
+
 static void fcfs_deterministic(struct kunit *test)
 {
 	u64 end1, end2;
@@ -778,6 +899,8 @@ static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_bad_events),
 	KUNIT_CASE(fcfs_detach_fails_jobs),
 	KUNIT_CASE(fcfs_deterministic),
+	KUNIT_CASE(fcfs_idle_repeats),
+	KUNIT_CASE(fcfs_start_cycle_when_applied),
 	{}
 };
 

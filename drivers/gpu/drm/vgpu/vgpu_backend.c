@@ -59,12 +59,14 @@ static_assert(sizeof(struct vgpu_evt) == VGPU_RING_ENTRY_SIZE);
  * @tail: producer index in the shared header.
  * @local: the index the kernel owns (command tail, event head), its
  *	trusted copy.
+ * @published: command ring: the tail the daemon has been shown.
  */
 struct vgpu_ring {
 	void *base;
 	u32 *head;
 	u32 *tail;
 	u32 local;
+	u32 published;
 };
 
 /**
@@ -199,6 +201,7 @@ static int vgpu_ring_alloc(struct vgpu_ring *ring)
 	*(u32 *)(ring->base + VGPU_RING_OFF_MASK) = VGPU_RING_ENTRIES - 1;
 	*(u32 *)(ring->base + VGPU_RING_OFF_COUNT) = VGPU_RING_ENTRIES;
 	ring->local = 0;
+	ring->published = 0;
 	return 0;
 }
 
@@ -245,14 +248,24 @@ static void vgpu_cmd_emit(void *ctx, const struct vgpu_cmd *cmd)
 	struct vgpu_backend *b = ctx;
 
 	memcpy(vgpu_ring_entry(&b->cmd, b->cmd.local), cmd, sizeof(*cmd));
-	WRITE_ONCE(b->cmd.local, b->cmd.local + 1);
-	/* Publish the entry before the tail (daemon: acquire load of tail). */
+	b->cmd.local++;
+}
+
+static void vgpu_cmd_publish(void *ctx)
+{
+	struct vgpu_backend *b = ctx;
+
+	if (b->cmd.published == b->cmd.local)
+		return;
+	WRITE_ONCE(b->cmd.published, b->cmd.local);
+	/* Entries before the tail (daemon: acquire load of tail). */
 	smp_store_release(b->cmd.tail, b->cmd.local);
 }
 
 static const struct vgpu_cmd_sink_ops vgpu_ring_sink_ops = {
 	.space = vgpu_cmd_space,
 	.emit = vgpu_cmd_emit,
+	.publish = vgpu_cmd_publish,
 };
 
 /* Detach @b if it is attached; device lock held. Rings stay until release. */
@@ -381,6 +394,7 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 	struct vgpu_device *vdev = b->vdev;
 	struct device *dev = vdev->drm.dev;
 	struct vgpu_backend_kick args;
+	u64 prev;
 	int ret;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
@@ -395,12 +409,18 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 		ret = -EINVAL;
 		goto out;
 	}
+	prev = vdev->sched.cycle;
 	ret = vgpu_sched_set_cycle(&vdev->sched, args.cycle);
 	if (ret) {
 		dev_dbg(dev, "KICK: cycle %llu before the current %llu\n",
 			args.cycle, vdev->sched.cycle);
 		goto out;
 	}
+	/*
+	 * What the daemon consumed since the last kick it applied at that
+	 * kick's cycle. Pairs with its release store of head.
+	 */
+	vgpu_sched_applied(&vdev->sched, smp_load_acquire(b->cmd.head), prev);
 	vgpu_backend_consume(b);
 	vgpu_sched_run(&vdev->sched);
 	args.pending_cmds = vgpu_cmd_pending(b);
@@ -471,7 +491,7 @@ static __poll_t vgpu_backend_poll(struct file *file, poll_table *wait)
 	/* Pairs with the release in attach: the rings are set up. */
 	if (!smp_load_acquire(&b->attached))
 		return EPOLLERR;
-	if (READ_ONCE(b->cmd.local) != READ_ONCE(*b->cmd.head))
+	if (READ_ONCE(b->cmd.published) != READ_ONCE(*b->cmd.head))
 		return EPOLLIN | EPOLLRDNORM;
 	return 0;
 }

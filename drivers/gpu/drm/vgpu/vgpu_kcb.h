@@ -70,13 +70,17 @@ struct vgpu_kcb_entry_ops {
  * @arrival: cycle at which the job enters the FCFS order: the later of
  *	the submission cycle and @not_before.
  * @submit_cycle: device cycle when the job was submitted.
- * @start_cycle: cycle of the first dispatch.
+ * @start_cycle: cycle at which the daemon applied the first dispatch; until
+ *	the daemon has consumed it (see vgpu_sched_applied()), the cycle at
+ *	which it was issued.
  * @end_cycle: cycle at which the job ended.
  * @warp_insts: warp instructions executed, summed over finished TBs.
  * @state: &enum vgpu_kcb_state.
  * @error: 0, or the negative errno that failed the job. Once set, no more
  *	TBs are dispatched.
  * @begun: %VGPU_CMD_JOB_BEGIN has been issued.
+ * @started: the daemon has consumed the JOB_BEGIN; @start_cycle is final.
+ * @begin_seq: command-ring producer index just past the JOB_BEGIN.
  * @desc_addr: device address of its &struct vgpu_job_desc.
  *
  * Every field but @ref is protected by the device lock.
@@ -108,6 +112,8 @@ struct vgpu_kcb_entry {
 	enum vgpu_kcb_state state;
 	int error;
 	bool begun;
+	bool started;
+	u32 begin_seq;
 	u64 desc_addr;
 };
 

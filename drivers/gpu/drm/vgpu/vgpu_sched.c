@@ -147,6 +147,7 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 	s->wake_at = 0;
 	s->rr_next = 0;
 	s->ring_full = false;
+	s->cmd_seq = 0;
 	s->attached = true;
 	return 0;
 }
@@ -158,6 +159,7 @@ static bool vgpu_sched_emit(struct vgpu_sched *s, const struct vgpu_cmd *cmd)
 		return false;
 	s->sink->emit(s->sink_ctx, cmd);
 	s->emitted++;
+	s->cmd_seq++;
 	return true;
 }
 
@@ -188,6 +190,13 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 		e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
 	e->ops->done(e);
 	vgpu_kcb_retire(&s->kcb, e);
+	/*
+	 * An idle device forgets where the round robin stood, so that the
+	 * same launches on an idle device are placed the same way every
+	 * time (ARCHITECTURE.md, "Time and determinism").
+	 */
+	if (list_empty(&s->kcb.active))
+		s->rr_next = 0;
 	return true;
 }
 
@@ -240,6 +249,36 @@ int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_cycle);
+
+/**
+ * vgpu_sched_applied() - the daemon has consumed commands.
+ * @s: the scheduler.
+ * @consumed: the daemon's consumer index of the command ring (commands
+ *	consumed since attach, free running).
+ * @cycle: the cycle at which it applied them: the cycle of the previous
+ *	kick (step 1 of the lock-step protocol in vgpu_backend.h).
+ *
+ * Fixes the start cycle of every job whose JOB_BEGIN is among them: a pass
+ * that runs while the daemon simulates is applied at the daemon's next
+ * turn, not at the cycle the driver was at. An index beyond what was issued
+ * is clamped. Caller holds the device lock.
+ */
+void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle)
+{
+	struct vgpu_kcb_entry *e;
+
+	lockdep_assert_held(s->lock);
+	if ((s32)(consumed - s->cmd_seq) > 0)
+		consumed = s->cmd_seq;
+	list_for_each_entry(e, &s->kcb.active, link) {
+		if (e->begun && !e->started &&
+		    (s32)(consumed - e->begin_seq) >= 0) {
+			e->start_cycle = cycle;
+			e->started = true;
+		}
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_applied);
 
 static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 {
@@ -393,8 +432,9 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 
 		vgpu_sched_emit(s, &begin);
 		e->begun = true;
+		e->begin_seq = s->cmd_seq;
 		e->state = VGPU_KCB_RUNNING;
-		e->start_cycle = s->cycle;
+		e->start_cycle = s->cycle;	/* until vgpu_sched_applied() */
 	}
 	cmd.op = VGPU_CMD_DISPATCH;
 	cmd.job = e->id;
@@ -419,8 +459,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_dispatch);
  * Ends the jobs that are over (JOB_END, fence), lets the policy dispatch,
  * then asks for a wake-up: at the earliest arrival cycle of a job that is
  * waiting for its not-before cycle, or at the next cycle when the pass
- * stopped on a full command ring (the next kick continues). Caller holds
- * the device lock. Does nothing while detached.
+ * stopped on a full command ring (the next kick continues). Finally
+ * publishes the pass's commands to the daemon in one go. Caller holds the
+ * device lock. Does nothing while detached.
  */
 void vgpu_sched_run(struct vgpu_sched *s)
 {
@@ -461,5 +502,6 @@ void vgpu_sched_run(struct vgpu_sched *s)
 		if (vgpu_sched_emit(s, &cmd))
 			s->wake_at = want;
 	}
+	s->sink->publish(s->sink_ctx);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_run);

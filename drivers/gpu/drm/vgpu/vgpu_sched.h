@@ -24,7 +24,12 @@ struct vgpu_sched;
 /**
  * struct vgpu_cmd_sink_ops - where the scheduler's commands go.
  * @space: free entries in the command ring.
- * @emit: append one command; only called when @space was non-zero.
+ * @emit: append one command; only called when @space was non-zero. Not yet
+ *	visible to the daemon.
+ * @publish: make every command appended so far visible to the daemon at
+ *	once. Called at the end of each scheduling pass, so that the daemon
+ *	applies a pass's commands together, at one cycle, however its loop
+ *	and the pass interleave in wall-clock time.
  *
  * vgpu_backend.c writes the command ring; the KUnit mock hardware records
  * the commands and plays the daemon.
@@ -32,6 +37,7 @@ struct vgpu_sched;
 struct vgpu_cmd_sink_ops {
 	u32 (*space)(void *ctx);
 	void (*emit)(void *ctx, const struct vgpu_cmd *cmd);
+	void (*publish)(void *ctx);
 };
 
 /**
@@ -67,9 +73,13 @@ struct vgpu_partition_ops {
  * @sink_ctx: argument of the @sink ops.
  * @cycle: the device's current simulated cycle; kept across re-attach.
  * @wake_at: cycle of the last WAKE_AT issued and not yet reached, or 0.
- * @rr_next: SM at which the next search for room starts (round robin).
+ * @rr_next: SM at which the next search for room starts (round robin);
+ *	back to 0 whenever the KCB becomes empty, so that the same launches
+ *	on an idle device are placed the same way.
  * @ring_full: the last pass stopped because the command ring was full.
  * @emitted: commands issued since the counter was last cleared.
+ * @cmd_seq: commands issued since the backend attached (the command
+ *	ring's producer index).
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -86,6 +96,7 @@ struct vgpu_sched {
 	u32 rr_next;
 	bool ring_full;
 	u32 emitted;
+	u32 cmd_seq;
 };
 
 extern struct vgpu_partition_ops vgpu_policy_fcfs;
@@ -98,6 +109,7 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 		      const struct vgpu_cmd_sink_ops *sink, void *sink_ctx);
 void vgpu_sched_detach(struct vgpu_sched *s, int error);
 int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle);
+void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
 
