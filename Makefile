@@ -100,7 +100,8 @@ demo: $(DEPS_STAMP)
 
 checkpatch:
 	@kdir=$$(tools/build-kernel) && "$$kdir/scripts/checkpatch.pl" --no-tree --strict \
-		--terse -f drivers/gpu/drm/vgpu/*.[ch] kunit/*.c uapi/drm/*.h
+		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] kunit/*.c)) \
+		uapi/drm/*.h
 
 clean:
 	rm -rf $(B)

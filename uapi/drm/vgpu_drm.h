@@ -21,6 +21,8 @@
 #ifndef _UAPI_VGPU_DRM_H_
 #define _UAPI_VGPU_DRM_H_
 
+#include <linux/const.h>
+
 #include "drm.h"
 
 #if defined(__cplusplus)
@@ -156,7 +158,7 @@ struct drm_vgpu_program_destroy {
 
 /* &drm_vgpu_submit.flags */
 /** Honour &drm_vgpu_submit.not_before_cycle. */
-#define DRM_VGPU_SUBMIT_NOT_BEFORE	(1u << 0)
+#define DRM_VGPU_SUBMIT_NOT_BEFORE	_BITUL(0)
 #define DRM_VGPU_SUBMIT_FLAGS		(DRM_VGPU_SUBMIT_NOT_BEFORE)
 
 /**
@@ -208,7 +210,7 @@ struct drm_vgpu_submit {
 
 /* &drm_vgpu_job_info.flags */
 /** Forget the job once reported (only for a finished job). */
-#define DRM_VGPU_JOB_INFO_RELEASE	(1u << 0)
+#define DRM_VGPU_JOB_INFO_RELEASE	_BITUL(0)
 
 /**
  * struct drm_vgpu_job_info - state and statistics of a submitted job.

@@ -12,6 +12,7 @@
 #ifndef _UAPI_VGPU_PROGRAM_H_
 #define _UAPI_VGPU_PROGRAM_H_
 
+#include <linux/const.h>
 #include <linux/types.h>
 
 #define VGPU_PROGRAM_MAGIC		0x55504756u	/* "VGPU" */
@@ -59,9 +60,9 @@ struct vgpu_program_header {
 
 /* &vgpu_program_entry.flags */
 /** The entry contains atomic instructions (global or shared). */
-#define VGPU_ENTRY_HAS_ATOMICS		(1u << 0)
+#define VGPU_ENTRY_HAS_ATOMICS		_BITUL(0)
 /** The entry may store to global memory it also reads. */
-#define VGPU_ENTRY_HAS_GLOBAL_RMW	(1u << 1)
+#define VGPU_ENTRY_HAS_GLOBAL_RMW	_BITUL(1)
 
 /**
  * struct vgpu_program_entry - one kernel entry point (.entry in PTX).
