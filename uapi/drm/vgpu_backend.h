@@ -195,9 +195,18 @@ enum vgpu_evt_type {
 };
 
 /**
+ * VGPU_EVT_F_CROSSED_BOUNDARY - TB_DONE flag: the block executed an
+ * instruction the compiler marked as an idempotence boundary (a global
+ * atomic, or a global store that may overwrite memory the kernel reads):
+ * it is no longer idempotent, re-executing it from its start could give a
+ * different result (Chimera's relaxed idempotence).
+ */
+#define VGPU_EVT_F_CROSSED_BOUNDARY	(1u << 0)
+
+/**
  * struct vgpu_evt - one event-ring entry (64 bytes).
  * @type: &enum vgpu_evt_type.
- * @flags: zero.
+ * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY; otherwise zero.
  * @job: job id.
  * @cycle: cycle at which the event happened.
  * @tb: thread block index.

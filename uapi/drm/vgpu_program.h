@@ -17,7 +17,7 @@
 
 #define VGPU_PROGRAM_MAGIC		0x55504756u	/* "VGPU" */
 #define VGPU_PROGRAM_VERSION_MAJOR	1
-#define VGPU_PROGRAM_VERSION_MINOR	0
+#define VGPU_PROGRAM_VERSION_MINOR	1
 /** Largest program image accepted by DRM_IOCTL_VGPU_PROGRAM_CREATE. */
 #define VGPU_PROGRAM_MAX_SIZE		(16u << 20)
 #define VGPU_PROGRAM_MAX_ENTRIES	256
@@ -39,6 +39,12 @@
  * @data_init_size: bytes of initialised data in the image.
  * @data_size: bytes of the data segment in device memory (at least
  *	@data_init_size; the rest is zeroed).
+ * @analysis_offset: (minor >= 1) where the compiler's analyses start: one
+ *	&struct vgpu_program_analysis per entry, in entry order (8-byte
+ *	aligned); 0 with @analysis_size 0 when the image has none. Readers
+ *	may ignore it; nothing in it changes how the code executes.
+ * @analysis_size: bytes of the analysis section (num_entries times
+ *	&vgpu_program_analysis.size).
  * @reserved: must be zero.
  */
 struct vgpu_program_header {
@@ -55,7 +61,9 @@ struct vgpu_program_header {
 	__u32 data_offset;
 	__u32 data_init_size;
 	__u32 data_size;
-	__u32 reserved[4];
+	__u32 analysis_offset;
+	__u32 analysis_size;
+	__u32 reserved[2];
 };
 
 /* &vgpu_program_entry.flags */
@@ -88,6 +96,66 @@ struct vgpu_program_entry {
 	__u32 max_threads_per_tb;
 	__u32 flags;
 	__u32 reserved[8];
+};
+
+/** Program point slots of ELF (thesis Ch. III: 32 slots, 8-bit scores). */
+#define VGPU_ELF_SLOTS			32
+#define VGPU_ELF_MAX_SCORE		255
+/* &vgpu_elf_point.flags */
+#define VGPU_ELF_BRANCH			(1u << 0)	/* else a memory load */
+/** &vgpu_program_analysis.first_boundary when the entry has none. */
+#define VGPU_NO_BOUNDARY		0xffffffffu
+
+/**
+ * struct vgpu_elf_point - one ELF program point (Earliest Load First).
+ * @pc: word index of the instruction, relative to the entry's code start.
+ * @score: branch: least instructions from it to the next global/local
+ *	load over both paths; load: the distance of a merged earlier point
+ *	(0 when none was merged into it).
+ * @flags: %VGPU_ELF_BRANCH for a branch.
+ * @reserved: zero.
+ */
+struct vgpu_elf_point {
+	__u32 pc;
+	__u8 score;
+	__u8 flags;
+	__u16 reserved;
+};
+
+/**
+ * struct vgpu_program_analysis - what the compiler found out about one entry
+ * (the analysis section, &vgpu_program_header.analysis_offset).
+ * @size: sizeof(struct vgpu_program_analysis) as written.
+ * @insts: instructions of the entry (static count, extension words not
+ *	counted).
+ * @idem_insts: instructions no path from an idempotence boundary reaches
+ *	(Chimera's relaxed idempotence: a block re-executed from its start
+ *	gives the same result while it has not executed a boundary).
+ * @num_boundaries: boundary instructions (marked %VGPU_I_BOUNDARY in the
+ *	code, see Documentation/isa.rst): global atomics, and global stores
+ *	that may overwrite memory the entry reads.
+ * @first_boundary: word index (entry-relative) of the first boundary in
+ *	code order, %VGPU_NO_BOUNDARY when none.
+ * @num_branches: conditional branches (each carries its reconvergence
+ *	point in its extension word).
+ * @num_reconv: of those, the ones whose paths meet before the exit.
+ * @num_elf_points: valid entries of @elf, at most %VGPU_ELF_SLOTS.
+ * @elf_points_before_merge: program points before Algorithm 2 merged them.
+ * @reserved: zero.
+ * @elf: the program points, ordered by pc.
+ */
+struct vgpu_program_analysis {
+	__u32 size;
+	__u32 insts;
+	__u32 idem_insts;
+	__u32 num_boundaries;
+	__u32 first_boundary;
+	__u32 num_branches;
+	__u32 num_reconv;
+	__u32 num_elf_points;
+	__u32 elf_points_before_merge;
+	__u32 reserved[3];
+	struct vgpu_elf_point elf[VGPU_ELF_SLOTS];
 };
 
 #endif /* _UAPI_VGPU_PROGRAM_H_ */

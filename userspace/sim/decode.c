@@ -184,7 +184,8 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 		d->type = t;
 		d->mod = m;
 		d->gp = VGPU_I_GP(w);
-		d->flags = (w & VGPU_I_GE ? DI_GE : 0) | (VGPU_I_GN(w) ? DI_GN : 0);
+		d->flags = (w & VGPU_I_GE ? DI_GE : 0) | (VGPU_I_GN(w) ? DI_GN : 0) |
+			   (w & VGPU_I_BOUNDARY ? DI_IB : 0);
 		d->d = VGPU_I_D(w);
 		d->a = VGPU_I_A(w);
 		d->b = VGPU_I_B(w);

@@ -749,6 +749,8 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 		m &= d->flags & DI_GN ? ~p : p;
 	}
+	if ((d->flags & DI_IB) && m)
+		tb->crossed_boundary = true;
 	tb->warp_insts++;
 	s->stats.warp_insts++;
 	s->stats.thread_insts += (uint32_t)__builtin_popcount(m);

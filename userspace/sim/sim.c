@@ -394,6 +394,7 @@ static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int statu
 {
 	struct vgpu_evt e = {
 		.type = VGPU_EVT_TB_DONE,
+		.flags = tb->crossed_boundary ? VGPU_EVT_F_CROSSED_BOUNDARY : 0,
 		.job = tb->job->id,
 		.cycle = now,
 		.tb = tb->index,

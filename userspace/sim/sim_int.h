@@ -26,6 +26,7 @@ enum { LAT_ALU = 0, LAT_SFU, LAT_MEM, LAT_SHARED };
 #define DI_GN	2	/* guard negated */
 #define DI_BI	4	/* B is an immediate (bslot) */
 #define DI_CI	8	/* C is an immediate (cslot) */
+#define DI_IB	16	/* idempotence boundary (VGPU_I_BOUNDARY) */
 
 /* One instruction, decoded once per job. */
 struct dinst {
@@ -89,6 +90,7 @@ struct tb {
 	uint32_t nwarps, live, at_bar;
 	uint64_t warp_insts, start;
 	uint64_t fault_addr;
+	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
 	struct warp warps[];
 };
 

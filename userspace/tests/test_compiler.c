@@ -161,9 +161,13 @@ static int check_image(const struct img *im)
 	      "alignment");
 	CHECK(h->entries_offset + h->num_entries * h->entry_size <= h->code_offset, "layout");
 	CHECK(h->code_offset + h->code_size <= h->data_offset, "code");
-	CHECK(h->data_offset + h->data_init_size == h->image_size, "data");
+	CHECK(h->data_offset + h->data_init_size <= h->analysis_offset, "data");
+	CHECK(h->analysis_offset % 8 == 0 && h->analysis_size ==
+	      h->num_entries * sizeof(struct vgpu_program_analysis) &&
+	      h->analysis_offset + h->analysis_size == h->image_size, "analysis section");
+	CHECK(h->version_minor == VGPU_PROGRAM_VERSION_MINOR && h->version_minor >= 1, "minor");
 	CHECK(h->data_init_size <= h->data_size, "data size");
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 2; i++)
 		CHECK(!h->reserved[i], "reserved");
 	code = (const uint64_t *)((const uint8_t *)im->p + h->code_offset);
 	for (uint32_t i = 0; i < h->num_entries; i++) {
@@ -300,7 +304,7 @@ static int t_errors(void)
 			   "\tmov.u32 %r1, 1;\n\n\tmul24.lo.s32 %r1, %r2, %r3;\n\tret;\n}\n", 9,
 			   "unsupported instruction 'mul24'") == 0, "mul24");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\tcall.uni foo, ();\n\tret;\n}\n", 6,
-			   "'call'") == 0, "call");
+			   "unknown function 'foo'") == 0, "call");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\tbra $nowhere;\n\tret;\n}\n", 6,
 			   "undefined label '$nowhere'") == 0, "label");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
@@ -313,7 +317,7 @@ static int t_errors(void)
 	      "carry");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
 			   "\tld.global.u32 %r1, [%r0;\n}\n", 7, "expected ']'") == 0, "syntax");
-	CHECK(expect_error(HEAD ".func f()\n{\n\tret;\n}\n", 4, ".func") == 0, "func");
+	CHECK(expect_error(HEAD ".func f()\n{\n\tret;\n}\n", 8, "no .entry") == 0, "func");
 	CHECK(expect_error(".version 7.0\n.target sm_75\n.address_size 32\n", 3,
 			   ".address_size 64") == 0, "address size");
 	CHECK(expect_error(".target sm_75\n.visible .entry k()\n{\n\tret;\n}\n", 2,

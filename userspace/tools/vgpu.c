@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "compiler/vgpu_compile.h"
+#include "ptx_cmd.h"
 #include "vgpu.h"
 #include "workloads/workload.h"
 
@@ -24,7 +25,8 @@ static int usage(FILE *f, int status)
 		"usage: vgpu run NAME [--size N] [--seed S]\n"
 		"       vgpu list\n"
 		"       vgpu info\n"
-		"       vgpu compile FILE.ptx [-o IMAGE]\n");
+		"       vgpu compile FILE.ptx [-o IMAGE]\n"
+		"       vgpu ptx FILE.ptx   resources and analyses per entry (like ptxas -v)\n");
 	return status;
 }
 
@@ -216,6 +218,8 @@ int main(int argc, char **argv)
 		return cmd_info();
 	if (strcmp(argv[1], "compile") == 0)
 		return cmd_compile(argc - 1, argv + 1);
+	if (strcmp(argv[1], "ptx") == 0)
+		return vgpu_ptx_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return usage(stdout, 0);
 	return usage(stderr, 2);

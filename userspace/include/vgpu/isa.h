@@ -7,7 +7,9 @@
  * Every instruction is one little-endian 64-bit word, optionally followed by
  * one 64-bit extension word (bit X set):
  *
- *   bits  0-7   op        enum vgpu_op
+ *   bits  0-6   op        enum vgpu_op
+ *   bit   7     ib        idempotence boundary (compiler's mark; the model
+ *                         reports a block that executes one)
  *   bits  8-11  type      enum vgpu_type (operation / operand type)
  *   bits 12-14  gp        guard predicate P0..P7
  *   bit  15     gn        guard negated (@!Pn)
@@ -284,7 +286,7 @@ static inline uint64_t vgpu_enc(unsigned int op, unsigned int type,
 				unsigned int d, unsigned int a, unsigned int b,
 				unsigned int c, unsigned int mod)
 {
-	return (uint64_t)(op & 0xff) | (uint64_t)(type & 15) << 8 |
+	return (uint64_t)(op & 0x7f) | (uint64_t)(type & 15) << 8 |
 	       (uint64_t)(d & 0xff) << 17 | (uint64_t)(a & 0xff) << 25 |
 	       (uint64_t)(b & 0xff) << 33 | (uint64_t)(c & 0xff) << 41 |
 	       (uint64_t)(mod & 0xfff) << 52;
@@ -295,7 +297,8 @@ static inline uint64_t vgpu_enc_guard(uint64_t w, unsigned int p, int neg)
 	return w | VGPU_I_GE | (uint64_t)(p & 7) << 12 | (uint64_t)(!!neg) << 15;
 }
 
-#define VGPU_I_OP(w)	((unsigned int)((w) & 0xff))
+#define VGPU_I_OP(w)	((unsigned int)((w) & 0x7f))
+#define VGPU_I_BOUNDARY	(1ull << 7)	/* idempotence boundary mark */
 #define VGPU_I_TYPE(w)	((unsigned int)(((w) >> 8) & 15))
 #define VGPU_I_GP(w)	((unsigned int)(((w) >> 12) & 7))
 #define VGPU_I_GN(w)	((unsigned int)(((w) >> 15) & 1))

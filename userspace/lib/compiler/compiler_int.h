@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
 
 /* Virtual register classes. */
@@ -61,6 +62,7 @@ struct ins {
 	uint32_t rpc;
 	int block;
 	bool dead;		/* removed after allocation (no effect) */
+	bool boundary;		/* idempotence boundary (VGPU_I_BOUNDARY) */
 };
 
 /* Parameter of an entry. */
@@ -77,6 +79,8 @@ struct var {
 	uint32_t align, size;
 	uint32_t offset;	/* within its space (entry-relative for shared/local) */
 	int line;
+	int depth;		/* block nesting of an entry-scope declaration */
+	bool pslot;		/* a .param of a call, kept in .local (inlining) */
 };
 
 struct label {
@@ -103,6 +107,7 @@ struct entry {
 	uint32_t regs;		/* result of allocation */
 	uint32_t flags;
 	uint32_t code_start, code_words;	/* in words */
+	struct vgpu_program_analysis an;	/* analysis section record */
 };
 
 struct compiler {

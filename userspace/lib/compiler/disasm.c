@@ -401,7 +401,7 @@ int vgpu_disasm(const void *image, size_t size, FILE *o)
 				ext = code[k + 1];
 			}
 			disasm_one(o, w, ext);
-			fprintf(o, "\n");
+			fprintf(o, w & VGPU_I_BOUNDARY ? "  // idempotence boundary\n" : "\n");
 			k += !!(w & VGPU_I_X);
 		}
 	}

@@ -561,6 +561,224 @@ static void flags(struct cg *g)
 	}
 	if ((ld & st) || (st && (ld & ROOT_UNKNOWN)) || (ld && (st & ROOT_UNKNOWN)))
 		e->flags |= VGPU_ENTRY_HAS_GLOBAL_RMW;
+	/*
+	 * Chimera's relaxed idempotence boundaries: an atomic on global
+	 * memory, and a global store that may overwrite a location the entry
+	 * reads (by the same provenance rule as above; an address of unknown
+	 * origin may alias anything). Shared-memory atomics are not
+	 * boundaries: a re-executed block starts with fresh shared memory.
+	 */
+	for (size_t i = 0; i < e->nins; i++) {
+		struct ins *in = &e->ins[i];
+
+		if (in->op == VGPU_OP_ATOM && global_space(in)) {
+			in->boundary = true;
+		} else if (in->op == VGPU_OP_ST && global_space(in)) {
+			uint64_t r = addr_roots(e, in);
+
+			in->boundary = (r & ld) || (ld && (r & ROOT_UNKNOWN)) ||
+				       (ld & ROOT_UNKNOWN);
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* analyses for the analysis section (after allocation and peephole) */
+
+/* Static count of the instructions no boundary reaches. */
+static void idempotence(struct cg *g)
+{
+	struct entry *e = g->e;
+	bool *tin = cc_alloc(g->cc, sizeof(bool) * (g->nb + 1));
+	bool changed;
+	uint32_t insts = 0, idem = 0;
+
+	e->an.first_boundary = VGPU_NO_BOUNDARY;
+	do {
+		changed = false;
+		for (int k = 0; k < g->nb; k++) {
+			struct block *b = &g->b[k];
+			bool out = tin[k];
+
+			for (int i = b->first; i <= b->last && !out; i++)
+				out = e->ins[i].boundary && !e->ins[i].dead;
+			for (int s = 0; s < b->nsucc; s++) {
+				if (out && !tin[b->succ[s]]) {
+					tin[b->succ[s]] = true;
+					changed = true;
+				}
+			}
+		}
+	} while (changed);
+	for (int k = 0; k < g->nb; k++) {
+		struct block *b = &g->b[k];
+		bool t = tin[k];
+
+		for (int i = b->first; i <= b->last; i++) {
+			struct ins *in = &e->ins[i];
+
+			if (in->dead)
+				continue;
+			insts++;
+			if (in->boundary) {
+				t = true;
+				e->an.num_boundaries++;
+				if (e->an.first_boundary == VGPU_NO_BOUNDARY ||
+				    in->addr < e->an.first_boundary)
+					e->an.first_boundary = in->addr;
+			}
+			if (!t)
+				idem++;
+			if (in->op == VGPU_OP_BRA && in->g >= 0) {
+				e->an.num_branches++;
+				if (in->rpc != VGPU_NO_RECONV)
+					e->an.num_reconv++;
+			}
+		}
+	}
+	e->an.insts = insts;
+	e->an.idem_insts = idem;
+	cc_free(g->cc, tin);
+}
+
+/* getScore() of every instruction at once: g[k] for k in [0, n]. */
+static void elf_scores(int n, const bool *pp, const int *sc, int *gs)
+{
+	gs[n] = VGPU_ELF_MAX_SCORE;
+	for (int k = n - 1; k >= 0; k--) {
+		if (pp[k])
+			gs[k] = sc[k] < VGPU_ELF_MAX_SCORE ? sc[k] : VGPU_ELF_MAX_SCORE;
+		else
+			gs[k] = gs[k + 1] + 1 < VGPU_ELF_MAX_SCORE ? gs[k + 1] + 1 :
+				VGPU_ELF_MAX_SCORE;
+	}
+}
+
+/*
+ * ELF's program points (thesis Ch. III, Algorithms 1 and 2) over the live
+ * instructions in code order: global/local/generic loads and branches;
+ * branch scores by fixpoint; meaningless branches removed; then merged
+ * down to VGPU_ELF_SLOTS.
+ */
+static void elf_points(struct cg *g)
+{
+	struct entry *e = g->e;
+	int n = 0, *idx, *sc, *gs, *tgt, *at, npp = 0;
+	bool *pp, *br, *ld, changed;
+	const int MAX = VGPU_ELF_MAX_SCORE;
+
+	for (size_t i = 0; i < e->nins; i++)
+		n += !e->ins[i].dead;
+	idx = cc_alloc(g->cc, sizeof(int) * (n + 1));
+	sc = cc_alloc(g->cc, sizeof(int) * (n + 1));
+	gs = cc_alloc(g->cc, sizeof(int) * (n + 1));
+	tgt = cc_alloc(g->cc, sizeof(int) * (n + 1));
+	at = cc_alloc(g->cc, sizeof(int) * (e->nins + 1));
+	pp = cc_alloc(g->cc, n + 1);
+	br = cc_alloc(g->cc, n + 1);
+	ld = cc_alloc(g->cc, n + 1);
+	/* at[i]: live instruction index of ins i or the first live one after */
+	at[e->nins] = n;
+	for (size_t i = e->nins, k = n; i-- > 0;) {
+		if (!e->ins[i].dead)
+			idx[--k] = (int)i;
+		at[i] = (int)k;
+	}
+	for (int k = 0; k < n; k++) {
+		struct ins *in = &e->ins[idx[k]];
+		int sp = VGPU_M_MEM_SP(in->mod);
+
+		if (in->op == VGPU_OP_LD && (sp == VGPU_SP_GLOBAL || sp == VGPU_SP_LOCAL ||
+					     sp == VGPU_SP_GENERIC)) {
+			pp[k] = ld[k] = true;
+			sc[k] = 0;
+		} else if (in->op == VGPU_OP_BRA) {
+			pp[k] = br[k] = true;
+			sc[k] = MAX;
+			tgt[k] = at[e->labels[in->label].pos];
+		}
+	}
+	/* Algorithm 1, lines 10-24 */
+	do {
+		changed = false;
+		elf_scores(n, pp, sc, gs);
+		for (int k = 0; k < n; k++) {
+			int ns, ts, m;
+
+			if (!br[k])
+				continue;
+			ns = gs[k + 1] + 1 < MAX ? gs[k + 1] + 1 : MAX;
+			ts = gs[tgt[k]] + 1 < MAX ? gs[tgt[k]] + 1 : MAX;
+			m = ns < ts ? ns : ts;
+			if (m < sc[k]) {
+				sc[k] = m;
+				changed = true;
+				elf_scores(n, pp, sc, gs);
+			}
+		}
+	} while (changed);
+	/* lines 25-31: meaningless branches */
+	for (int k = 0; k < n; k++) {
+		if (!br[k])
+			continue;
+		elf_scores(n, pp, sc, gs);
+		if (sc[k] >= MAX || sc[k] == (gs[k + 1] + 1 < MAX ? gs[k + 1] + 1 : MAX))
+			pp[k] = br[k] = false;
+	}
+	for (int k = 0; k < n; k++)
+		npp += pp[k];
+	e->an.elf_points_before_merge = (uint32_t)npp;
+	/* Algorithm 2, until the points fit the slots */
+	while (npp > VGPU_ELF_SLOTS) {
+		int mind = MAX, mem = -1, prev = -1, last = -1;
+
+		elf_scores(n, pp, sc, gs);
+		for (int k = 0; k < n; k++) {
+			if (!pp[k])
+				continue;
+			if (ld[k] && last >= 0) {
+				int cur = gs[last + 1] + 1;
+
+				if (cur < mind) {
+					mind = cur;
+					mem = k;
+					prev = last;
+					if (br[last])
+						mind -= sc[last];
+					if (mind < 0)
+						mind = 0;
+				}
+			}
+			last = k;
+		}
+		if (mem < 0) {
+			/* no load follows another point: drop the last point */
+			pp[last] = br[last] = false;
+		} else {
+			sc[mem] = mind;
+			pp[prev] = br[prev] = false;
+		}
+		npp--;
+	}
+	for (int k = 0, j = 0; k < n; k++) {
+		struct vgpu_elf_point *p;
+
+		if (!pp[k])
+			continue;
+		p = &e->an.elf[j++];
+		p->pc = e->ins[idx[k]].addr;
+		p->score = (uint8_t)(sc[k] < MAX ? sc[k] : MAX);
+		p->flags = br[k] ? VGPU_ELF_BRANCH : 0;
+		e->an.num_elf_points = (uint32_t)j;
+	}
+	cc_free(g->cc, idx);
+	cc_free(g->cc, sc);
+	cc_free(g->cc, gs);
+	cc_free(g->cc, tgt);
+	cc_free(g->cc, at);
+	cc_free(g->cc, pp);
+	cc_free(g->cc, br);
+	cc_free(g->cc, ld);
 }
 
 /* ------------------------------------------------------------------ */
@@ -622,6 +840,9 @@ void cg_entry(struct compiler *cc, struct entry *e)
 		if (in->op == VGPU_OP_BRA && in->rpc != VGPU_NO_RECONV)
 			in->rpc = e->ins[in->rpc].addr;
 	}
+	e->an.size = sizeof(e->an);
+	idempotence(&g);
+	elf_points(&g);
 	cc_free(cc, g.b);
 	cc_free(cc, g.bits);
 	cc_free(cc, g.uses);
@@ -713,6 +934,8 @@ static int encode(const struct entry *e, const struct ins *in, uint32_t base, ui
 		w |= VGPU_I_CI;
 	if (in->x)
 		w |= VGPU_I_X;
+	if (in->boundary)
+		w |= VGPU_I_BOUNDARY;
 	out[0] = w;
 	if (in->x)
 		out[1] = ext;
@@ -723,7 +946,7 @@ int cg_image(struct compiler *cc, void **image, size_t *size)
 {
 	struct vgpu_program_header *h;
 	uint64_t words = 0;
-	size_t eoff, coff, doff, total;
+	size_t eoff, coff, doff, aoff, total;
 	uint8_t *img;
 	uint64_t *code;
 	uint32_t base = 0;
@@ -734,7 +957,8 @@ int cg_image(struct compiler *cc, void **image, size_t *size)
 	coff = eoff + cc->nentries * sizeof(struct vgpu_program_entry);
 	coff = (coff + 7) & ~7ul;
 	doff = coff + words * 8;
-	total = doff + cc->data_init;
+	aoff = (doff + cc->data_init + 7) & ~7ul;
+	total = aoff + cc->nentries * sizeof(struct vgpu_program_analysis);
 	if (total > VGPU_PROGRAM_MAX_SIZE)
 		cc_error(cc, 1, "program image larger than %u bytes", VGPU_PROGRAM_MAX_SIZE);
 	img = calloc(1, total);
@@ -754,6 +978,8 @@ int cg_image(struct compiler *cc, void **image, size_t *size)
 	h->data_offset = (uint32_t)doff;
 	h->data_init_size = cc->data_init;
 	h->data_size = (cc->data_size + 7) & ~7u;
+	h->analysis_offset = (uint32_t)aoff;
+	h->analysis_size = (uint32_t)(cc->nentries * sizeof(struct vgpu_program_analysis));
 	code = (uint64_t *)(img + coff);
 	for (size_t i = 0; i < cc->nentries; i++) {
 		struct entry *e = &cc->entries[i];
@@ -771,6 +997,7 @@ int cg_image(struct compiler *cc, void **image, size_t *size)
 		pe->local_per_thread = e->local_size;
 		pe->max_threads_per_tb = e->max_threads;
 		pe->flags = e->flags;
+		memcpy(img + aoff + i * sizeof(e->an), &e->an, sizeof(e->an));
 		for (size_t j = 0; j < e->nins; j++)
 			if (!e->ins[j].dead)
 				k += encode(e, &e->ins[j], base, code + k);

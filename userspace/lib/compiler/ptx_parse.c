@@ -40,8 +40,38 @@ struct fixup {
 	bool off;		/* patch ins.off (memory), else ins.b.v */
 };
 
+/* A formal parameter or return value of a .func. */
+struct fparam {
+	char name[128];
+	uint32_t size, align;
+};
+
+#define MAX_FPARAMS	64
+#define MAX_FRAMES	32
+
+/* A .func, found by a first pass over the module (calls may precede it). */
+struct func {
+	char name[128];
+	int line;
+	size_t body;		/* token index of its '{', 0: declared only */
+	struct fparam ret[MAX_FPARAMS], par[MAX_FPARAMS];
+	int nret, npar;
+};
+
+/* A .func being inlined. */
+struct frame {
+	int func;
+	int retlabel;
+	char prefix[32];	/* of its labels: "#<n>#", never a PTX name */
+};
+
 struct parser {
 	struct compiler *cc;
+	struct func *funcs;
+	size_t nfuncs, fncap;
+	struct frame frames[MAX_FRAMES];
+	int nframes;
+	int ninlined;
 	struct tok *toks;
 	size_t ntoks, pos, tcap;
 	struct entry *e;
@@ -481,7 +511,7 @@ static int find_reg(struct parser *P, const char *name)
 
 static struct var *find_var(struct var *v, size_t n, const char *name)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = n; i-- > 0;)
 		if (!strcmp(v[i].name, name))
 			return &v[i];
 	return NULL;
@@ -537,7 +567,7 @@ static struct sym lookup_sym(struct parser *P, const char *name)
 	return s;
 }
 
-static int label_id(struct parser *P, const char *name, int line)
+static int label_raw(struct parser *P, const char *name, int line)
 {
 	struct entry *e = P->e;
 
@@ -549,6 +579,19 @@ static int label_id(struct parser *P, const char *name, int line)
 	e->labels[e->nlabels].pos = -1;
 	e->labels[e->nlabels].line = line;
 	return (int)e->nlabels++;
+}
+
+/* A label of the source: those of an inlined .func get its frame's prefix. */
+static int label_id(struct parser *P, const char *name, int line)
+{
+	char full[160];
+
+	if (!P->nframes)
+		return label_raw(P, name, line);
+	snprintf(full, sizeof(full), "%s%s", P->frames[P->nframes - 1].prefix, name);
+	if (strlen(full) >= sizeof(P->e->labels[0].name))
+		cc_error(P->cc, line, "label name too long");
+	return label_raw(P, full, line);
 }
 
 static void parse_imm(struct parser *P, struct pop *o, bool neg)
@@ -1090,6 +1133,17 @@ static void lower_mov(struct parser *P, struct opword *w, struct pop *o, int n)
 	if (t == VGPU_T_PRED) {
 		int d = dst_reg(P, &o[0], VC_PRED);
 
+		if (o[1].kind == PO_IMM && !o[1].fk) {
+			/* constant: RZ == 0 is false, RZ != 0 ... inverted */
+			in = emit(P, VGPU_OP_SETP, VGPU_T_U32);
+			in->d = d;
+			in->a = R(newv(P, VC_32));
+			P->e->ins[P->e->nins - 1].a.k = OK_NONE;
+			in = &P->e->ins[P->e->nins - 1];
+			in->b = I(0);
+			in->mod = VGPU_M_SETP(o[1].iv ? VGPU_CMP_EQ : VGPU_CMP_NE, 0, 0, 0, 0, 0);
+			return;
+		}
 		if (o[1].kind != PO_REG)
 			cc_error(P->cc, P->line, "mov.pred needs a predicate source");
 		check_cls(P, &o[1], o[1].r, VC_PRED);
@@ -1775,8 +1829,11 @@ static void lower_ldst(struct parser *P, struct opword *w, struct pop *o, int n,
 	nops(P, n, 2, w->base);
 	if (t == VGPU_T_PRED)
 		cc_error(P->cc, P->line, "unsupported type for '%s'", w->base);
+	if (space == VGPU_SP_PARAM && addr->kind == PO_ADDR && addr->abase == PO_SYM &&
+	    addr->sym.kind == SY_VAR && addr->sym.var->pslot)
+		space = VGPU_SP_LOCAL;	/* argument / return value of an inlined call */
 	if (st && space == VGPU_SP_PARAM)
-		cc_error(P->cc, P->line, "st.param is not supported");
+		cc_error(P->cc, P->line, "st.param is not supported outside calls");
 	if (st && space == VGPU_SP_CONST)
 		cc_error(P->cc, P->line, "st.const is not valid");
 	lsz = vgpu_type_bits(t) == 8 ? 0 : vgpu_type_bits(t) == 16 ? 1 :
@@ -2046,6 +2103,13 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 		in = emit(P, VGPU_OP_BRA, VGPU_T_NONE);
 		in->label = label_id(P, o[0].name, P->line);
 		in->x = true;
+	} else if (!strcmp(b, "ret") && P->nframes) {
+		ignore_hints(&w);
+		check_mods(P, &w);
+		nops(P, n, 0, b);
+		in = emit(P, VGPU_OP_BRA, VGPU_T_NONE);
+		in->label = P->frames[P->nframes - 1].retlabel;
+		in->x = true;
 	} else if (!strcmp(b, "ret") || !strcmp(b, "exit")) {
 		ignore_hints(&w);
 		check_mods(P, &w);
@@ -2247,10 +2311,35 @@ static void parse_entry_var(struct parser *P, int space)
 		v.offset = align_up(P->e->local_size, v.align);
 		P->e->local_size = v.offset + v.size;
 	}
-	if (find_var(P->lvars, P->nlvars, v.name))
-		cc_error(P->cc, v.line, "'%s' declared twice", v.name);
+	{
+		struct var *o = find_var(P->lvars, P->nlvars, v.name);
+
+		if (o && o->depth == P->depth)
+			cc_error(P->cc, v.line, "'%s' declared twice", v.name);
+	}
+	v.depth = P->depth;
 	P->lvars = cc_grow(P->cc, P->lvars, &P->lvcap, P->nlvars + 1, sizeof(*P->lvars));
 	P->lvars[P->nlvars++] = v;
+}
+
+/* .param inside a body: an argument or return value of a call, in .local. */
+static void parse_call_param(struct parser *P)
+{
+	parse_entry_var(P, VGPU_SP_LOCAL);
+	P->lvars[P->nlvars - 1].pslot = true;
+}
+
+/* Forgets the declarations of blocks deeper than the current one. */
+static void pop_scope(struct parser *P)
+{
+	size_t k = 0;
+
+	while (P->ndecls && P->decls[P->ndecls - 1].depth > P->depth)
+		P->ndecls--;
+	for (size_t i = 0; i < P->nlvars; i++)
+		if (P->lvars[i].depth <= P->depth)
+			P->lvars[k++] = P->lvars[i];
+	P->nlvars = k;
 }
 
 static void parse_module_var(struct parser *P, int space, bool external)
@@ -2358,13 +2447,16 @@ static void parse_params(struct parser *P)
 	e->param_size = off;
 }
 
+static void parse_call(struct parser *P);
+
 static void parse_body(struct parser *P)
 {
 	struct entry *e = P->e;
+	int base = P->depth;
 
 	expect(P, '{');
-	P->depth = 1;
-	while (P->depth > 0) {
+	P->depth++;
+	while (P->depth > base) {
 		struct tok *t = peek(P);
 		struct pop ops[8];
 		int n = 0;
@@ -2381,8 +2473,7 @@ static void parse_body(struct parser *P)
 		if (is_p(t, '}')) {
 			next(P);
 			P->depth--;
-			while (P->ndecls && P->decls[P->ndecls - 1].depth > P->depth)
-				P->ndecls--;
+			pop_scope(P);
 			continue;
 		}
 		if (t->t == T_WORD && t->s[0] == '.') {
@@ -2393,6 +2484,10 @@ static void parse_body(struct parser *P)
 				parse_entry_var(P, VGPU_SP_SHARED);
 			} else if (is_w(t, ".local")) {
 				parse_entry_var(P, VGPU_SP_LOCAL);
+			} else if (is_w(t, ".param")) {
+				parse_call_param(P);
+			} else if (is_w(t, ".callprototype")) {
+				cc_error(P->cc, t->line, "indirect calls are not supported");
 			} else if (is_w(t, ".loc") || is_w(t, ".file")) {
 				skip_line(P, t->line);
 			} else if (is_w(t, ".pragma")) {
@@ -2441,9 +2536,10 @@ static void parse_body(struct parser *P)
 			unexpected(P, optok, "an instruction");
 		P->line = optok->line;
 		if (optok->len >= 4 && !memcmp(optok->s, "call", 4) &&
-		    (optok->len == 4 || optok->s[4] == '.'))
-			cc_error(P->cc, P->line,
-				 "unsupported instruction 'call' (device functions must be inlined)");
+		    (optok->len == 4 || optok->s[4] == '.')) {
+			parse_call(P);
+			continue;
+		}
 		while (!is_p(peek(P), ';')) {
 			if (n == 8)
 				cc_error(P->cc, P->line, "too many operands");
@@ -2514,6 +2610,8 @@ static void parse_entry(struct parser *P)
 	P->e = e;
 	P->ndecls = 0;
 	P->nlvars = 0;
+	P->depth = 0;
+	P->nframes = 0;
 	P->nfix = 0;
 	P->extern_align = 0;
 	t = next(P);
@@ -2561,6 +2659,286 @@ static void parse_entry(struct parser *P)
 	finish_entry(P);
 	cg_entry(cc, e);
 	P->e = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* .func: found first, inlined at each call */
+
+/* Skips a balanced (...) or {...} starting at the current token. */
+static void skip_group(struct parser *P, char open, char close)
+{
+	int d = 0;
+
+	do {
+		struct tok *t = next(P);
+
+		if (t->t == T_EOF)
+			cc_error(P->cc, t->line, "unexpected end of file");
+		if (is_p(t, open))
+			d++;
+		else if (is_p(t, close))
+			d--;
+	} while (d > 0);
+}
+
+/* Skips a .func header and its body or ';' (after the .func word). */
+static void skip_func(struct parser *P)
+{
+	while (!is_p(peek(P), ';') && !is_p(peek(P), '{')) {
+		if (peek(P)->t == T_EOF)
+			cc_error(P->cc, peek(P)->line, "unexpected end of file");
+		if (is_p(peek(P), '('))
+			skip_group(P, '(', ')');
+		else
+			next(P);
+	}
+	if (is_p(peek(P), ';'))
+		next(P);
+	else
+		skip_group(P, '{', '}');
+}
+
+/* ( .param [.align N] .type name[[N]], ... ) of a .func. */
+static int parse_fparams(struct parser *P, struct fparam *fp)
+{
+	int n = 0;
+
+	expect(P, '(');
+	if (is_p(peek(P), ')')) {
+		next(P);
+		return 0;
+	}
+	while (1) {
+		struct tok *t = next(P);
+		uint32_t align = 0, esize = 0;
+		uint64_t count = 1;
+
+		if (is_w(t, ".reg"))
+			cc_error(P->cc, t->line, ".reg parameters of .func are not supported");
+		if (!is_w(t, ".param"))
+			unexpected(P, t, "'.param'");
+		if (n == MAX_FPARAMS)
+			cc_error(P->cc, t->line, "too many parameters");
+		while ((t = peek(P))->t == T_WORD && t->s[0] == '.') {
+			bool unsup;
+			int ty;
+
+			if (is_w(t, ".align")) {
+				align = parse_align(P);
+				continue;
+			}
+			next(P);
+			if (is_w(t, ".ptr") || is_w(t, ".global") || is_w(t, ".shared") ||
+			    is_w(t, ".const") || is_w(t, ".local"))
+				continue;
+			ty = ptx_type(t->s + 1, t->len - 1, &unsup);
+			if (unsup && (is_w(t, ".f16") || is_w(t, ".bf16")))
+				ty = VGPU_T_U16;
+			if (ty < 0 || ty == VGPU_T_PRED) {
+				char b[64];
+
+				tokstr(t, b, sizeof(b));
+				cc_error(P->cc, t->line, "unsupported parameter attribute '%s'", b);
+			}
+			esize = vgpu_type_bits(ty) / 8;
+		}
+		if (!esize)
+			cc_error(P->cc, P->line, "parameter needs a type");
+		name_of(P, next(P), fp[n].name, sizeof(fp[n].name));
+		while (is_p(peek(P), '[')) {
+			next(P);
+			count *= expect_uint(P);
+			if (!count || count > 4096)
+				cc_error(P->cc, P->line, "bad parameter array size");
+			expect(P, ']');
+		}
+		fp[n].size = (uint32_t)(esize * count);
+		fp[n].align = align ? align : esize;
+		n++;
+		t = next(P);
+		if (is_p(t, ')'))
+			break;
+		if (!is_p(t, ','))
+			unexpected(P, t, "',' or ')'");
+	}
+	return n;
+}
+
+/* First pass: every .func of the module, with its parameters and body. */
+static void scan_funcs(struct parser *P)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < P->ntoks; i++) {
+		struct tok *t = &P->toks[i];
+		struct func f;
+		struct func *old = NULL;
+
+		if (is_p(t, '{'))
+			depth++;
+		else if (is_p(t, '}'))
+			depth--;
+		if (depth || !is_w(t, ".func"))
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.line = t->line;
+		P->pos = i + 1;
+		if (is_p(peek(P), '('))
+			f.nret = parse_fparams(P, f.ret);
+		name_of(P, next(P), f.name, sizeof(f.name));
+		if (is_p(peek(P), '('))
+			f.npar = parse_fparams(P, f.par);
+		while (!is_p(peek(P), ';') && !is_p(peek(P), '{')) {
+			if (peek(P)->t == T_EOF)
+				cc_error(P->cc, peek(P)->line, "unexpected end of file");
+			if (is_p(peek(P), '('))
+				skip_group(P, '(', ')');
+			else
+				next(P);
+		}
+		if (is_p(peek(P), '{'))
+			f.body = P->pos;
+		for (size_t k = 0; k < P->nfuncs; k++)
+			if (!strcmp(P->funcs[k].name, f.name))
+				old = &P->funcs[k];
+		if (old && old->body && f.body)
+			cc_error(P->cc, f.line, "function '%s' defined twice", f.name);
+		if (old) {
+			if (f.body)
+				*old = f;
+		} else {
+			P->funcs = cc_grow(P->cc, P->funcs, &P->fncap, P->nfuncs + 1,
+					   sizeof(*P->funcs));
+			P->funcs[P->nfuncs++] = f;
+		}
+	}
+	P->pos = 0;
+}
+
+/* A call argument: the name of a .param declared in the caller's body. */
+static struct var *call_slot(struct parser *P, const char *what)
+{
+	struct tok *t = next(P);
+	char name[128];
+	struct var *v;
+
+	if (t->t != T_WORD || isdigit((unsigned char)t->s[0]))
+		cc_error(P->cc, t->line, "call %s must be a .param variable", what);
+	name_of(P, t, name, sizeof(name));
+	v = find_var(P->lvars, P->nlvars, name);
+	if (!v || !v->pslot)
+		cc_error(P->cc, t->line, "call %s '%s' is not a .param of the call", what, name);
+	return v;
+}
+
+/* Binds a formal parameter of the callee to the caller's slot. */
+static void bind_slot(struct parser *P, const struct fparam *fp, const struct var *slot,
+		      int depth)
+{
+	struct var v = *slot;
+
+	if (fp->size > slot->size)
+		cc_error(P->cc, P->line, "call argument '%s' smaller than parameter '%s'",
+			 slot->name, fp->name);
+	scopy(v.name, sizeof(v.name), fp->name);
+	v.size = fp->size;
+	v.depth = depth;
+	P->lvars = cc_grow(P->cc, P->lvars, &P->lvcap, P->nlvars + 1, sizeof(*P->lvars));
+	P->lvars[P->nlvars++] = v;
+}
+
+/*
+ * call{.uni} [(ret, ...),] name [, (arg, ...)]; -- the callee is inlined:
+ * its parameters alias the caller's .param slots (kept in .local memory),
+ * its labels are renamed, its ret branches to the end of its copy.
+ */
+static void parse_call(struct parser *P)
+{
+	struct var *rets[MAX_FPARAMS], *args[MAX_FPARAMS];
+	int nret = 0, narg = 0, fi = -1, line = P->line, guard = P->guard, skip = -1;
+	bool gneg = P->gneg;
+	char name[128], lab[64];
+	struct func *f;
+	struct frame *fr;
+	size_t resume;
+	struct ins *in;
+
+	if (is_p(peek(P), '(')) {
+		next(P);
+		while (!is_p(peek(P), ')')) {
+			if (nret == MAX_FPARAMS)
+				cc_error(P->cc, line, "too many return values");
+			rets[nret++] = call_slot(P, "return value");
+			if (is_p(peek(P), ','))
+				next(P);
+		}
+		next(P);
+		expect(P, ',');
+	}
+	if (peek(P)->t == T_WORD && peek(P)->s[0] == '%')
+		cc_error(P->cc, line, "indirect calls are not supported");
+	name_of(P, next(P), name, sizeof(name));
+	if (is_p(peek(P), ',')) {
+		next(P);
+		expect(P, '(');
+		while (!is_p(peek(P), ')')) {
+			if (narg == MAX_FPARAMS)
+				cc_error(P->cc, line, "too many arguments");
+			args[narg++] = call_slot(P, "argument");
+			if (is_p(peek(P), ','))
+				next(P);
+		}
+		next(P);
+		if (is_p(peek(P), ','))
+			cc_error(P->cc, line, "indirect calls are not supported");
+	}
+	expect(P, ';');
+	for (size_t k = 0; k < P->nfuncs; k++)
+		if (!strcmp(P->funcs[k].name, name))
+			fi = (int)k;
+	if (fi < 0)
+		cc_error(P->cc, line, "call of unknown function '%s'", name);
+	f = &P->funcs[fi];
+	if (!f->body)
+		cc_error(P->cc, line, "call of '%s', which has no body in this module", name);
+	for (int k = 0; k < P->nframes; k++)
+		if (P->frames[k].func == fi)
+			cc_error(P->cc, line, "recursive call of '%s' is not supported", name);
+	if (P->nframes == MAX_FRAMES)
+		cc_error(P->cc, line, "calls nested too deeply");
+	if (++P->ninlined > 100000)
+		cc_error(P->cc, line, "too many calls to inline");
+	if (nret != f->nret || narg != f->npar)
+		cc_error(P->cc, line, "call of '%s' with %d return values and %d arguments "
+			 "(it has %d and %d)", name, nret, narg, f->nret, f->npar);
+	if (guard >= 0) {
+		/* @p call: branch around the inlined body when !p */
+		snprintf(lab, sizeof(lab), "#%d#skip", P->ninlined);
+		skip = label_raw(P, lab, line);
+		in = emit_raw(P, VGPU_OP_BRA, VGPU_T_NONE, true);
+		in->gneg = !gneg;
+		in->label = skip;
+		in->x = true;
+	}
+	fr = &P->frames[P->nframes];
+	fr->func = fi;
+	snprintf(fr->prefix, sizeof(fr->prefix), "#%d#", P->ninlined);
+	snprintf(lab, sizeof(lab), "#%d#ret", P->ninlined);
+	fr->retlabel = label_raw(P, lab, line);
+	for (int k = 0; k < narg; k++)
+		bind_slot(P, &f->par[k], args[k], P->depth + 1);
+	for (int k = 0; k < nret; k++)
+		bind_slot(P, &f->ret[k], rets[k], P->depth + 1);
+	P->nframes++;
+	resume = P->pos;
+	P->pos = f->body;
+	parse_body(P);
+	P->pos = resume;
+	P->nframes--;
+	P->e->labels[fr->retlabel].pos = (int)P->e->nins;
+	if (skip >= 0)
+		P->e->labels[skip].pos = (int)P->e->nins;
+	P->line = line;
 }
 
 static void parse_module(struct parser *P)
@@ -2615,12 +2993,8 @@ static void parse_module(struct parser *P)
 				cc_error(cc, t->line, ".extern .entry is not supported");
 			parse_entry(P);
 		} else if (is_w(t, ".func")) {
-			if (!external)
-				cc_error(cc, t->line,
-					 "device functions (.func) are not supported; they must be inlined");
-			while (!is_p(peek(P), ';') && peek(P)->t != T_EOF)
-				next(P);
-			expect(P, ';');
+			/* found by scan_funcs(); inlined where called */
+			skip_func(P);
 		} else if (is_w(t, ".global")) {
 			parse_module_var(P, VGPU_SP_GLOBAL, external);
 		} else if (is_w(t, ".const")) {
@@ -2653,6 +3027,7 @@ int ptx_parse(struct compiler *cc, const char *src, size_t len)
 	err = setjmp(cc->jb);
 	if (!err) {
 		lex(P, src, len);
+		scan_funcs(P);
 		parse_module(P);
 	}
 	memcpy(cc->jb, saved, sizeof(saved));
@@ -2660,6 +3035,7 @@ int ptx_parse(struct compiler *cc, const char *src, size_t len)
 	free(P->decls);
 	free(P->lvars);
 	free(P->fix);
+	free(P->funcs);
 	free(P);
 	return err ? -err : 0;
 }
