@@ -57,6 +57,21 @@ $(B)/gen/workload_ptx.c: $(WORKLOAD_PTX) tools/embed-ptx
 	@mkdir -p $(dir $@)
 	tools/embed-ptx $(WORKLOAD_PTX) > $@
 
+# Regenerates userspace/workloads/*.ptx from the .cu next to each, as they
+# are checked in (nvcc -O3 -ptx -arch=sm_75). Needs nvcc (NVCC=... to pick one).
+NVCC ?= $(firstword $(wildcard /usr/local/cuda/bin/nvcc) nvcc)
+.PHONY: ptx
+ptx:
+	@if ! command -v "$(NVCC)" >/dev/null 2>&1; then \
+		echo "make ptx: nvcc not found (install the CUDA toolkit or set NVCC=/path/to/nvcc);" \
+			"the checked-in userspace/workloads/*.ptx stay as they are" >&2; \
+		exit 1; \
+	fi
+	@for cu in userspace/workloads/*.cu; do \
+		echo "  NVCC    $${cu%.cu}.ptx"; \
+		"$(NVCC)" -O3 -ptx -arch=sm_75 "$$cu" -o "$${cu%.cu}.ptx" || exit 1; \
+	done
+
 define link
 	@mkdir -p $(dir $@)
 	$(CC) $(1) -o $@ $(2) $(3)

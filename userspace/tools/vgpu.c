@@ -2,8 +2,10 @@
 /*
  * vgpu - command-line tool of the vgpu virtual GPU.
  *
- *   vgpu run NAME [--size N] [--seed S]   run a workload, check it, print figures
- *   vgpu list                             the workload suite
+ *   vgpu run NAME [--size small|default|large|N] [--seed S]
+ *                                         run a workload, check it, print figures
+ *   vgpu run --all [--size ...] [--seed S] every workload, one line each
+ *   vgpu list                             the workload suite and its metadata
  *   vgpu info                             the device's parameters
  *   vgpu compile FILE.ptx [-o OUT]        compile PTX; print the disassembly
  */
@@ -22,7 +24,8 @@
 static int usage(FILE *f, int status)
 {
 	fprintf(f,
-		"usage: vgpu run NAME [--size N] [--seed S]\n"
+		"usage: vgpu run NAME [--size small|default|large|N] [--seed S]\n"
+		"       vgpu run --all [--size small|default|large|N] [--seed S]\n"
 		"       vgpu list\n"
 		"       vgpu info\n"
 		"       vgpu compile FILE.ptx [-o IMAGE]\n"
@@ -48,26 +51,77 @@ static int open_device(struct vgpu_device **dev)
 	return ret;
 }
 
+/* "small", "default", "large" or a number; 0 in *v means the default. */
+static int parse_size(const char *s, uint64_t *v, int *which)
+{
+	*v = 0;
+	*which = 0;
+	if (strcmp(s, "small") == 0)
+		*which = 1;
+	else if (strcmp(s, "default") == 0)
+		*which = 2;
+	else if (strcmp(s, "large") == 0)
+		*which = 3;
+	else if (parse_u64(s, v) || *v == 0)
+		return -EINVAL;
+	return 0;
+}
+
+static uint64_t size_of(const struct vgpu_workload *w, uint64_t n, int which)
+{
+	switch (which) {
+	case 1:
+		return w->small_size ? w->small_size : w->default_size;
+	case 3:
+		return w->large_size ? w->large_size : w->default_size;
+	case 2:
+		return w->default_size;
+	default:
+		return n ? n : w->default_size;
+	}
+}
+
+/* Runs one workload; prints "NAME: ok ..." or "NAME: FAILED: ...". */
+static int run_one(struct vgpu_device *dev, const struct vgpu_workload *w,
+		   const struct workload_args *args)
+{
+	struct workload_result res = { 0 };
+	char msg[512] = "";
+	int ret = w->run(dev, args, &res, msg, sizeof(msg));
+
+	if (ret) {
+		printf("%s: FAILED: %s\n", w->name, msg[0] ? msg : strerror(-ret));
+		fflush(stdout);
+		return 1;
+	}
+	printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%" PRIu64
+	       " size=%" PRIu64 "\n", w->name, res.cycles, res.warp_insts, res.launches,
+	       res.tbs, args->size);
+	fflush(stdout);
+	return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "all", no_argument, NULL, 'a' },
 		{ 0 },
 	};
 	struct workload_args args = { .seed = 1 };
-	const struct vgpu_workload *w;
-	struct workload_result res = { 0 };
+	const struct vgpu_workload *w = NULL;
 	struct vgpu_device *dev;
-	char msg[512] = "";
-	int opt, ret;
+	uint64_t size = 0;
+	int opt, which = 0, all = 0, failed = 0, ran = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "n:s:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:s:a", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (parse_u64(optarg, &args.size) || args.size == 0) {
-				fprintf(stderr, "vgpu: bad --size '%s'\n", optarg);
+			if (parse_size(optarg, &size, &which)) {
+				fprintf(stderr, "vgpu: bad --size '%s' (small, default, large or N)\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -77,38 +131,52 @@ static int cmd_run(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'a':
+			all = 1;
+			break;
 		default:
 			return usage(stderr, 2);
 		}
 	}
-	if (optind != argc - 1)
+	if (all ? optind != argc : optind != argc - 1)
 		return usage(stderr, 2);
-	w = vgpu_workload_find(argv[optind]);
-	if (!w) {
-		fprintf(stderr, "vgpu: unknown workload '%s' (vgpu list)\n", argv[optind]);
-		return 2;
+	if (!all) {
+		w = vgpu_workload_find(argv[optind]);
+		if (!w) {
+			fprintf(stderr, "vgpu: unknown workload '%s' (vgpu list)\n",
+				argv[optind]);
+			return 2;
+		}
 	}
-	if (!args.size)
-		args.size = w->default_size;
 	if (open_device(&dev))
 		return 1;
-	ret = w->run(dev, &args, &res, msg, sizeof(msg));
-	vgpu_device_close(dev);
-	if (ret) {
-		printf("%s: FAILED: %s\n", w->name, msg[0] ? msg : strerror(-ret));
-		return 1;
+	if (w) {
+		args.size = size_of(w, size, which);
+		failed = run_one(dev, w, &args);
+	} else {
+		for (const struct vgpu_workload *const *x = vgpu_workloads; *x; x++) {
+			args.size = size_of(*x, size, which);
+			failed += run_one(dev, *x, &args);
+			ran++;
+		}
+		printf("%d workloads, %d ok, %d failed\n", ran, ran - failed, failed);
 	}
-	printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%" PRIu64
-	       " size=%" PRIu64 "\n", w->name, res.cycles, res.warp_insts, res.launches,
-	       res.tbs, args.size);
-	return 0;
+	vgpu_device_close(dev);
+	return failed ? 1 : 0;
 }
 
 static int cmd_list(void)
 {
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
-		printf("%-12s size %-9" PRIu64 " stands for: %s\n", (*w)->name,
-		       (*w)->default_size, (*w)->paper);
+	printf("%-12s %-3s %9s %9s %9s  %-28s %s\n", "NAME", "CLS", "SMALL", "DEFAULT",
+	       "LARGE", "SIZE COUNTS", "STANDS FOR / KERNELS");
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
+		printf("%-12s %-3s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "  %-28s %s\n",
+		       (*w)->name, (*w)->cls ? (*w)->cls : "-", (*w)->small_size,
+		       (*w)->default_size, (*w)->large_size,
+		       (*w)->size_unit ? (*w)->size_unit : "elements", (*w)->paper);
+		printf("%-12s %-3s %9s %9s %9s  %-28s kernels: %s\n", "", "", "", "", "", "",
+		       (*w)->kernels ? (*w)->kernels : (*w)->name);
+	}
 	return 0;
 }
 

@@ -93,6 +93,11 @@ out_prog:
 const struct vgpu_workload workload_histogram = {
 	.name = "histogram",
 	.paper = "Parboil histo",
+	.cls = "MEM",
+	.kernels = "histogram histogram_shared",
+	.small_size = 8192,
 	.default_size = 1 << 20,
+	.large_size = 1 << 24,
+	.size_unit = "bytes",
 	.run = histogram_run,
 };

@@ -145,6 +145,11 @@ out_prog:
 const struct vgpu_workload workload_reduce = {
 	.name = "reduce",
 	.paper = "CUDA SDK reduction",
+	.cls = "MEM",
+	.kernels = "reduce reduce_static",
+	.small_size = 8192,
 	.default_size = 1 << 20,
+	.large_size = 1 << 24,
+	.size_unit = "elements",
 	.run = reduce_run,
 };

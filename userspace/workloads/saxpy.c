@@ -104,7 +104,12 @@ out_prog:
 
 const struct vgpu_workload workload_saxpy = {
 	.name = "saxpy",
-	.paper = "streaming memory-bound kernel (MEM class)",
+	.paper = "CUDA SDK / BLAS saxpy (streaming, as the papers' MEM kernels)",
+	.cls = "MEM",
+	.kernels = "saxpy saxpy_stride",
+	.small_size = 4096,
 	.default_size = 1 << 20,
+	.large_size = 1 << 24,
+	.size_unit = "elements",
 	.run = saxpy_run,
 };

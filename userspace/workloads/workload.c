@@ -11,11 +11,50 @@
 extern const struct vgpu_workload workload_saxpy;
 extern const struct vgpu_workload workload_reduce;
 extern const struct vgpu_workload workload_histogram;
+extern const struct vgpu_workload workload_vectoradd;
+extern const struct vgpu_workload workload_stream;
+extern const struct vgpu_workload workload_transpose;
+extern const struct vgpu_workload workload_sgemm;
+extern const struct vgpu_workload workload_compact;
+extern const struct vgpu_workload workload_lud;
+extern const struct vgpu_workload workload_bfs;
+extern const struct vgpu_workload workload_scan;
+extern const struct vgpu_workload workload_spmv;
+extern const struct vgpu_workload workload_blackscholes;
+extern const struct vgpu_workload workload_nbody;
+extern const struct vgpu_workload workload_cp;
+extern const struct vgpu_workload workload_hotspot;
+extern const struct vgpu_workload workload_stencil3d;
+extern const struct vgpu_workload workload_conv1d;
+extern const struct vgpu_workload workload_kmeans;
+extern const struct vgpu_workload workload_nw;
+extern const struct vgpu_workload workload_backprop;
+extern const struct vgpu_workload workload_srad;
 
+/* The suite, in the order vgpu list and vgpu run --all show it. */
 const struct vgpu_workload *const vgpu_workloads[] = {
 	&workload_saxpy,
 	&workload_reduce,
 	&workload_histogram,
+	&workload_vectoradd,
+	&workload_stream,
+	&workload_transpose,
+	&workload_sgemm,
+	&workload_compact,
+	&workload_lud,
+	&workload_bfs,
+	&workload_scan,
+	&workload_spmv,
+	&workload_blackscholes,
+	&workload_nbody,
+	&workload_cp,
+	&workload_hotspot,
+	&workload_stencil3d,
+	&workload_conv1d,
+	&workload_kmeans,
+	&workload_nw,
+	&workload_backprop,
+	&workload_srad,
 	NULL,
 };
 
@@ -118,4 +157,70 @@ void workload_free(struct vgpu_bo **bos, unsigned int n)
 		vgpu_bo_destroy(bos[i]);
 		bos[i] = NULL;
 	}
+}
+
+float workload_randf(uint64_t *state)
+{
+	return (float)((int32_t)(workload_rand(state) >> 40) - (1 << 23)) /
+	       (float)(1 << 23);
+}
+
+uint32_t workload_randn(uint64_t *state, uint32_t n)
+{
+	return (uint32_t)(((workload_rand(state) >> 32) * n) >> 32);
+}
+
+int workload_go(struct vgpu_device *dev, struct vgpu_program *prog,
+		const char *entry, uint32_t gx, uint32_t gy, uint32_t bx,
+		uint32_t by, uint32_t dyn, const struct vgpu_params *p,
+		struct vgpu_bo *const *bos, unsigned int nbos,
+		struct workload_result *res, char *msg, size_t msglen)
+{
+	struct vgpu_launch l = {
+		.grid = { gx, gy, 1 },
+		.block = { bx, by, 1 },
+		.dynamic_shared = dyn,
+		.params = p,
+		.bos = bos,
+		.num_bos = nbos,
+	};
+	int ret = vgpu_program_find_entry(prog, entry, &l.entry);
+
+	if (ret) {
+		snprintf(msg, msglen, "no entry '%s'", entry);
+		return ret;
+	}
+	ret = workload_launch(dev, prog, &l, res, msg, msglen);
+	if (ret) {
+		size_t len = strlen(msg);
+
+		snprintf(msg + len, msglen - len, " (%s)", entry);
+	}
+	return ret;
+}
+
+int workload_cmp_u32(const char *what, const uint32_t *got, const uint32_t *want,
+		     size_t n, char *msg, size_t msglen)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (got[i] != want[i]) {
+			snprintf(msg, msglen, "%s[%zu] = %u, expected %u", what, i,
+				 got[i], want[i]);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
+int workload_cmp_f32(const char *what, const float *got, const float *want,
+		     size_t n, char *msg, size_t msglen)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (memcmp(&got[i], &want[i], sizeof(float)) != 0) {
+			snprintf(msg, msglen, "%s[%zu] = %a, expected %a", what, i,
+				 (double)got[i], (double)want[i]);
+			return -EBADMSG;
+		}
+	}
+	return 0;
 }

@@ -54,8 +54,16 @@ struct workload_result {
 /**
  * struct vgpu_workload - one workload of the suite.
  * @name: short name, also its .cu/.ptx file name.
- * @paper: the paper benchmark it stands for.
+ * @paper: the paper benchmark it stands for (suite and name).
+ * @cls: "COM" (compute-bound) or "MEM" (memory-bound), as the thesis'
+ *	Table 5.3 classifies the benchmark (or, where the table has none,
+ *	what the kernel is).
+ * @kernels: entry points the workload launches.
+ * @small_size: problem size of the tests (vgpu run --size small): small
+ *	enough that the whole suite runs in seconds under QEMU/TCG.
  * @default_size: problem size when none is given.
+ * @large_size: problem size for experiments (--size large).
+ * @size_unit: what a size counts ("elements", "nodes", "matrix order" ...).
  * @run: generates the input, runs it on @dev, compares with the CPU
  *	reference. Returns 0 when the result is correct, -EBADMSG when it
  *	differs, another negative errno on a device error; @msg says what.
@@ -63,7 +71,12 @@ struct workload_result {
 struct vgpu_workload {
 	const char *name;
 	const char *paper;
+	const char *cls;
+	const char *kernels;
+	uint64_t small_size;
 	uint64_t default_size;
+	uint64_t large_size;
+	const char *size_unit;
 	int (*run)(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen);
 };
@@ -87,5 +100,24 @@ uint64_t workload_rand(uint64_t *state);
 int workload_alloc(struct vgpu_device *dev, struct vgpu_bo **bos,
 		   const uint64_t *sizes, unsigned int n, char *msg, size_t msglen);
 void workload_free(struct vgpu_bo **bos, unsigned int n);
+/* Uniform float in [-1, 1) on a 2^-23 grid (exactly representable). */
+float workload_randf(uint64_t *state);
+/* Uniform integer in [0, n). */
+uint32_t workload_randn(uint64_t *state, uint32_t n);
+/*
+ * Launches entry @entry of @prog: grid and block in x and y (z = 1),
+ * @dyn bytes of dynamic shared memory. Finds the entry by name each time,
+ * so a workload with several kernels needs no index bookkeeping.
+ */
+int workload_go(struct vgpu_device *dev, struct vgpu_program *prog,
+		const char *entry, uint32_t gx, uint32_t gy, uint32_t bx,
+		uint32_t by, uint32_t dyn, const struct vgpu_params *p,
+		struct vgpu_bo *const *bos, unsigned int nbos,
+		struct workload_result *res, char *msg, size_t msglen);
+/* Compare @n results with the reference, bit for bit; report the first miss. */
+int workload_cmp_u32(const char *what, const uint32_t *got, const uint32_t *want,
+		     size_t n, char *msg, size_t msglen);
+int workload_cmp_f32(const char *what, const float *got, const float *want,
+		     size_t n, char *msg, size_t msglen);
 
 #endif /* VGPU_WORKLOAD_H */

@@ -27,6 +27,20 @@ for w in saxpy reduce histogram; do
 		*) notok "$w with a partial last block" ;; esac
 done
 
+# The whole suite at its small sizes: every workload vgpu list names must
+# print "NAME: ok ..." (its result equals the CPU reference's).
+vgpu run --all --size small > /tmp/all.out 2>&1; rall=$?
+cat /tmp/all.out
+nall=0
+for w in $(vgpu list | sed -n 's/^\([a-z0-9_][a-z0-9_]*\) .*/\1/p'); do
+	nall=$((nall + 1))
+	line=$(grep "^$w: " /tmp/all.out)
+	case "$line" in "$w: ok "*) ok "$w (run --all --size small) ${line#*: ok }" ;;
+		*) notok "$w (run --all --size small) ${line:-printed nothing}" ;; esac
+done
+check "run --all --size small: $nall workloads (at least 20), exit status $rall" \
+	test "$nall" -ge 20 -a "$rall" = 0
+
 # Two processes at once.
 vgpu run saxpy --size 200000 > /tmp/a.out 2>&1 &
 a=$!

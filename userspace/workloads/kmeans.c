@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kmeans: 3 iterations of k-means (k = 5, 8 features) over n points
+ * (kmeans.cu). kmeans_invert transposes the points once; each iteration
+ * the host writes the centres, kmeans_assign labels every point, and the
+ * host recomputes the centres from the labels (as Rodinia does). The
+ * reference labels with the kernel's arithmetic (sub.rn, fma.rn in feature
+ * order, first minimum): labels are compared exactly every iteration.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define K 5
+#define F 8
+#define ITERS 3
+
+static void new_centres(const float *pts, const uint32_t *member, uint32_t n, float *c)
+{
+	double sum[K][F] = { { 0 } };
+	uint32_t cnt[K] = { 0 };
+
+	for (uint32_t p = 0; p < n; p++) {
+		cnt[member[p]]++;
+		for (int f = 0; f < F; f++)
+			sum[member[p]][f] += pts[p * F + f];
+	}
+	for (int k = 0; k < K; k++)
+		for (int f = 0; f < F; f++)
+			if (cnt[k])
+				c[k * F + f] = (float)(sum[k][f] / cnt[k]);
+}
+
+static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
+		      struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t n = (uint32_t)args->size;
+	uint64_t pb = (uint64_t)n * F * 4;
+	uint64_t sizes[4] = { pb, pb, K * F * 4, (uint64_t)n * 4 };
+	uint64_t seed = args->seed;
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo[4];
+	struct vgpu_params p;
+	float *pts, *c;
+	uint32_t *want, entry;
+	int ret;
+
+	if (n < K || n > (1u << 24)) {
+		snprintf(msg, msglen, "size (points) must be %d ... %u", K, 1u << 24);
+		return -EINVAL;
+	}
+	ret = workload_load(dev, "kmeans", "kmeans_assign", &prog, &entry, msg, msglen);
+	if (ret)
+		return ret;
+	ret = workload_alloc(dev, bo, sizes, 4, msg, msglen);
+	if (ret)
+		goto out_prog;
+	want = malloc((size_t)n * 4);
+	if (!want) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out_bo;
+	}
+	pts = bo[0]->map;
+	c = bo[2]->map;
+	for (uint32_t i = 0; i < n; i++) {
+		/* Points around K blob centres. */
+		uint32_t blob = workload_randn(&seed, K);
+
+		for (int f = 0; f < F; f++)
+			pts[i * F + f] = (float)(blob * (f + 1) % 7) + workload_randf(&seed);
+	}
+	memcpy(c, pts, K * F * 4);
+
+	vgpu_params_init(&p);
+	vgpu_params_ptr(&p, bo[0]);
+	vgpu_params_ptr(&p, bo[1]);
+	vgpu_params_u32(&p, n);
+	vgpu_params_u32(&p, F);
+	ret = workload_go(dev, prog, "kmeans_invert", (n + 255) / 256, 1, 256, 1, 0, &p,
+			  bo, 2, res, msg, msglen);
+	for (int it = 0; it < ITERS && !ret; it++) {
+		vgpu_params_init(&p);
+		vgpu_params_ptr(&p, bo[1]);
+		vgpu_params_ptr(&p, bo[2]);
+		vgpu_params_ptr(&p, bo[3]);
+		vgpu_params_u32(&p, n);
+		vgpu_params_u32(&p, F);
+		vgpu_params_u32(&p, K);
+		ret = workload_go(dev, prog, "kmeans_assign", (n + 255) / 256, 1, 256, 1, 0,
+				  &p, bo + 1, 3, res, msg, msglen);
+		if (ret)
+			break;
+		for (uint32_t i = 0; i < n; i++) {
+			float best_d = 3.402823466e38f;
+			uint32_t best = 0;
+
+			for (uint32_t k = 0; k < K; k++) {
+				float d = 0.0f;
+
+				for (int f = 0; f < F; f++) {
+					float diff = pts[i * F + f] - c[k * F + f];
+
+					d = fmaf(diff, diff, d);
+				}
+				if (d < best_d) {
+					best_d = d;
+					best = k;
+				}
+			}
+			want[i] = best;
+		}
+		ret = workload_cmp_u32("membership", bo[3]->map, want, n, msg, msglen);
+		if (!ret)
+			new_centres(pts, want, n, c);
+	}
+	free(want);
+out_bo:
+	workload_free(bo, 4);
+out_prog:
+	vgpu_program_destroy(prog);
+	return ret;
+}
+
+const struct vgpu_workload workload_kmeans = {
+	.name = "kmeans",
+	.paper = "Rodinia kmeans (KM)",
+	.cls = "MEM",
+	.kernels = "kmeans_invert kmeans_assign (x3 iterations)",
+	.small_size = 4096,
+	.default_size = 1 << 18,
+	.large_size = 1 << 21,
+	.size_unit = "points (8 features, k = 5)",
+	.run = kmeans_run,
+};

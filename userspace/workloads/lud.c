@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lud: blocked LU decomposition of an n x n diagonally dominant float
+ * matrix (n a multiple of 16), Rodinia style (lud.cu): for each block step
+ * k, lud_diagonal, then lud_perimeter and lud_internal on the shrinking
+ * trailing matrix: 3 n/16 - 2 launches. The CPU reference runs the same
+ * blocked algorithm with the same operations in the same order per
+ * element (fmaf, IEEE division, subtraction): bit-exact.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define BS 16
+
+static void ref_step(float *a, uint32_t n, uint32_t k)
+{
+	uint32_t nb = n / BS, base = k * BS;
+	float t[BS][BS];
+
+#define A(r, c) a[(size_t)(r) * n + (c)]
+	/* diagonal */
+	for (int r = 0; r < BS; r++)
+		for (int c = 0; c < BS; c++)
+			t[r][c] = A(base + r, base + c);
+	for (int i = 0; i < BS - 1; i++) {
+		for (int r = i + 1; r < BS; r++)
+			t[r][i] = t[r][i] / t[i][i];
+		for (int c = i + 1; c < BS; c++)
+			for (int r = i + 1; r < BS; r++)
+				t[r][c] = fmaf(-t[r][i], t[i][c], t[r][c]);
+	}
+	for (int r = 0; r < BS; r++)
+		for (int c = 0; c < BS; c++)
+			A(base + r, base + c) = t[r][c];
+	/* perimeter */
+	for (uint32_t b = k + 1; b < nb; b++) {
+		uint32_t other = b * BS;
+
+		for (int c = 0; c < BS; c++)
+			for (int i = 0; i < BS; i++)
+				for (int r = i + 1; r < BS; r++)
+					A(base + r, other + c) = fmaf(-t[r][i], A(base + i, other + c),
+								      A(base + r, other + c));
+		for (int r = 0; r < BS; r++)
+			for (int i = 0; i < BS; i++) {
+				A(other + r, base + i) = A(other + r, base + i) / t[i][i];
+				for (int c = i + 1; c < BS; c++)
+					A(other + r, base + c) = fmaf(-A(other + r, base + i), t[i][c],
+								      A(other + r, base + c));
+			}
+	}
+	/* internal */
+	for (uint32_t row = base + BS; row < n; row++)
+		for (uint32_t col = base + BS; col < n; col++) {
+			float acc = 0.0f;
+
+			for (int i = 0; i < BS; i++)
+				acc = fmaf(A(row, base + i), A(base + i, col), acc);
+			A(row, col) = A(row, col) - acc;
+		}
+#undef A
+}
+
+static int lud_run(struct vgpu_device *dev, const struct workload_args *args,
+		   struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t n = (uint32_t)args->size, nb = n / BS;
+	uint64_t bytes = (uint64_t)n * n * 4;
+	uint64_t seed = args->seed;
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo;
+	struct vgpu_params p;
+	float *a, *want;
+	uint32_t entry;
+	int ret;
+
+	if (n == 0 || n % BS || n > 4096) {
+		snprintf(msg, msglen, "size (matrix order) must be a multiple of 16, at most 4096");
+		return -EINVAL;
+	}
+	ret = workload_load(dev, "lud", "lud_diagonal", &prog, &entry, msg, msglen);
+	if (ret)
+		return ret;
+	ret = workload_alloc(dev, &bo, &bytes, 1, msg, msglen);
+	if (ret)
+		goto out_prog;
+	want = malloc(bytes);
+	if (!want) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out_bo;
+	}
+	a = bo->map;
+	for (uint32_t r = 0; r < n; r++)
+		for (uint32_t c = 0; c < n; c++)
+			a[(size_t)r * n + c] = workload_randf(&seed) + (r == c ? (float)n : 0.0f);
+	memcpy(want, a, bytes);
+	for (uint32_t k = 0; k < nb && !ret; k++) {
+		vgpu_params_init(&p);
+		vgpu_params_ptr(&p, bo);
+		vgpu_params_u32(&p, n);
+		vgpu_params_u32(&p, k);
+		ret = workload_go(dev, prog, "lud_diagonal", 1, 1, BS, 1, 0, &p, &bo, 1,
+				  res, msg, msglen);
+		if (ret || k == nb - 1)
+			break;
+		ret = workload_go(dev, prog, "lud_perimeter", nb - k - 1, 1, 2 * BS, 1, 0,
+				  &p, &bo, 1, res, msg, msglen);
+		if (!ret)
+			ret = workload_go(dev, prog, "lud_internal", nb - k - 1, nb - k - 1,
+					  BS, BS, 0, &p, &bo, 1, res, msg, msglen);
+	}
+	if (!ret) {
+		for (uint32_t k = 0; k < nb; k++)
+			ref_step(want, n, k);
+		ret = workload_cmp_f32("lu", a, want, (size_t)n * n, msg, msglen);
+	}
+	free(want);
+out_bo:
+	workload_free(&bo, 1);
+out_prog:
+	vgpu_program_destroy(prog);
+	return ret;
+}
+
+const struct vgpu_workload workload_lud = {
+	.name = "lud",
+	.paper = "Rodinia lud (LUD)",
+	.cls = "MEM",
+	.kernels = "lud_diagonal lud_perimeter lud_internal",
+	.small_size = 64,
+	.default_size = 256,
+	.large_size = 1024,
+	.size_unit = "matrix order (x16)",
+	.run = lud_run,
+};

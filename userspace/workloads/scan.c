@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+/*
+ * scan: inclusive prefix sum of n uint32 (scan.cu). scan_block scans 512
+ * elements per block and leaves the block totals in a second buffer, which
+ * is scanned the same way (recursively, one buffer per level) before
+ * scan_add adds the previous blocks' totals back: 2 L - 1 launches for L
+ * levels. Bit-exact (wrapping uint32 sums).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "workload.h"
+
+#define PER_BLOCK 512
+#define MAX_LEVELS 6
+
+static int scan_level(struct vgpu_device *dev, struct vgpu_program *prog,
+		      struct vgpu_bo **lv, uint32_t *len, int level, int levels,
+		      struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t n = len[level], grid = (n + PER_BLOCK - 1) / PER_BLOCK;
+	struct vgpu_bo *pair[2] = { lv[level], lv[level + 1] };
+	struct vgpu_params p;
+	int ret;
+
+	vgpu_params_init(&p);
+	vgpu_params_ptr(&p, pair[0]);
+	vgpu_params_ptr(&p, pair[1]);
+	vgpu_params_u32(&p, n);
+	ret = workload_go(dev, prog, "scan_block", grid, 1, 256, 1, 0, &p, pair, 2,
+			  res, msg, msglen);
+	if (ret || grid == 1)
+		return ret;
+	ret = scan_level(dev, prog, lv, len, level + 1, levels, res, msg, msglen);
+	if (ret)
+		return ret;
+	/* Block b > 0 adds the inclusive sum of blocks 0 ... b-1. */
+	return workload_go(dev, prog, "scan_add", grid - 1, 1, 256, 1, 0, &p, pair, 2,
+			   res, msg, msglen);
+}
+
+static int scan_run(struct vgpu_device *dev, const struct workload_args *args,
+		    struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t n = (uint32_t)args->size, len[MAX_LEVELS + 1];
+	uint64_t seed = args->seed, sizes[MAX_LEVELS + 1];
+	struct vgpu_program *prog;
+	struct vgpu_bo *lv[MAX_LEVELS + 1];
+	uint32_t *want, *in, entry, sum = 0;
+	int levels = 0, ret;
+
+	if (args->size == 0 || args->size > (1u << 28)) {
+		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
+		return -EINVAL;
+	}
+	/* len[0] = n; len[l + 1] = blocks of level l; the last level is 1 block. */
+	len[0] = n;
+	for (;;) {
+		len[levels + 1] = (len[levels] + PER_BLOCK - 1) / PER_BLOCK;
+		sizes[levels] = (uint64_t)len[levels] * 4;
+		levels++;
+		if (len[levels] == 1)
+			break;
+	}
+	sizes[levels] = 4;
+	ret = workload_load(dev, "scan", "scan_block", &prog, &entry, msg, msglen);
+	if (ret)
+		return ret;
+	ret = workload_alloc(dev, lv, sizes, levels + 1, msg, msglen);
+	if (ret)
+		goto out_prog;
+	want = malloc((size_t)n * 4);
+	if (!want) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out_bo;
+	}
+	in = lv[0]->map;
+	for (uint32_t i = 0; i < n; i++) {
+		in[i] = (uint32_t)workload_rand(&seed) >> 8;
+		want[i] = sum += in[i];
+	}
+	ret = scan_level(dev, prog, lv, len, 0, levels, res, msg, msglen);
+	if (!ret)
+		ret = workload_cmp_u32("prefix", in, want, n, msg, msglen);
+	free(want);
+out_bo:
+	workload_free(lv, levels + 1);
+out_prog:
+	vgpu_program_destroy(prog);
+	return ret;
+}
+
+const struct vgpu_workload workload_scan = {
+	.name = "scan",
+	.paper = "CUDA SDK scan (work-efficient prefix sum)",
+	.cls = "MEM",
+	.kernels = "scan_block scan_add",
+	.small_size = 20000,
+	.default_size = 1 << 20,
+	.large_size = 1 << 24,
+	.size_unit = "elements",
+	.run = scan_run,
+};

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * srad: 2 iterations of speckle-reducing anisotropic diffusion on a
+ * size x size image (srad.cu). Before each iteration the host computes
+ * q0sqr = var / mean^2 of the image in double precision (the same code
+ * for the device's image and the reference's, which are bit-identical if
+ * the kernels are right); srad_coef and srad_update then run. The
+ * reference repeats the kernels' operations: bit-exact.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define ITERS 2
+
+enum { J, C, DN, DS, DW, DE, NBO };
+
+static float q0sqr_of(const float *img, uint32_t n)
+{
+	double sum = 0, sum2 = 0, mean, var;
+
+	for (uint32_t i = 0; i < n; i++) {
+		sum += img[i];
+		sum2 += (double)img[i] * img[i];
+	}
+	mean = sum / n;
+	var = sum2 / n - mean * mean;
+	return (float)(var / (mean * mean));
+}
+
+static void ref_iter(float *j, float *c, float *d[4], uint32_t w, uint32_t h,
+		     float q0sqr, float lambda)
+{
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t i = y * w + x;
+			float jc = j[i];
+			float n = j[(y > 0 ? y - 1 : 0) * w + x] - jc;
+			float s = j[(y < h - 1 ? y + 1 : y) * w + x] - jc;
+			float wv = j[y * w + (x > 0 ? x - 1 : 0)] - jc;
+			float e = j[y * w + (x < w - 1 ? x + 1 : x)] - jc;
+			float g2 = fmaf(n, n, fmaf(s, s, fmaf(wv, wv, e * e))) / (jc * jc);
+			float l = ((n + s) + (wv + e)) / jc;
+			float num = fmaf(0.5f, g2, -0.0625f * (l * l));
+			float den = fmaf(0.25f, l, 1.0f);
+			float qsqr = num / (den * den);
+			float cv;
+
+			den = (qsqr - q0sqr) / (q0sqr * (1.0f + q0sqr));
+			cv = 1.0f / (1.0f + den);
+			c[i] = fminf(fmaxf(cv, 0.0f), 1.0f);
+			d[0][i] = n;
+			d[1][i] = s;
+			d[2][i] = wv;
+			d[3][i] = e;
+		}
+	for (uint32_t y = 0; y < h; y++)
+		for (uint32_t x = 0; x < w; x++) {
+			uint32_t i = y * w + x;
+			float cn = c[i], cs = c[(y < h - 1 ? y + 1 : y) * w + x];
+			float cw = c[i], ce = c[y * w + (x < w - 1 ? x + 1 : x)];
+			float dd = fmaf(cn, d[0][i], fmaf(cs, d[1][i], fmaf(cw, d[2][i], ce * d[3][i])));
+
+			j[i] = fmaf(0.25f * lambda, dd, j[i]);
+		}
+}
+
+static int srad_run(struct vgpu_device *dev, const struct workload_args *args,
+		    struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t w = (uint32_t)args->size, npx;
+	uint64_t b, sizes[NBO];
+	uint64_t seed = args->seed;
+	const float lambda = 0.5f;
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo[NBO];
+	struct vgpu_params p;
+	float *ref, *rd[4];
+	uint32_t entry;
+	int ret;
+
+	if (w < 2 || w > 8192) {
+		snprintf(msg, msglen, "size (image side) must be 2 ... 8192");
+		return -EINVAL;
+	}
+	npx = w * w;
+	b = (uint64_t)npx * 4;
+	for (int i = 0; i < NBO; i++)
+		sizes[i] = b;
+	ret = workload_load(dev, "srad", "srad_coef", &prog, &entry, msg, msglen);
+	if (ret)
+		return ret;
+	ret = workload_alloc(dev, bo, sizes, NBO, msg, msglen);
+	if (ret)
+		goto out_prog;
+	ref = malloc(b * NBO);
+	if (!ref) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out_bo;
+	}
+	for (int i = 0; i < 4; i++)
+		rd[i] = ref + (size_t)(2 + i) * npx;
+	/* exp(image) as Rodinia prepares it: positive, speckled. */
+	for (uint32_t i = 0; i < npx; i++)
+		ref[i] = ((float *)bo[J]->map)[i] = 1.0f + 0.5f * (workload_randf(&seed) + 1.0f);
+	for (int it = 0; it < ITERS; it++) {
+		float q0 = q0sqr_of(bo[J]->map, npx), rq0 = q0sqr_of(ref, npx);
+
+		vgpu_params_init(&p);
+		for (int i = J; i < NBO; i++)
+			vgpu_params_ptr(&p, bo[i]);
+		vgpu_params_u32(&p, w);
+		vgpu_params_u32(&p, w);
+		vgpu_params_f32(&p, q0);
+		ret = workload_go(dev, prog, "srad_coef", (w + 15) / 16, (w + 15) / 16, 16, 16,
+				  0, &p, bo, NBO, res, msg, msglen);
+		if (ret)
+			goto out_ref;
+		vgpu_params_init(&p);
+		for (int i = J; i < NBO; i++)
+			vgpu_params_ptr(&p, bo[i]);
+		vgpu_params_u32(&p, w);
+		vgpu_params_u32(&p, w);
+		vgpu_params_f32(&p, lambda);
+		ret = workload_go(dev, prog, "srad_update", (w + 15) / 16, (w + 15) / 16, 16,
+				  16, 0, &p, bo, NBO, res, msg, msglen);
+		if (ret)
+			goto out_ref;
+		ref_iter(ref, ref + npx, rd, w, w, rq0, lambda);
+	}
+	ret = workload_cmp_f32("image", bo[J]->map, ref, npx, msg, msglen);
+out_ref:
+	free(ref);
+out_bo:
+	workload_free(bo, NBO);
+out_prog:
+	vgpu_program_destroy(prog);
+	return ret;
+}
+
+const struct vgpu_workload workload_srad = {
+	.name = "srad",
+	.paper = "Rodinia srad (SRAD)",
+	.cls = "MEM",
+	.kernels = "srad_coef srad_update (x2 iterations)",
+	.small_size = 40,
+	.default_size = 512,
+	.large_size = 2048,
+	.size_unit = "image side",
+	.run = srad_run,
+};
