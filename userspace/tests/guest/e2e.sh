@@ -91,5 +91,42 @@ out=$(vgpu run histogram --size 50000); echo "$out"
 case "$out" in "histogram: ok "*) ok "a restarted vgpud runs jobs again" ;;
 	*) notok "a restarted vgpud runs jobs again"; cat /tmp/vgpud2.log ;; esac
 
+# Partition policies (issue 5): switch through sysfs, run two workloads
+# at once under each, reject a bad value, end back on the default.
+sysdev=/sys/class/drm/renderD128/device
+check "partition_policy lists the policies, fcfs active" \
+	grep -q "^\[fcfs\] spatial smk-even smk-drf$" $sysdev/partition_policy
+for p in spatial smk-even smk-drf fcfs; do
+	echo $p > $sysdev/partition_policy
+	check "partition_policy: $p active" grep -q "\[$p\]" $sysdev/partition_policy
+	vgpu run saxpy --size 200000 > /tmp/pa.out 2>&1 &
+	a=$!
+	vgpu run histogram --size 200000 > /tmp/pb.out 2>&1 &
+	b=$!
+	wait $a; ra=$?
+	wait $b; rb=$?
+	cat /tmp/pa.out /tmp/pb.out
+	check "$p: saxpy and histogram at once are ok" \
+		sh -c 'grep -q "^saxpy: ok" /tmp/pa.out && grep -q "^histogram: ok" /tmp/pb.out'
+	check "$p: both exit 0" test "$ra" = 0 -a "$rb" = 0
+done
+if echo nosuch > $sysdev/partition_policy 2>/tmp/perr.out; then
+	notok "an unknown partition_policy is rejected"
+else
+	check "an unknown partition_policy is rejected with EINVAL" \
+		grep -q "Invalid argument" /tmp/perr.out
+fi
+check "a rejected write changes nothing" grep -q "\[fcfs\]" $sysdev/partition_policy
+check "preempt_policy is drain" grep -q "^\[drain\]$" $sysdev/preempt_policy
+check ".defaults/partition_policy is fcfs" grep -qx fcfs $sysdev/.defaults/partition_policy
+echo 2-way > $sysdev/smst_alloc
+out=$(vgpu run reduce --size 100000); echo "$out"
+case "$out" in "reduce: ok "*) ok "reduce with 2-way allocation" ;;
+	*) notok "reduce with 2-way allocation" ;; esac
+echo first-fit > $sysdev/smst_alloc
+check "smk_quota_min rejects 0" sh -c "! echo 0 > $sysdev/smk_quota_min 2>/dev/null"
+check "debugfs kcb and smst dumps" sh -c \
+	'grep -q "^cycle" /sys/kernel/debug/dri/*/kcb && grep -q "^sms" /sys/kernel/debug/dri/*/smst'
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -175,6 +175,7 @@ static int vgpu_device_init(struct vgpu_device *vdev)
 	init_waitqueue_head(&vdev->cmd_wq);
 	vdev->fence_context = dma_fence_context_alloc(1);
 	vgpu_sched_init(&vdev->sched, &vdev->lock, vdev->drm.dev);
+	dev_set_drvdata(vdev->drm.dev, vdev);
 
 	ret = vgpu_vram_init(&vdev->vram, (u64)vram_size_mb << 20);
 	if (ret)
@@ -182,11 +183,17 @@ static int vgpu_device_init(struct vgpu_device *vdev)
 	ret = vgpu_backend_register(vdev);
 	if (ret)
 		goto err_vram;
+	vgpu_debugfs_init(vdev);
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
 		goto err_backend;
+	ret = vgpu_sysfs_init(vdev);
+	if (ret)
+		goto err_drm;
 	return 0;
 
+err_drm:
+	drm_dev_unregister(&vdev->drm);
 err_backend:
 	vgpu_backend_unregister(vdev);
 err_vram:
@@ -198,10 +205,43 @@ err_sched:
 
 static void vgpu_device_fini(struct vgpu_device *vdev)
 {
+	vgpu_sysfs_fini(vdev);
 	drm_dev_unregister(&vdev->drm);
 	vgpu_backend_unregister(vdev);
 	vgpu_sched_fini(&vdev->sched);
 	vgpu_vram_fini(&vdev->vram);
+}
+
+/* Every partition policy, in the order sysfs lists them; FCFS first. */
+static struct vgpu_partition_ops *vgpu_policies[] = {
+	&vgpu_policy_fcfs,
+	&vgpu_policy_spatial,
+	&vgpu_policy_smk_even,
+	&vgpu_policy_smk_drf,
+};
+
+static void vgpu_policies_unregister(void)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(vgpu_policies) - 1; i >= 0; i--)
+		vgpu_partition_unregister(vgpu_policies[i]);
+}
+
+static int vgpu_policies_register(void)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(vgpu_policies); i++) {
+		ret = vgpu_partition_register(vgpu_policies[i]);
+		if (ret) {
+			while (i--)
+				vgpu_partition_unregister(vgpu_policies[i]);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 static int __init vgpu_module_init(void)
@@ -214,7 +254,7 @@ static int __init vgpu_module_init(void)
 		pr_err("vgpu: vram_size_mb must be 1..16384\n");
 		return -EINVAL;
 	}
-	ret = vgpu_partition_register(&vgpu_policy_fcfs);
+	ret = vgpu_policies_register();
 	if (ret)
 		return ret;
 
@@ -250,7 +290,7 @@ err_devres:
 err_pdev:
 	platform_device_unregister(pdev);
 err_policy:
-	vgpu_partition_unregister(&vgpu_policy_fcfs);
+	vgpu_policies_unregister();
 	return ret;
 }
 
@@ -259,7 +299,7 @@ static void __exit vgpu_module_exit(void)
 	vgpu_device_fini(vgpu_dev);
 	devres_release_group(&vgpu_pdev->dev, NULL);
 	platform_device_unregister(vgpu_pdev);
-	vgpu_partition_unregister(&vgpu_policy_fcfs);
+	vgpu_policies_unregister();
 }
 
 module_init(vgpu_module_init);

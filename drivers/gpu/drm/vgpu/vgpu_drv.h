@@ -205,4 +205,11 @@ int vgpu_backend_get_desc(struct vgpu_device *vdev,
 			  struct vgpu_device_desc *desc);
 void vgpu_backend_notify(struct vgpu_device *vdev);
 
+/* vgpu_sysfs.c */
+int vgpu_sysfs_init(struct vgpu_device *vdev);
+void vgpu_sysfs_fini(struct vgpu_device *vdev);
+
+/* vgpu_debugfs.c */
+void vgpu_debugfs_init(struct vgpu_device *vdev);
+
 #endif /* _VGPU_DRV_H_ */

@@ -17,6 +17,8 @@
 #include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/lockdep.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
 
 #include <kunit/visibility.h>
 
@@ -58,6 +60,7 @@ void vgpu_kcb_entry_init(struct vgpu_kcb_entry *e,
 	kref_init(&e->ref);
 	e->ops = ops;
 	INIT_LIST_HEAD(&e->link);
+	INIT_LIST_HEAD(&e->requeue);
 	e->state = VGPU_KCB_QUEUED;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_entry_init);
@@ -142,11 +145,94 @@ void vgpu_kcb_retire(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e)
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_retire);
 
+/**
+ * vgpu_kcb_requeue_tb() - queue a preempted TB to be issued again.
+ * @e: an active entry.
+ * @tb: the TB, no longer running anywhere.
+ *
+ * The TB scheduler issues queued TBs before new ones (vgpu_kcb_next_tb()).
+ * Caller holds the device lock; does not sleep.
+ *
+ * Return: 0, -EINVAL for a TB index out of range, or -ENOMEM.
+ */
+int vgpu_kcb_requeue_tb(struct vgpu_kcb_entry *e, u32 tb)
+{
+	struct vgpu_kcb_tb *t;
+
+	if (tb >= e->num_tbs)
+		return -EINVAL;
+	t = kmalloc(sizeof(*t), GFP_NOWAIT);
+	if (!t)
+		return -ENOMEM;
+	t->tb = tb;
+	list_add_tail(&t->link, &e->requeue);
+	e->nr_requeued++;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_requeue_tb);
+
+/**
+ * vgpu_kcb_next_tb() - the TB the TB scheduler issues next for an entry.
+ * @e: an entry that wants TBs (vgpu_kcb_entry_wants_tbs()).
+ *
+ * Return: the oldest preempted TB if any, else the next new one.
+ */
+u32 vgpu_kcb_next_tb(const struct vgpu_kcb_entry *e)
+{
+	if (e->nr_requeued)
+		return list_first_entry(&e->requeue, struct vgpu_kcb_tb,
+					link)->tb;
+	return e->next_tb;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_next_tb);
+
+/**
+ * vgpu_kcb_take_tb() - the TB of vgpu_kcb_next_tb() was dispatched.
+ * @e: the entry.
+ */
+void vgpu_kcb_take_tb(struct vgpu_kcb_entry *e)
+{
+	struct vgpu_kcb_tb *t;
+
+	if (!e->nr_requeued) {
+		e->next_tb++;
+		return;
+	}
+	t = list_first_entry(&e->requeue, struct vgpu_kcb_tb, link);
+	list_del(&t->link);
+	e->nr_requeued--;
+	kfree(t);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_take_tb);
+
+/**
+ * vgpu_kcb_ipc_milli() - runtime IPC of an entry, in thousandths.
+ * @e: the entry.
+ * @cycle: the current cycle (used while the entry runs).
+ *
+ * Warp instructions of its finished TBs per cycle since it started
+ * (Ch. II's runtime information in the KCB).
+ *
+ * Return: IPC × 1000, 0 before the first cycle.
+ */
+u64 vgpu_kcb_ipc_milli(const struct vgpu_kcb_entry *e, u64 cycle)
+{
+	u64 end = e->state == VGPU_KCB_DONE ? e->end_cycle : cycle;
+
+	if (!e->begun || end <= e->start_cycle)
+		return 0;
+	return div64_u64(e->warp_insts * 1000, end - e->start_cycle);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_ipc_milli);
+
 static void vgpu_kcb_entry_release(struct kref *ref)
 {
 	struct vgpu_kcb_entry *e = container_of(ref, struct vgpu_kcb_entry, ref);
+	struct vgpu_kcb_tb *t, *tmp;
 
 	WARN_ON(e->active);
+	list_for_each_entry_safe(t, tmp, &e->requeue, link)
+		kfree(t);
 	if (e->kcb)
 		xa_erase(&e->kcb->ids, e->id);
 	e->ops->release(e);

@@ -75,6 +75,20 @@ struct vgpu_kcb_entry_ops {
  *	which it was issued.
  * @end_cycle: cycle at which the job ended.
  * @warp_insts: warp instructions executed, summed over finished TBs.
+ * @tb_cycles: cycles from dispatch to completion, summed over finished TBs
+ *	(TB_DONE's tb_cycles); with @warp_insts and @tbs_done this gives the
+ *	average TB cycles and instructions of Ch. II's runtime information.
+ * @requeue: TBs that were preempted and must be issued again, first in
+ *	first out; the TB scheduler re-issues them before any new TB
+ *	(Chimera, Fig. 4.4). Only filled by a preemption mechanism.
+ * @nr_requeued: entries on @requeue.
+ * @plan_sms: the kernel scheduler's SM target for this kernel (spatial
+ *	policies; 0 when the policy does not map SMs).
+ * @plan_want: scratch of the kernel scheduler: SMs or TBs per SM the
+ *	kernel could use.
+ * @plan_have: scratch of the kernel scheduler: SMs or TBs given so far.
+ * @quota: the kernel scheduler's per-SM TB quota for this kernel: at most
+ *	this many of its TBs run on one SM (0: no limit but room).
  * @state: &enum vgpu_kcb_state.
  * @error: 0, or the negative errno that failed the job. Once set, no more
  *	TBs are dispatched.
@@ -109,12 +123,29 @@ struct vgpu_kcb_entry {
 	u64 start_cycle;
 	u64 end_cycle;
 	u64 warp_insts;
+	u64 tb_cycles;
+	struct list_head requeue;
+	u32 nr_requeued;
+	u32 plan_sms;
+	u32 plan_want;
+	u32 plan_have;
+	u32 quota;
 	enum vgpu_kcb_state state;
 	int error;
 	bool begun;
 	bool started;
 	u32 begin_seq;
 	u64 desc_addr;
+};
+
+/**
+ * struct vgpu_kcb_tb - a preempted TB waiting on &vgpu_kcb_entry.requeue.
+ * @link: position on the list.
+ * @tb: linear TB index.
+ */
+struct vgpu_kcb_tb {
+	struct list_head link;
+	u32 tb;
 };
 
 /**
@@ -141,6 +172,10 @@ void vgpu_kcb_entry_init(struct vgpu_kcb_entry *e,
 int vgpu_kcb_add(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e, u64 cycle);
 struct vgpu_kcb_entry *vgpu_kcb_find_active(struct vgpu_kcb *kcb, u32 id);
 void vgpu_kcb_retire(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e);
+int vgpu_kcb_requeue_tb(struct vgpu_kcb_entry *e, u32 tb);
+u32 vgpu_kcb_next_tb(const struct vgpu_kcb_entry *e);
+void vgpu_kcb_take_tb(struct vgpu_kcb_entry *e);
+u64 vgpu_kcb_ipc_milli(const struct vgpu_kcb_entry *e, u64 cycle);
 
 /**
  * vgpu_kcb_get() - take a reference on an entry.
@@ -167,7 +202,7 @@ static inline bool vgpu_kcb_entry_can_end(const struct vgpu_kcb_entry *e)
 {
 	if (e->tbs_running)
 		return false;
-	return e->error || e->next_tb >= e->num_tbs;
+	return e->error || (e->next_tb >= e->num_tbs && !e->nr_requeued);
 }
 
 /**
@@ -178,7 +213,18 @@ static inline bool vgpu_kcb_entry_can_end(const struct vgpu_kcb_entry *e)
  */
 static inline bool vgpu_kcb_entry_wants_tbs(const struct vgpu_kcb_entry *e)
 {
-	return !e->error && e->next_tb < e->num_tbs;
+	return !e->error && (e->next_tb < e->num_tbs || e->nr_requeued);
+}
+
+/**
+ * vgpu_kcb_entry_tbs_left() - TBs of an entry not yet finished.
+ * @e: the entry.
+ *
+ * Return: TBs running, waiting to be re-issued or never dispatched.
+ */
+static inline u32 vgpu_kcb_entry_tbs_left(const struct vgpu_kcb_entry *e)
+{
+	return e->num_tbs - e->next_tb + e->nr_requeued + e->tbs_running;
 }
 
 #endif /* _VGPU_KCB_H_ */

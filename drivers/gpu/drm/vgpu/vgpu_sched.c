@@ -4,10 +4,13 @@
  *
  * This is the thread block scheduler of Park, dissertation, Ch. II,
  * Fig. 2.3, sitting between the KCB (vgpu_kcb.c) and the SMST
- * (vgpu_smst.c). A partition policy (struct vgpu_partition_ops) decides
- * which TB goes where; this file carries the decisions out as commands
- * (JOB_BEGIN before a job's first DISPATCH, DISPATCH, JOB_END, WAKE_AT),
- * consumes the daemon's events and ends jobs.
+ * (vgpu_smst.c), split in two levels as in Chimera (Ch. IV, Fig. 4.4): a
+ * partition policy's kernel scheduler (&vgpu_partition_ops.plan) decides
+ * the SM-to-kernel mapping and per-SM TB quotas, and the TB scheduler
+ * (vgpu_sched_tb_dispatch(), or a policy's own dispatch) carries them out,
+ * re-issuing preempted TBs first. This file turns the decisions into
+ * commands (JOB_BEGIN before a job's first DISPATCH, DISPATCH, JOB_END,
+ * WAKE_AT), consumes the daemon's events and ends jobs.
  *
  * Everything here runs under the device lock (&vgpu_sched.lock); the
  * command sink is called under it too. No function sleeps except for the
@@ -18,11 +21,14 @@
 #include <linux/err.h>
 #include <linux/lockdep.h>
 #include <linux/printk.h>
+#include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include <kunit/visibility.h>
 
 #include "vgpu_sched.h"
+#include "vgpu_trace.h"
 
 /*
  * Command-ring entries kept free for the WAKE_AT that asks the daemon to
@@ -91,6 +97,30 @@ const struct vgpu_partition_ops *vgpu_partition_find(const char *name)
 }
 
 /**
+ * vgpu_partition_show() - list the registered policies for sysfs.
+ * @active: the policy to show in brackets.
+ * @buf: sysfs buffer (PAGE_SIZE).
+ *
+ * In the style of the block layer's scheduler attribute:
+ * "[fcfs] spatial smk-even smk-drf".
+ *
+ * Return: bytes written.
+ */
+int vgpu_partition_show(const struct vgpu_partition_ops *active, char *buf)
+{
+	struct vgpu_partition_ops *ops;
+	int len = 0;
+
+	mutex_lock(&vgpu_partition_lock);
+	list_for_each_entry(ops, &vgpu_partition_list, list)
+		len += sysfs_emit_at(buf, len, ops == active ? "%s[%s]" : "%s%s",
+				     len ? " " : "", ops->name);
+	mutex_unlock(&vgpu_partition_lock);
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+/**
  * vgpu_sched_init() - initialise a detached scheduler with the FCFS policy.
  * @s: the scheduler.
  * @lock: the device lock that protects it.
@@ -103,6 +133,8 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->lock = lock;
 	s->dev = dev;
 	s->policy = &vgpu_policy_fcfs;
+	s->alloc_mode = VGPU_SMST_FIRST_FIT;
+	s->smk_quota_min = VGPU_SMK_QUOTA_MIN_DEFAULT;
 	vgpu_kcb_init(&s->kcb);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_init);
@@ -141,6 +173,12 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 	ret = vgpu_smst_init(&s->smst, desc);
 	if (ret)
 		return ret;
+	s->sm_owner = kcalloc(desc->num_sms, sizeof(*s->sm_owner), GFP_KERNEL);
+	if (!s->sm_owner) {
+		vgpu_smst_fini(&s->smst);
+		return -ENOMEM;
+	}
+	s->smst.mode = s->alloc_mode;
 	s->desc = *desc;
 	s->sink = sink;
 	s->sink_ctx = sink_ctx;
@@ -186,6 +224,15 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	}
 	e->state = VGPU_KCB_DONE;
 	e->end_cycle = s->cycle;
+	if (s->sm_owner) {
+		u32 sm;
+
+		for (sm = 0; sm < s->smst.num_sms; sm++)
+			if (s->sm_owner[sm] == e)
+				s->sm_owner[sm] = NULL;
+	}
+	trace_vgpu_job_end(e->id, e->error, e->tbs_done, e->start_cycle,
+			   e->end_cycle);
 	dev_dbg(s->dev, "job %u ended at cycle %llu, error %d, %u/%u TBs\n",
 		e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
 	e->ops->done(e);
@@ -223,6 +270,8 @@ void vgpu_sched_detach(struct vgpu_sched *s, int error)
 		vgpu_sched_end(s, e, false);
 	}
 	vgpu_smst_fini(&s->smst);
+	kfree(s->sm_owner);
+	s->sm_owner = NULL;
 	s->attached = false;
 	s->sink = NULL;
 	s->sink_ctx = NULL;
@@ -308,6 +357,9 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 
 	e->tbs_running--;
 	e->warp_insts += evt->warp_insts;
+	e->tb_cycles += evt->tb_cycles;
+	trace_vgpu_tb_done(e->id, evt->tb, evt->sm, status, evt->tb_cycles,
+			   s->cycle);
 	if (!status) {
 		e->tbs_done++;
 		return 0;
@@ -388,8 +440,9 @@ int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e)
 	for (i = 0; i < n; i++) {
 		u32 sm = (s->rr_next + i) % n;
 
-		if (vgpu_smst_can_fit(&s->smst, sm, &e->res))
+		if (vgpu_smst_can_fit_job(&s->smst, sm, &e->res, e))
 			return sm;
+		vgpu_smst_note_refusal(&s->smst, sm, &e->res);
 	}
 	return -ENOSPC;
 }
@@ -412,6 +465,7 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 {
 	struct vgpu_smst_place place;
 	struct vgpu_cmd cmd = {};
+	u32 tb;
 	int ret;
 
 	lockdep_assert_held(s->lock);
@@ -419,7 +473,8 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 		return -EINVAL;
 	if (!vgpu_sched_room(s, e))
 		return -EAGAIN;
-	ret = vgpu_smst_alloc(&s->smst, sm, &e->res, e, e->next_tb, &place);
+	tb = vgpu_kcb_next_tb(e);
+	ret = vgpu_smst_alloc(&s->smst, sm, &e->res, e, tb, &place);
 	if (ret < 0)
 		return ret;
 
@@ -438,19 +493,150 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	}
 	cmd.op = VGPU_CMD_DISPATCH;
 	cmd.job = e->id;
-	cmd.tb = e->next_tb;
+	cmd.tb = tb;
 	cmd.sm = sm;
 	cmd.slot = place.slot;
 	cmd.reg_base = place.reg_base;
 	cmd.shared_base = place.shared_base;
 	vgpu_sched_emit(s, &cmd);
+	trace_vgpu_dispatch(e->id, tb, sm, place.slot, s->cycle);
 
-	e->next_tb++;
+	vgpu_kcb_take_tb(e);
 	e->tbs_running++;
 	s->rr_next = (sm + 1) % s->smst.num_sms;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_dispatch);
+
+/**
+ * vgpu_sched_candidate() - whether a job takes part in a scheduling
+ * decision.
+ * @s: the scheduler.
+ * @e: an active job.
+ *
+ * Return: true when it has arrived and has TBs to issue.
+ */
+bool vgpu_sched_candidate(const struct vgpu_sched *s,
+			  const struct vgpu_kcb_entry *e)
+{
+	return vgpu_kcb_entry_wants_tbs(e) && e->arrival <= s->cycle;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_candidate);
+
+/* Whether the kernel scheduler's plan lets @e start a TB on @sm. */
+static bool vgpu_sched_may_use(const struct vgpu_sched *s,
+			       const struct vgpu_kcb_entry *e, u32 sm)
+{
+	const struct vgpu_kcb_entry *o = s->sm_owner[sm];
+
+	if (o && o != e)
+		return false;
+	return !e->quota || vgpu_smst_kernel_tbs(&s->smst, sm, e) < e->quota;
+}
+
+/* Fill every SM the plan gives @e, from the round-robin start. */
+static bool vgpu_sched_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e)
+{
+	u32 n = s->smst.num_sms, start = s->rr_next, i;
+
+	for (i = 0; i < n && vgpu_kcb_entry_wants_tbs(e); i++) {
+		u32 sm = (start + i) % n;
+
+		while (vgpu_kcb_entry_wants_tbs(e) &&
+		       vgpu_sched_may_use(s, e, sm)) {
+			if (!vgpu_smst_can_fit_job(&s->smst, sm, &e->res, e)) {
+				vgpu_smst_note_refusal(&s->smst, sm, &e->res);
+				break;
+			}
+			if (!vgpu_sched_room(s, e)) {
+				s->ring_full = true;
+				return false;
+			}
+			if (WARN_ON(vgpu_sched_dispatch(s, e, sm)))
+				return false;
+		}
+	}
+	return true;
+}
+
+/**
+ * vgpu_sched_tb_dispatch() - the TB scheduler of the two-level scheduler.
+ * @s: the scheduler.
+ *
+ * Carries out the kernel scheduler's plan (Chimera, Ch. IV, Fig. 4.4): a
+ * kernel starts TBs only on SMs mapped to it or to no kernel, and no more
+ * than its per-SM quota on one SM. Kernels with preempted TBs go first,
+ * then every kernel in arrival order; within a kernel, preempted TBs are
+ * re-issued before new ones (vgpu_kcb_next_tb()). Unlike FCFS a kernel
+ * that cannot place a TB does not hold back the kernels behind it. Stops
+ * when the command ring is full. Caller holds the device lock.
+ */
+void vgpu_sched_tb_dispatch(struct vgpu_sched *s)
+{
+	struct vgpu_kcb_entry *e;
+
+	lockdep_assert_held(s->lock);
+	list_for_each_entry(e, &s->kcb.active, link)
+		if (e->nr_requeued && vgpu_sched_candidate(s, e) &&
+		    !vgpu_sched_fill(s, e))
+			return;
+	list_for_each_entry(e, &s->kcb.active, link)
+		if (vgpu_sched_candidate(s, e) && !vgpu_sched_fill(s, e))
+			return;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_tb_dispatch);
+
+/* Forget the previous policy's plan. */
+static void vgpu_sched_clear_plan(struct vgpu_sched *s)
+{
+	struct vgpu_kcb_entry *e;
+
+	if (s->sm_owner)
+		memset(s->sm_owner, 0, s->smst.num_sms * sizeof(*s->sm_owner));
+	list_for_each_entry(e, &s->kcb.active, link) {
+		e->quota = 0;
+		e->plan_sms = 0;
+	}
+}
+
+/**
+ * vgpu_sched_set_policy() - switch the partition policy.
+ * @s: the scheduler.
+ * @ops: a registered policy.
+ *
+ * Drops the old policy's SM mapping and quotas; the new policy decides at
+ * the next scheduling pass (the next submission or daemon event). TBs that
+ * run keep running (drain). Caller holds the device lock.
+ */
+void vgpu_sched_set_policy(struct vgpu_sched *s,
+			   const struct vgpu_partition_ops *ops)
+{
+	lockdep_assert_held(s->lock);
+	if (ops == s->policy)
+		return;
+	vgpu_sched_clear_plan(s);
+	s->policy = ops;
+	s->policy_changes++;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_policy);
+
+/**
+ * vgpu_sched_set_alloc_mode() - choose the SMST range allocator.
+ * @s: the scheduler.
+ * @mode: &enum vgpu_smst_alloc_mode.
+ *
+ * Applies to ranges allocated from now on; kept across re-attach. Caller
+ * holds the device lock.
+ */
+void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
+			       enum vgpu_smst_alloc_mode mode)
+{
+	lockdep_assert_held(s->lock);
+	s->alloc_mode = mode;
+	if (s->attached)
+		s->smst.mode = mode;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
 
 /**
  * vgpu_sched_run() - one scheduling pass.
@@ -481,8 +667,14 @@ void vgpu_sched_run(struct vgpu_sched *s)
 			break;
 		}
 	}
-	if (!s->ring_full)
-		s->policy->dispatch(s);
+	if (!s->ring_full) {
+		if (s->policy->plan)
+			s->policy->plan(s);
+		if (s->policy->dispatch)
+			s->policy->dispatch(s);
+		else
+			vgpu_sched_tb_dispatch(s);
+	}
 
 	if (s->ring_full) {
 		want = s->cycle + 1;

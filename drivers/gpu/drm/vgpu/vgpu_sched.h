@@ -43,21 +43,33 @@ struct vgpu_cmd_sink_ops {
 /**
  * struct vgpu_partition_ops - an SM partitioning policy (in the style of
  * the block layer's &struct elevator_type).
- * @name: policy name, as sysfs will show it.
- * @dispatch: hand out TBs of the active jobs with vgpu_sched_dispatch()
- *	until nothing more fits or vgpu_sched_room() says the command ring is
- *	full. Called with the device lock held, after finished jobs have been
- *	retired.
+ * @name: policy name, as sysfs shows it.
+ * @plan: the kernel scheduler of Chimera's two-level scheduler (Park,
+ *	dissertation, Ch. IV, Fig. 4.4): decide the SM-to-kernel mapping
+ *	(&vgpu_sched.sm_owner) and the per-SM TB quota of every kernel
+ *	(&vgpu_kcb_entry.quota). Runs at every scheduling decision, before
+ *	@dispatch; optional. With drain as the only preemption, a mapping
+ *	that takes an SM from a kernel takes effect as its TBs finish.
+ * @dispatch: the TB scheduler: hand out TBs of the active jobs with
+ *	vgpu_sched_dispatch() until nothing more fits or vgpu_sched_room()
+ *	says the command ring is full. NULL for vgpu_sched_tb_dispatch(),
+ *	which carries out @plan. Called with the device lock held, after
+ *	finished jobs have been retired.
  * @list: entry in the list of registered policies.
  *
- * Only the non-preemptive FCFS baseline exists so far
- * (vgpu_policy_fcfs.c); spatial, SMK and GPU Maestro policies plug in here.
+ * Policies, one file each: vgpu_policy_fcfs.c (non-preemptive baseline),
+ * vgpu_policy_spatial.c (Smart Even + Rounds), vgpu_policy_smk_even.c and
+ * vgpu_policy_smk_drf.c.
  */
 struct vgpu_partition_ops {
 	const char *name;
+	void (*plan)(struct vgpu_sched *s);
 	void (*dispatch)(struct vgpu_sched *s);
 	struct list_head list;
 };
+
+/** Default of &vgpu_sched.smk_quota_min. */
+#define VGPU_SMK_QUOTA_MIN_DEFAULT	1
 
 /**
  * struct vgpu_sched - scheduler state of one device.
@@ -80,6 +92,15 @@ struct vgpu_partition_ops {
  * @emitted: commands issued since the counter was last cleared.
  * @cmd_seq: commands issued since the backend attached (the command
  *	ring's producer index).
+ * @sm_owner: the kernel scheduler's SM-to-kernel map, @smst.num_sms
+ *	entries (valid while @attached): the only kernel that may start TBs
+ *	on the SM, or NULL when any may. Not counted references: an entry is
+ *	cleared when its kernel ends.
+ * @alloc_mode: &enum vgpu_smst_alloc_mode chosen for the SMST; kept across
+ *	re-attach.
+ * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
+ *	(1 ... %VGPU_SMST_MAX_SLOTS).
+ * @policy_changes: times the partition policy was switched.
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -97,9 +118,16 @@ struct vgpu_sched {
 	bool ring_full;
 	u32 emitted;
 	u32 cmd_seq;
+	struct vgpu_kcb_entry **sm_owner;
+	enum vgpu_smst_alloc_mode alloc_mode;
+	u32 smk_quota_min;
+	u64 policy_changes;
 };
 
 extern struct vgpu_partition_ops vgpu_policy_fcfs;
+extern struct vgpu_partition_ops vgpu_policy_spatial;
+extern struct vgpu_partition_ops vgpu_policy_smk_even;
+extern struct vgpu_partition_ops vgpu_policy_smk_drf;
 
 void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 		     struct device *dev);
@@ -117,9 +145,17 @@ bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
 int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
 int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 			u32 sm);
+void vgpu_sched_tb_dispatch(struct vgpu_sched *s);
+bool vgpu_sched_candidate(const struct vgpu_sched *s,
+			  const struct vgpu_kcb_entry *e);
+void vgpu_sched_set_policy(struct vgpu_sched *s,
+			   const struct vgpu_partition_ops *ops);
+void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
+			       enum vgpu_smst_alloc_mode mode);
 
 int vgpu_partition_register(struct vgpu_partition_ops *ops);
 void vgpu_partition_unregister(struct vgpu_partition_ops *ops);
 const struct vgpu_partition_ops *vgpu_partition_find(const char *name);
+int vgpu_partition_show(const struct vgpu_partition_ops *active, char *buf);
 
 #endif /* _VGPU_SCHED_H_ */

@@ -7,7 +7,8 @@
  * TB they hold, and the remaining registers, shared memory, thread slots and
  * TB slots. Registers and shared memory of one TB are consecutive ranges
  * with a base register / base address, allocated first-fit over allocation
- * units (a bitmap per SM).
+ * units (a bitmap per SM): first-fit, or the 2-way allocation of Ch. V
+ * §5.4.2 (see &enum vgpu_smst_alloc_mode).
  *
  * No locking in here: the caller serialises (see struct vgpu_smst).
  */
@@ -170,7 +171,11 @@ void vgpu_smst_reset(struct vgpu_smst *st)
 		sm->nr_kernels = 0;
 		memset(sm->kernels, 0, sizeof(sm->kernels));
 		memset(sm->slots, 0, sizeof(sm->slots));
+		sm->bottom = NULL;
+		sm->top = NULL;
+		sm->frag_refusals = 0;
 	}
+	st->frag_refusals = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_reset);
 
@@ -183,9 +188,62 @@ static unsigned long vgpu_smst_first_fit(unsigned long *map,
 	return bitmap_find_next_zero_area(map, size, 0, nr, 0);
 }
 
+/* Highest start of @nr free units in @map; returns it or @size. */
+static unsigned long vgpu_smst_top_fit(unsigned long *map, unsigned long size,
+				       u32 nr)
+{
+	unsigned long start, b;
+
+	if (!nr)
+		return 0;
+	if (nr > size)
+		return size;
+	start = size - nr;
+	for (;;) {
+		b = find_next_bit(map, start + nr, start);
+		if (b >= start + nr)
+			return start;
+		if (b < nr)
+			return size;
+		start = b - nr;
+	}
+}
+
+/*
+ * Direction in which @job allocates on @sm: false for bottom-up, true for
+ * top-down. Under 2-way allocation a kernel new to the SM takes the free
+ * direction; *@claim says it must be recorded. Returns -ENOSPC when both
+ * directions belong to other kernels (two kernels per SM at most).
+ */
+static int vgpu_smst_dir(const struct vgpu_smst *st, const struct vgpu_sm *sm,
+			 const struct vgpu_kcb_entry *job, bool *top,
+			 bool *claim)
+{
+	*top = false;
+	*claim = false;
+	if (st->mode != VGPU_SMST_TWO_WAY)
+		return 0;
+	if (job && job == sm->bottom)
+		return 0;
+	if (job && job == sm->top) {
+		*top = true;
+		return 0;
+	}
+	*claim = true;
+	if (!sm->bottom && (!sm->top || sm->nr_kernels < 2))
+		return 0;
+	if (!sm->top && sm->nr_kernels < 2) {
+		*top = true;
+		return 0;
+	}
+	return -ENOSPC;
+}
+
 static bool vgpu_smst_find(const struct vgpu_smst *st, const struct vgpu_sm *sm,
 			   const struct vgpu_tb_res *res,
-			   unsigned long *reg_unit, unsigned long *shared_unit)
+			   const struct vgpu_kcb_entry *job, bool *top,
+			   bool *claim, unsigned long *reg_unit,
+			   unsigned long *shared_unit)
 {
 	u32 reg_nr = res->regs / st->reg_granule;
 	u32 shared_nr = res->shared / st->shared_unit;
@@ -193,12 +251,21 @@ static bool vgpu_smst_find(const struct vgpu_smst *st, const struct vgpu_sm *sm,
 	if (!sm->free_slots || res->threads > sm->free_threads ||
 	    res->regs > sm->free_regs || res->shared > sm->free_shared)
 		return false;
-	*reg_unit = vgpu_smst_first_fit(sm->reg_map, st->reg_units, reg_nr);
-	if (*reg_unit + reg_nr > st->reg_units)
+	if (vgpu_smst_dir(st, sm, job, top, claim))
 		return false;
-	*shared_unit = vgpu_smst_first_fit(sm->shared_map, st->shared_units,
-					   shared_nr);
-	return *shared_unit + shared_nr <= st->shared_units;
+	if (*top) {
+		*reg_unit = vgpu_smst_top_fit(sm->reg_map, st->reg_units,
+					      reg_nr);
+		*shared_unit = vgpu_smst_top_fit(sm->shared_map,
+						 st->shared_units, shared_nr);
+	} else {
+		*reg_unit = vgpu_smst_first_fit(sm->reg_map, st->reg_units,
+						reg_nr);
+		*shared_unit = vgpu_smst_first_fit(sm->shared_map,
+						   st->shared_units, shared_nr);
+	}
+	return *reg_unit + reg_nr <= st->reg_units &&
+	       *shared_unit + shared_nr <= st->shared_units;
 }
 
 static bool vgpu_smst_res_valid(const struct vgpu_smst *st,
@@ -223,13 +290,139 @@ static bool vgpu_smst_res_valid(const struct vgpu_smst *st,
 bool vgpu_smst_can_fit(const struct vgpu_smst *st, u32 sm,
 		       const struct vgpu_tb_res *res)
 {
+	return vgpu_smst_can_fit_job(st, sm, res, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_can_fit);
+
+/**
+ * vgpu_smst_can_fit_job() - whether a TB of a given kernel fits on an SM.
+ * @st: the table.
+ * @sm: SM index.
+ * @res: the TB's resources.
+ * @job: its kernel, or NULL for a kernel not yet on the SM.
+ *
+ * As vgpu_smst_can_fit(); under 2-way allocation the kernel's direction
+ * (or the free one) decides where its ranges may go, and a third kernel is
+ * refused.
+ *
+ * Return: true when vgpu_smst_alloc() for @job would succeed.
+ */
+bool vgpu_smst_can_fit_job(const struct vgpu_smst *st, u32 sm,
+			   const struct vgpu_tb_res *res,
+			   const struct vgpu_kcb_entry *job)
+{
 	unsigned long r, s;
+	bool top, claim;
 
 	if (sm >= st->num_sms || !vgpu_smst_res_valid(st, res))
 		return false;
-	return vgpu_smst_find(st, &st->sms[sm], res, &r, &s);
+	return vgpu_smst_find(st, &st->sms[sm], res, job, &top, &claim, &r,
+			      &s);
 }
-EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_can_fit);
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_can_fit_job);
+
+/**
+ * vgpu_smst_totals_fit() - whether an SM's free totals admit a TB.
+ * @st: the table.
+ * @sm: SM index.
+ * @res: the TB's resources.
+ *
+ * Return: true when a TB slot, the threads, and enough registers and shared
+ * memory in total (consecutive or not) are free.
+ */
+bool vgpu_smst_totals_fit(const struct vgpu_smst *st, u32 sm,
+			  const struct vgpu_tb_res *res)
+{
+	const struct vgpu_sm *s;
+
+	if (sm >= st->num_sms)
+		return false;
+	s = &st->sms[sm];
+	return s->free_slots && res->threads <= s->free_threads &&
+	       res->regs <= s->free_regs && res->shared <= s->free_shared;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_totals_fit);
+
+/**
+ * vgpu_smst_note_refusal() - count a refused TB as fragmentation if it is.
+ * @st: the table.
+ * @sm: SM index.
+ * @res: the TB that did not fit.
+ *
+ * Increments the SM's and the table's fragmentation counters when the free
+ * totals would have admitted the TB (Ch. V, Fig. 5.4).
+ */
+void vgpu_smst_note_refusal(struct vgpu_smst *st, u32 sm,
+			    const struct vgpu_tb_res *res)
+{
+	if (!vgpu_smst_totals_fit(st, sm, res))
+		return;
+	st->sms[sm].frag_refusals++;
+	st->frag_refusals++;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_note_refusal);
+
+/**
+ * vgpu_smst_occupancy() - TBs of one kind that fit on an empty SM.
+ * @st: the table.
+ * @res: the TB's resources.
+ *
+ * Return: the smallest of the slot, thread, register and shared-memory
+ * limits (0 when one TB does not fit at all).
+ */
+u32 vgpu_smst_occupancy(const struct vgpu_smst *st,
+			const struct vgpu_tb_res *res)
+{
+	u32 n = st->max_tbs;
+
+	if (res->threads)
+		n = min(n, st->max_threads / res->threads);
+	if (res->regs)
+		n = min(n, st->reg_units * st->reg_granule / res->regs);
+	if (res->shared)
+		n = min(n, st->shared_units * st->shared_unit / res->shared);
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_occupancy);
+
+/**
+ * vgpu_smst_preempt_victim() - the TB of a kernel to preempt first on an SM.
+ * @st: the table.
+ * @sm: SM index.
+ * @job: the kernel.
+ *
+ * The fixed preemption order of Ch. V §5.4.2, Fig. 5.9 (b): the reverse of
+ * the allocation direction, so that what is released adjoins the free
+ * space: the kernel's TB with the highest register base, or the lowest for
+ * a kernel that allocates from the top.
+ *
+ * Return: the slot, or -ENOENT when @job has no TB on @sm.
+ */
+int vgpu_smst_preempt_victim(const struct vgpu_smst *st, u32 sm,
+			     const struct vgpu_kcb_entry *job)
+{
+	const struct vgpu_sm *s;
+	bool top;
+	int best = -ENOENT;
+	u32 i;
+
+	if (sm >= st->num_sms)
+		return -ENOENT;
+	s = &st->sms[sm];
+	top = st->mode == VGPU_SMST_TWO_WAY && s->top == job;
+	for (i = 0; i < st->max_tbs; i++) {
+		const struct vgpu_smst_slot *sl = &s->slots[i];
+
+		if (!(s->slot_map & BIT_ULL(i)) || sl->job != job)
+			continue;
+		if (best < 0 ||
+		    (top ? sl->reg_base < s->slots[best].reg_base :
+			   sl->reg_base > s->slots[best].reg_base))
+			best = i;
+	}
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_preempt_victim);
 
 static void vgpu_smst_kernel_add(struct vgpu_sm *sm, struct vgpu_kcb_entry *job)
 {
@@ -275,7 +468,8 @@ static void vgpu_smst_kernel_del(struct vgpu_sm *sm, struct vgpu_kcb_entry *job)
  * @place: out, the slot and range bases.
  *
  * Takes the lowest free slot and the first register and shared-memory
- * ranges that fit (first fit).
+ * ranges that fit (first fit), or under 2-way allocation the lowest or
+ * highest ranges that fit, by the kernel's direction on the SM.
  *
  * Return: the slot index, -EINVAL for a bad SM index or malformed @res, or
  * -ENOSPC when the TB does not fit.
@@ -287,12 +481,14 @@ int vgpu_smst_alloc(struct vgpu_smst *st, u32 sm,
 	unsigned long reg_unit, shared_unit;
 	struct vgpu_smst_slot *sl;
 	struct vgpu_sm *s;
+	bool top, claim;
 	u32 slot;
 
 	if (sm >= st->num_sms || !job || !vgpu_smst_res_valid(st, res))
 		return -EINVAL;
 	s = &st->sms[sm];
-	if (!vgpu_smst_find(st, s, res, &reg_unit, &shared_unit))
+	if (!vgpu_smst_find(st, s, res, job, &top, &claim, &reg_unit,
+			    &shared_unit))
 		return -ENOSPC;
 
 	slot = __ffs64(~s->slot_map);
@@ -311,6 +507,10 @@ int vgpu_smst_alloc(struct vgpu_smst *st, u32 sm,
 	else
 		shared_unit = 0;
 	vgpu_smst_kernel_add(s, job);
+	if (claim && top)
+		s->top = job;
+	else if (claim)
+		s->bottom = job;
 
 	sl = &s->slots[slot];
 	sl->job = job;
@@ -381,6 +581,13 @@ int vgpu_smst_free(struct vgpu_smst *st, u32 sm, u32 slot)
 	s->free_shared += sl->res.shared;
 	s->slot_map &= ~BIT_ULL(slot);
 	vgpu_smst_kernel_del(s, sl->job);
+	if (!vgpu_smst_kernel_tbs(st, sm, sl->job)) {
+		/* Its last TB here: the direction is free again. */
+		if (s->bottom == sl->job)
+			s->bottom = NULL;
+		if (s->top == sl->job)
+			s->top = NULL;
+	}
 	memset(sl, 0, sizeof(*sl));
 	return 0;
 }

@@ -66,6 +66,24 @@ struct vgpu_smst_kernel {
 };
 
 /**
+ * enum vgpu_smst_alloc_mode - how register and shared-memory ranges are
+ * placed on an SM.
+ * @VGPU_SMST_FIRST_FIT: lowest range that fits, for every kernel.
+ * @VGPU_SMST_TWO_WAY: 2-way allocation (Park, dissertation, Ch. V §5.4.2,
+ *	Fig. 5.9): at most two kernels per SM; the first takes ranges from
+ *	the bottom (lowest that fits), the second from the top (highest that
+ *	fits), so that each kernel's ranges stay consecutive and what one
+ *	kernel releases adjoins the free space (no Fig. 5.4 fragmentation).
+ *	The fixed preemption order is the reverse of the allocation order:
+ *	a bottom kernel gives up its highest TB first, a top kernel its
+ *	lowest (see vgpu_smst_preempt_victim()).
+ */
+enum vgpu_smst_alloc_mode {
+	VGPU_SMST_FIRST_FIT = 0,
+	VGPU_SMST_TWO_WAY = 1,
+};
+
+/**
  * struct vgpu_sm - status of one SM.
  * @slot_map: bit i set when slot i holds a running TB.
  * @free_threads: remaining thread slots.
@@ -77,6 +95,12 @@ struct vgpu_smst_kernel {
  * @nr_kernels: entries used in @kernels.
  * @kernels: the kernels running on this SM with their TB counts.
  * @slots: the TB slots.
+ * @bottom: 2-way allocation: the kernel that allocates from the bottom,
+ *	or NULL (not a counted reference; cleared when its last TB here ends).
+ * @top: 2-way allocation: the kernel that allocates from the top, or NULL.
+ * @frag_refusals: TBs refused because no consecutive range was free
+ *	although the SM's free totals would admit them (counted by
+ *	vgpu_smst_note_refusal()).
  */
 struct vgpu_sm {
 	u64 slot_map;
@@ -89,6 +113,9 @@ struct vgpu_sm {
 	u32 nr_kernels;
 	struct vgpu_smst_kernel kernels[VGPU_SMST_MAX_SLOTS];
 	struct vgpu_smst_slot slots[VGPU_SMST_MAX_SLOTS];
+	struct vgpu_kcb_entry *bottom;
+	struct vgpu_kcb_entry *top;
+	u64 frag_refusals;
 };
 
 /**
@@ -103,6 +130,8 @@ struct vgpu_sm {
  * @shared_unit: shared-memory allocation unit in bytes.
  * @shared_units: shared-memory units per SM.
  * @sms: per-SM status, @num_sms entries.
+ * @mode: &enum vgpu_smst_alloc_mode of the range allocator.
+ * @frag_refusals: sum of &vgpu_sm.frag_refusals.
  *
  * The table has no lock of its own: every function below is a pure
  * function of its arguments and the table, and the caller serialises
@@ -118,6 +147,8 @@ struct vgpu_smst {
 	u32 shared_unit;
 	u32 shared_units;
 	struct vgpu_sm *sms;
+	enum vgpu_smst_alloc_mode mode;
+	u64 frag_refusals;
 };
 
 /**
@@ -146,6 +177,9 @@ int vgpu_tb_res_compute(const struct vgpu_device_desc *desc, u32 threads,
 			struct vgpu_tb_res *res);
 bool vgpu_smst_can_fit(const struct vgpu_smst *st, u32 sm,
 		       const struct vgpu_tb_res *res);
+bool vgpu_smst_can_fit_job(const struct vgpu_smst *st, u32 sm,
+			   const struct vgpu_tb_res *res,
+			   const struct vgpu_kcb_entry *job);
 int vgpu_smst_alloc(struct vgpu_smst *st, u32 sm,
 		    const struct vgpu_tb_res *res, struct vgpu_kcb_entry *job,
 		    u32 tb, struct vgpu_smst_place *place);
@@ -153,6 +187,14 @@ int vgpu_smst_free(struct vgpu_smst *st, u32 sm, u32 slot);
 const struct vgpu_smst_slot *vgpu_smst_slot(const struct vgpu_smst *st,
 					    u32 sm, u32 slot);
 bool vgpu_smst_sm_empty(const struct vgpu_smst *st, u32 sm);
+u32 vgpu_smst_occupancy(const struct vgpu_smst *st,
+			const struct vgpu_tb_res *res);
+bool vgpu_smst_totals_fit(const struct vgpu_smst *st, u32 sm,
+			  const struct vgpu_tb_res *res);
+void vgpu_smst_note_refusal(struct vgpu_smst *st, u32 sm,
+			    const struct vgpu_tb_res *res);
+int vgpu_smst_preempt_victim(const struct vgpu_smst *st, u32 sm,
+			     const struct vgpu_kcb_entry *job);
 u32 vgpu_smst_kernel_tbs(const struct vgpu_smst *st, u32 sm,
 			 const struct vgpu_kcb_entry *job);
 

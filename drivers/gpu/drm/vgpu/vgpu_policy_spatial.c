@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu partition policy: spatial multitasking, Smart Even + Rounds.
+ *
+ * Park, dissertation, Ch. IV §4.4 (after Adriaens et al., "The case for
+ * GPGPU spatial multitasking"): SMs are distributed evenly across the
+ * kernels except when a kernel requires fewer SMs than the even split,
+ * either because its grid cannot fill its share (size-bound) or because
+ * its remaining TBs cannot near the end of its execution; what such a
+ * kernel leaves is split evenly among the others (Smart Even), and the
+ * SMs an even split cannot divide go one each to the kernels in arrival
+ * order (Rounds). An SM belongs to one kernel at a time; a kernel keeps the
+ * SMs it already holds where it can, so that a repartition moves as few
+ * SMs as possible. An SM taken from a kernel is drained: its TBs finish,
+ * and the new owner starts its TBs as room appears.
+ *
+ * The kernel scheduler below only maps SMs (&vgpu_sched.sm_owner); the
+ * generic TB scheduler vgpu_sched_tb_dispatch() carries the map out.
+ */
+
+#include <linux/minmax.h>
+
+#include <kunit/visibility.h>
+
+#include "vgpu_sched.h"
+
+/* SMs a kernel can use: enough to hold every TB it has left at once. */
+static u32 vgpu_spatial_want(const struct vgpu_sched *s,
+			     const struct vgpu_kcb_entry *e)
+{
+	u32 occ = vgpu_smst_occupancy(&s->smst, &e->res);
+	u32 want = DIV_ROUND_UP(vgpu_kcb_entry_tbs_left(e), max(occ, 1u));
+
+	return clamp(want, 1u, s->smst.num_sms);
+}
+
+/* Smart Even + Rounds: each candidate's SM target in e->plan_sms. */
+static void vgpu_spatial_targets(struct vgpu_sched *s)
+{
+	u32 left = s->smst.num_sms, rem = 0, share, extra;
+	struct vgpu_kcb_entry *e;
+	bool changed;
+
+	list_for_each_entry(e, &s->kcb.active, link) {
+		e->plan_sms = 0;
+		e->plan_want = 0;
+		e->quota = 0;
+		if (!vgpu_sched_candidate(s, e))
+			continue;
+		e->plan_want = vgpu_spatial_want(s, e);
+		rem++;
+	}
+	/* Smart Even: satisfy the kernels that need less than a share. */
+	do {
+		changed = false;
+		if (!rem)
+			return;
+		share = left / rem;
+		list_for_each_entry(e, &s->kcb.active, link) {
+			if (!e->plan_want || e->plan_sms ||
+			    e->plan_want > share)
+				continue;
+			e->plan_sms = e->plan_want;
+			left -= e->plan_sms;
+			rem--;
+			changed = true;
+		}
+	} while (changed);
+	/* Even split of the rest; Rounds: the remainder in arrival order. */
+	share = left / rem;
+	extra = left % rem;
+	list_for_each_entry(e, &s->kcb.active, link) {
+		if (!e->plan_want || e->plan_sms)
+			continue;
+		e->plan_sms = share + (extra ? 1 : 0);
+		if (extra)
+			extra--;
+	}
+}
+
+/*
+ * Give kernel @e free SMs up to its target; @pass 0 takes SMs where it
+ * still runs TBs, 1 empty SMs, 2 any SM.
+ */
+static void vgpu_spatial_take(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+			      int pass)
+{
+	u32 sm;
+
+	for (sm = 0; sm < s->smst.num_sms && e->plan_have < e->plan_sms;
+	     sm++) {
+		if (s->sm_owner[sm])
+			continue;
+		if (pass == 0 && !vgpu_smst_kernel_tbs(&s->smst, sm, e))
+			continue;
+		if (pass == 1 && s->smst.sms[sm].slot_map)
+			continue;
+		s->sm_owner[sm] = e;
+		e->plan_have++;
+	}
+}
+
+static void vgpu_spatial_plan(struct vgpu_sched *s)
+{
+	struct vgpu_kcb_entry *e;
+	int pass;
+	u32 sm;
+
+	vgpu_spatial_targets(s);
+	list_for_each_entry(e, &s->kcb.active, link)
+		e->plan_have = 0;
+	/* Keep what each kernel holds up to its target, release the rest. */
+	for (sm = 0; sm < s->smst.num_sms; sm++) {
+		e = s->sm_owner[sm];
+		if (!e)
+			continue;
+		if (e->plan_have < e->plan_sms)
+			e->plan_have++;
+		else
+			s->sm_owner[sm] = NULL;
+	}
+	for (pass = 0; pass < 3; pass++)
+		list_for_each_entry(e, &s->kcb.active, link)
+			if (e->plan_have < e->plan_sms)
+				vgpu_spatial_take(s, e, pass);
+}
+
+struct vgpu_partition_ops vgpu_policy_spatial = {
+	.name = "spatial",
+	.plan = vgpu_spatial_plan,
+	.list = LIST_HEAD_INIT(vgpu_policy_spatial.list),
+};
+EXPORT_SYMBOL_IF_KUNIT(vgpu_policy_spatial);

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu sysfs: scheduler knobs under the platform device, which
+ * /sys/class/drm/renderD128/device points to. Documented in
+ * Documentation/ABI/testing/sysfs-driver-vgpu.
+ *
+ * Each knob has a read-only copy of its default in the ".defaults"
+ * directory, as Xe's engine attributes do. A new value is taken under the
+ * device lock and used from the next scheduling decision on (the next
+ * submission or daemon event); a bad value fails with -EINVAL and changes
+ * nothing.
+ */
+
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "vgpu_drv.h"
+#include "vgpu_trace.h"
+
+static const char * const vgpu_alloc_mode_names[] = {
+	[VGPU_SMST_FIRST_FIT] = "first-fit",
+	[VGPU_SMST_TWO_WAY] = "2-way",
+};
+
+/* The only preemption mechanism so far (Chimera brings the others). */
+static const char * const vgpu_preempt_names[] = { "drain" };
+
+static struct vgpu_device *vgpu_sysfs_vdev(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+static ssize_t vgpu_show_choice(char *buf, const char * const *names,
+				size_t n, size_t active)
+{
+	int len = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		len += sysfs_emit_at(buf, len, i == active ? "%s[%s]" : "%s%s",
+				     i ? " " : "", names[i]);
+	return len + sysfs_emit_at(buf, len, "\n");
+}
+
+static ssize_t partition_policy_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	const struct vgpu_partition_ops *ops;
+
+	mutex_lock(&vdev->lock);
+	ops = vdev->sched.policy;
+	mutex_unlock(&vdev->lock);
+	return vgpu_partition_show(ops, buf);
+}
+
+static ssize_t partition_policy_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	const struct vgpu_partition_ops *ops, *old;
+	char name[32];
+
+	if (strscpy(name, buf, sizeof(name)) < 0)
+		return -EINVAL;
+	ops = vgpu_partition_find(strim(name));
+	if (!ops)
+		return -EINVAL;
+	mutex_lock(&vdev->lock);
+	old = vdev->sched.policy;
+	vgpu_sched_set_policy(&vdev->sched, ops);
+	trace_vgpu_policy_change(old->name, ops->name, vdev->sched.cycle);
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(partition_policy);
+
+static ssize_t preempt_policy_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return vgpu_show_choice(buf, vgpu_preempt_names,
+				ARRAY_SIZE(vgpu_preempt_names), 0);
+}
+
+static ssize_t preempt_policy_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	return sysfs_match_string(vgpu_preempt_names, buf) < 0 ? -EINVAL :
+								   count;
+}
+static DEVICE_ATTR_RW(preempt_policy);
+
+static ssize_t smst_alloc_show(struct device *dev,
+			       struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	enum vgpu_smst_alloc_mode mode;
+
+	mutex_lock(&vdev->lock);
+	mode = vdev->sched.alloc_mode;
+	mutex_unlock(&vdev->lock);
+	return vgpu_show_choice(buf, vgpu_alloc_mode_names,
+				ARRAY_SIZE(vgpu_alloc_mode_names), mode);
+}
+
+static ssize_t smst_alloc_store(struct device *dev,
+				struct device_attribute *attr,
+				const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	int mode = sysfs_match_string(vgpu_alloc_mode_names, buf);
+
+	if (mode < 0)
+		return -EINVAL;
+	mutex_lock(&vdev->lock);
+	vgpu_sched_set_alloc_mode(&vdev->sched, mode);
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(smst_alloc);
+
+static ssize_t smk_quota_min_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	u32 v;
+
+	mutex_lock(&vdev->lock);
+	v = vdev->sched.smk_quota_min;
+	mutex_unlock(&vdev->lock);
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+static ssize_t smk_quota_min_store(struct device *dev,
+				   struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	u32 v;
+
+	if (kstrtou32(buf, 0, &v) || v < 1 || v > VGPU_SMST_MAX_SLOTS)
+		return -EINVAL;
+	mutex_lock(&vdev->lock);
+	vdev->sched.smk_quota_min = v;
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(smk_quota_min);
+
+static struct attribute *vgpu_sched_attrs[] = {
+	&dev_attr_partition_policy.attr,
+	&dev_attr_preempt_policy.attr,
+	&dev_attr_smst_alloc.attr,
+	&dev_attr_smk_quota_min.attr,
+	NULL
+};
+
+static const struct attribute_group vgpu_sched_group = {
+	.attrs = vgpu_sched_attrs,
+};
+
+/* .defaults: the values the driver starts with (vgpu_sched_init()). */
+
+static ssize_t default_partition_policy_show(struct device *dev,
+					     struct device_attribute *attr,
+					     char *buf)
+{
+	return sysfs_emit(buf, "%s\n", vgpu_policy_fcfs.name);
+}
+
+static ssize_t default_preempt_policy_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return sysfs_emit(buf, "%s\n", vgpu_preempt_names[0]);
+}
+
+static ssize_t default_smst_alloc_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  vgpu_alloc_mode_names[VGPU_SMST_FIRST_FIT]);
+}
+
+static ssize_t default_smk_quota_min_show(struct device *dev,
+					  struct device_attribute *attr,
+					  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", VGPU_SMK_QUOTA_MIN_DEFAULT);
+}
+
+static struct device_attribute dev_attr_default_partition_policy =
+	__ATTR(partition_policy, 0444, default_partition_policy_show, NULL);
+static struct device_attribute dev_attr_default_preempt_policy =
+	__ATTR(preempt_policy, 0444, default_preempt_policy_show, NULL);
+static struct device_attribute dev_attr_default_smst_alloc =
+	__ATTR(smst_alloc, 0444, default_smst_alloc_show, NULL);
+static struct device_attribute dev_attr_default_smk_quota_min =
+	__ATTR(smk_quota_min, 0444, default_smk_quota_min_show, NULL);
+
+static struct attribute *vgpu_defaults_attrs[] = {
+	&dev_attr_default_partition_policy.attr,
+	&dev_attr_default_preempt_policy.attr,
+	&dev_attr_default_smst_alloc.attr,
+	&dev_attr_default_smk_quota_min.attr,
+	NULL
+};
+
+static const struct attribute_group vgpu_defaults_group = {
+	.name = ".defaults",
+	.attrs = vgpu_defaults_attrs,
+};
+
+static const struct attribute_group *vgpu_sysfs_groups[] = {
+	&vgpu_sched_group,
+	&vgpu_defaults_group,
+	NULL
+};
+
+/**
+ * vgpu_sysfs_init() - create the scheduler attributes.
+ * @vdev: the device; its platform device's drvdata must point to it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int vgpu_sysfs_init(struct vgpu_device *vdev)
+{
+	return sysfs_create_groups(&vdev->drm.dev->kobj, vgpu_sysfs_groups);
+}
+
+/**
+ * vgpu_sysfs_fini() - remove them.
+ * @vdev: the device.
+ */
+void vgpu_sysfs_fini(struct vgpu_device *vdev)
+{
+	sysfs_remove_groups(&vdev->drm.dev->kobj, vgpu_sysfs_groups);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu tracepoints: every decision of the thread-block scheduler, for
+ * trace-cmd / perf (events/vgpu/).
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM vgpu
+
+#if !defined(_VGPU_TRACE_H_) || defined(TRACE_HEADER_MULTI_READ)
+#define _VGPU_TRACE_H_
+
+#include <linux/tracepoint.h>
+#include <linux/types.h>
+
+TRACE_EVENT(vgpu_dispatch,
+	    TP_PROTO(u32 job, u32 tb, u32 sm, u32 slot, u64 cycle),
+	    TP_ARGS(job, tb, sm, slot, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(u32, tb)
+			     __field(u32, sm)
+			     __field(u32, slot)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->tb = tb;
+			   __entry->sm = sm;
+			   __entry->slot = slot;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u tb=%u sm=%u slot=%u cycle=%llu", __entry->job,
+		      __entry->tb, __entry->sm, __entry->slot, __entry->cycle)
+);
+
+TRACE_EVENT(vgpu_tb_done,
+	    TP_PROTO(u32 job, u32 tb, u32 sm, int status, u64 tb_cycles,
+		     u64 cycle),
+	    TP_ARGS(job, tb, sm, status, tb_cycles, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(u32, tb)
+			     __field(u32, sm)
+			     __field(int, status)
+			     __field(u64, tb_cycles)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->tb = tb;
+			   __entry->sm = sm;
+			   __entry->status = status;
+			   __entry->tb_cycles = tb_cycles;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u tb=%u sm=%u status=%d tb_cycles=%llu cycle=%llu",
+		      __entry->job, __entry->tb, __entry->sm, __entry->status,
+		      __entry->tb_cycles, __entry->cycle)
+);
+
+TRACE_EVENT(vgpu_job_end,
+	    TP_PROTO(u32 job, int error, u32 tbs_done, u64 start_cycle,
+		     u64 end_cycle),
+	    TP_ARGS(job, error, tbs_done, start_cycle, end_cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(int, error)
+			     __field(u32, tbs_done)
+			     __field(u64, start_cycle)
+			     __field(u64, end_cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->error = error;
+			   __entry->tbs_done = tbs_done;
+			   __entry->start_cycle = start_cycle;
+			   __entry->end_cycle = end_cycle;),
+	    TP_printk("job=%u error=%d tbs_done=%u start=%llu end=%llu",
+		      __entry->job, __entry->error, __entry->tbs_done,
+		      __entry->start_cycle, __entry->end_cycle)
+);
+
+TRACE_EVENT(vgpu_policy_change,
+	    TP_PROTO(const char *old, const char *new, u64 cycle),
+	    TP_ARGS(old, new, cycle),
+	    TP_STRUCT__entry(__string(old, old)
+			     __string(new, new)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__assign_str(old);
+			   __assign_str(new);
+			   __entry->cycle = cycle;),
+	    TP_printk("%s -> %s at cycle %llu", __get_str(old), __get_str(new),
+		      __entry->cycle)
+);
+
+#endif /* _VGPU_TRACE_H_ */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE vgpu_trace
+#include <trace/define_trace.h>

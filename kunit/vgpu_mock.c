@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: a mock hardware for the thread-block scheduler, shared by the
+ * policy suites (vgpu_fcfs_test.c, vgpu_policy_test.c).
+ *
+ * The mock plays vgpud: it takes the commands the scheduler emits (through
+ * a command sink of limited capacity, like the ring), keeps its own
+ * accounting of what runs where and checks every DISPATCH against the
+ * device limits independently of the SMST (slots, threads, overlapping
+ * register and shared-memory ranges), checks the FCFS order (when asked)
+ * and the not-before cycles, lets each TB run for a per-job number of
+ * cycles, and feeds TB_DONE (and WAKE) events back in lock-step, as the
+ * daemon does with KICK.
+ */
+
+#include <linux/slab.h>
+
+#include "vgpu_mock.h"
+#include "vgpu_test.h"
+
+/* ---- command sink ------------------------------------------------------ */
+
+static u32 mock_space(void *ctx)
+{
+	struct mock_hw *hw = ctx;
+
+	return hw->ring_cap - hw->nr_cmds;
+}
+
+static struct mock_job *mock_find(struct mock_hw *hw, u32 id);
+
+/*
+ * A DISPATCH as it is issued: it must follow the kernel scheduler's plan in
+ * effect (per-SM quota, SM owner). The SMST already counts the TB.
+ */
+static void mock_check_plan(struct mock_hw *hw, const struct vgpu_cmd *cmd)
+{
+	struct mock_job *j = mock_find(hw, cmd->job);
+	struct vgpu_kcb_entry *o;
+
+	if (!j || cmd->sm >= hw->desc.num_sms)
+		return;
+	if (j->e.quota)
+		KUNIT_EXPECT_LE_MSG(hw->test,
+				    vgpu_smst_kernel_tbs(&hw->s.smst, cmd->sm,
+							 &j->e),
+				    j->e.quota, "job %u over its quota on SM %u",
+				    j->order, cmd->sm);
+	o = hw->s.sm_owner[cmd->sm];
+	if (o)
+		KUNIT_EXPECT_PTR_EQ_MSG(hw->test, o, &j->e,
+					"job %u on SM %u of another job",
+					j->order, cmd->sm);
+}
+
+static void mock_emit(void *ctx, const struct vgpu_cmd *cmd)
+{
+	struct mock_hw *hw = ctx;
+
+	if (cmd->op == VGPU_CMD_DISPATCH)
+		mock_check_plan(hw, cmd);
+
+	if (hw->nr_cmds >= hw->ring_cap) {
+		hw->overflows++;
+		return;
+	}
+	hw->cmds[hw->nr_cmds++] = *cmd;
+}
+
+static void mock_publish(void *ctx)
+{
+	struct mock_hw *hw = ctx;
+
+	hw->visible = hw->nr_cmds;
+}
+
+const struct vgpu_cmd_sink_ops mock_sink_ops = {
+	.space = mock_space,
+	.emit = mock_emit,
+	.publish = mock_publish,
+};
+
+/* ---- KCB entry owner callbacks --------------------------------------- */
+
+static void mock_job_done(struct vgpu_kcb_entry *e)
+{
+	struct mock_job *j = container_of(e, struct mock_job, e);
+
+	j->done_calls++;
+	j->done_error = e->error;
+	j->done_cycle = j->hw->cycle;
+	KUNIT_EXPECT_EQ(j->hw->test, e->state, VGPU_KCB_DONE);
+}
+
+static void mock_job_release(struct vgpu_kcb_entry *e)
+{
+	struct mock_job *j = container_of(e, struct mock_job, e);
+
+	j->released = true;	/* memory belongs to the test */
+}
+
+static const struct vgpu_kcb_entry_ops mock_job_ops = {
+	.done = mock_job_done,
+	.release = mock_job_release,
+};
+
+/* ---- setup ------------------------------------------------------------ */
+
+void mock_desc(struct vgpu_device_desc *d)
+{
+	vgpu_test_desc(d);
+	d->num_sms = 2;
+	d->max_tbs_per_sm = 4;
+	d->max_threads_per_sm = 1024;
+	d->regs_per_sm = 16384;
+	d->shared_per_sm = 16384;
+	d->max_shared_per_tb = 16384;
+	d->reg_alloc_unit = 1;
+	d->shared_alloc_unit = 256;
+}
+
+struct mock_hw *mock_new(struct kunit *test, u32 ring_cap)
+{
+	struct vgpu_device_desc desc;
+
+	mock_desc(&desc);
+	return mock_new_desc(test, ring_cap, &desc);
+}
+
+struct mock_hw *mock_new_desc(struct kunit *test, u32 ring_cap,
+			      const struct vgpu_device_desc *desc)
+{
+	struct mock_hw *hw = kunit_kzalloc(test, sizeof(*hw), GFP_KERNEL);
+	const char *why;
+
+	KUNIT_ASSERT_NOT_NULL(test, hw);
+	hw->test = test;
+	hw->ring_cap = ring_cap;
+	hw->hash = 14695981039346656037ull;
+	hw->check_fcfs = true;
+	mutex_init(&hw->lock);
+	hw->desc = *desc;
+	KUNIT_ASSERT_EQ(test, vgpu_backend_validate_desc(&hw->desc, &why), 0);
+	vgpu_sched_init(&hw->s, &hw->lock, NULL);
+	mutex_lock(&hw->lock);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_attach(&hw->s, &hw->desc,
+						&mock_sink_ops, hw), 0);
+	mutex_unlock(&hw->lock);
+	return hw;
+}
+
+struct mock_job *mock_job_new(struct mock_hw *hw, u32 num_tbs, u32 threads,
+			      u32 regs, u32 shared, u32 dur)
+{
+	struct kunit *test = hw->test;
+	struct mock_job *j = kunit_kzalloc(test, sizeof(*j), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, j);
+	KUNIT_ASSERT_LT(test, hw->nr_jobs, MOCK_MAX_JOBS);
+	j->runs = kunit_kzalloc(test, num_tbs, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, j->runs);
+	vgpu_kcb_entry_init(&j->e, &mock_job_ops);
+	j->hw = hw;
+	j->order = hw->nr_jobs;
+	j->dur = dur;
+	j->fault_tb = -1;
+	j->e.num_tbs = num_tbs;
+	j->e.grid[0] = num_tbs;
+	j->e.grid[1] = 1;
+	j->e.grid[2] = 1;
+	j->e.desc_addr = 0x10000 * (j->order + 1);
+	KUNIT_ASSERT_EQ(test, vgpu_tb_res_compute(&hw->desc, threads, regs,
+						  shared, &j->e.res), 0);
+	hw->jobs[hw->nr_jobs++] = j;
+	return j;
+}
+
+/* What SUBMIT does under the device lock: queue, then one pass. */
+void mock_submit(struct mock_hw *hw, struct mock_job *j)
+{
+	mutex_lock(&hw->lock);
+	KUNIT_ASSERT_EQ(hw->test, vgpu_kcb_add(&hw->s.kcb, &j->e, hw->s.cycle),
+			0);
+	vgpu_sched_run(&hw->s);
+	mutex_unlock(&hw->lock);
+}
+
+static struct mock_job *mock_find(struct mock_hw *hw, u32 id)
+{
+	u32 i;
+
+	for (i = 0; i < hw->nr_jobs; i++)
+		if (hw->jobs[i]->e.kcb && hw->jobs[i]->e.id == id)
+			return hw->jobs[i];
+	return NULL;
+}
+
+/* ---- the daemon's side ------------------------------------------------- */
+
+static bool ranges_overlap(u32 a, u32 alen, u32 b, u32 blen)
+{
+	return alen && blen && a < b + blen && b < a + alen;
+}
+
+static u32 mock_tb_dur(const struct mock_job *j, u32 tb)
+{
+	/* Varying lengths, so TBs finish out of dispatch order. */
+	return j->dur + (tb * 7919u) % 13u * 3u;
+}
+
+void mock_hash(u64 *hash, u64 v)
+{
+	u32 k;
+
+	for (k = 0; k < 8; k++, v >>= 8)
+		*hash = (*hash ^ (v & 0xff)) * 1099511628211ull;
+}
+
+static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
+{
+	struct kunit *test = hw->test;
+	struct mock_job *j = mock_find(hw, cmd->job);
+	u32 threads = 0, tbs = 0, i;
+	struct mock_run *r;
+
+	KUNIT_ASSERT_NOT_NULL(test, j);
+	KUNIT_EXPECT_TRUE(test, j->begun);
+	KUNIT_EXPECT_FALSE(test, j->ended);
+	KUNIT_EXPECT_FALSE_MSG(test, j->fault_seen,
+			       "job %u dispatched after its fault", j->order);
+	KUNIT_ASSERT_LT(test, cmd->tb, j->e.num_tbs);
+	KUNIT_EXPECT_EQ_MSG(test, j->runs[cmd->tb], 0,
+			    "job %u TB %u dispatched twice", j->order, cmd->tb);
+	j->runs[cmd->tb]++;
+	KUNIT_EXPECT_GE_MSG(test, hw->cycle, j->e.not_before,
+			    "job %u started before its not-before cycle",
+			    j->order);
+
+	/* FCFS: every job ahead must have dispatched all of its TBs. */
+	for (i = 0; hw->check_fcfs && i < hw->nr_jobs; i++) {
+		struct mock_job *k = hw->jobs[i];
+
+		if (k == j || !k->e.kcb)
+			continue;
+		if (k->e.arrival < j->e.arrival ||
+		    (k->e.arrival == j->e.arrival && k->order < j->order))
+			KUNIT_EXPECT_TRUE_MSG(test, k->dispatched == k->e.num_tbs ||
+					      k->fault_seen,
+					      "job %u overtook job %u",
+					      j->order, k->order);
+	}
+
+	/* Per-SM limits, checked against the mock's own accounting. */
+	KUNIT_ASSERT_LT(test, cmd->sm, hw->desc.num_sms);
+	KUNIT_ASSERT_LT(test, cmd->slot, hw->desc.max_tbs_per_sm);
+	KUNIT_EXPECT_LE(test, (u64)cmd->reg_base + j->e.res.regs,
+			(u64)hw->desc.regs_per_sm);
+	KUNIT_EXPECT_LE(test, (u64)cmd->shared_base + j->e.res.shared,
+			(u64)hw->desc.shared_per_sm);
+	for (i = 0; i < hw->nr_run; i++) {
+		struct mock_run *o = &hw->run[i];
+
+		if (o->sm != cmd->sm)
+			continue;
+		tbs++;
+		threads += o->threads;
+		KUNIT_EXPECT_NE(test, o->slot, cmd->slot);
+		KUNIT_EXPECT_FALSE(test, ranges_overlap(o->reg_base, o->regs,
+							cmd->reg_base,
+							j->e.res.regs));
+		KUNIT_EXPECT_FALSE(test, ranges_overlap(o->shared_base,
+							o->shared,
+							cmd->shared_base,
+							j->e.res.shared));
+	}
+	KUNIT_EXPECT_LT(test, tbs, hw->desc.max_tbs_per_sm);
+	for (i = 0, tbs = 1; i < hw->nr_run; i++)
+		if (hw->run[i].sm == cmd->sm && hw->run[i].job == j)
+			tbs++;
+	hw->max_on_sm[j->order] = max(hw->max_on_sm[j->order], tbs);
+
+	KUNIT_EXPECT_LE(test, threads + j->e.res.threads,
+			hw->desc.max_threads_per_sm);
+
+	KUNIT_ASSERT_LT(test, hw->nr_run, MOCK_MAX_RUN);
+	r = &hw->run[hw->nr_run++];
+	r->job = j;
+	r->tb = cmd->tb;
+	r->sm = cmd->sm;
+	r->slot = cmd->slot;
+	r->reg_base = cmd->reg_base;
+	r->regs = j->e.res.regs;
+	r->shared_base = cmd->shared_base;
+	r->shared = j->e.res.shared;
+	r->threads = j->e.res.threads;
+	r->done_at = hw->cycle + mock_tb_dur(j, cmd->tb);
+
+	mock_hash(&hw->place_hash, j->order - hw->first_order);
+	mock_hash(&hw->place_hash, hw->cycle - hw->epoch);
+	mock_hash(&hw->place_hash, cmd->tb);
+	mock_hash(&hw->place_hash, cmd->sm);
+	mock_hash(&hw->place_hash, cmd->slot);
+	mock_hash(&hw->place_hash, cmd->reg_base);
+	mock_hash(&hw->place_hash, cmd->shared_base);
+
+	if (!j->dispatched) {
+		j->first_seq = hw->seq;
+		j->first_cycle = hw->cycle;
+	}
+	j->last_seq = hw->seq;
+	j->last_cycle = hw->cycle;
+	j->dispatched++;
+}
+
+/* Step 1 of the lock-step protocol: apply every command at this cycle. */
+void mock_apply(struct mock_hw *hw)
+{
+	struct kunit *test = hw->test;
+	u32 i, k;
+
+	KUNIT_EXPECT_EQ(test, hw->overflows, 0);
+	/* Every pass publishes all of its commands. */
+	KUNIT_EXPECT_EQ(test, hw->visible, hw->nr_cmds);
+	for (i = 0; i < hw->nr_cmds; i++) {
+		const struct vgpu_cmd *cmd = &hw->cmds[i];
+		struct mock_job *j;
+
+		for (k = 0; k < sizeof(*cmd); k++)
+			hw->hash = (hw->hash ^ ((const u8 *)cmd)[k]) *
+				   1099511628211ull;
+		hw->seq++;
+		switch (cmd->op) {
+		case VGPU_CMD_JOB_BEGIN:
+			j = mock_find(hw, cmd->job);
+			KUNIT_ASSERT_NOT_NULL(test, j);
+			KUNIT_EXPECT_FALSE(test, j->begun);
+			KUNIT_EXPECT_EQ(test, cmd->addr, j->e.desc_addr);
+			j->begun = true;
+			break;
+		case VGPU_CMD_DISPATCH:
+			mock_dispatch(hw, cmd);
+			break;
+		case VGPU_CMD_JOB_END:
+			j = mock_find(hw, cmd->job);
+			KUNIT_ASSERT_NOT_NULL(test, j);
+			KUNIT_EXPECT_TRUE(test, j->begun);
+			KUNIT_EXPECT_FALSE(test, j->ended);
+			for (k = 0; k < hw->nr_run; k++)
+				KUNIT_EXPECT_PTR_NE_MSG(test, hw->run[k].job, j,
+							"JOB_END with a TB running");
+			j->ended = true;
+			break;
+		case VGPU_CMD_WAKE_AT:
+			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);
+			KUNIT_ASSERT_LT(test, hw->nr_wakes, MOCK_MAX_WAKES);
+			hw->wakes[hw->nr_wakes++] = cmd->addr;
+			hw->wake_cmds++;
+			break;
+		default:
+			KUNIT_FAIL(test, "unknown command %u", cmd->op);
+		}
+	}
+	hw->consumed += hw->nr_cmds;
+	hw->nr_cmds = 0;
+	hw->visible = 0;
+}
+
+/*
+ * Step 2a: simulate to the next cycle at which something happens. Returns
+ * false when there is nothing left to simulate.
+ */
+bool mock_advance(struct mock_hw *hw)
+{
+	u64 next = U64_MAX;
+	u32 i;
+
+	for (i = 0; i < hw->nr_run; i++)
+		next = min(next, hw->run[i].done_at);
+	for (i = 0; i < hw->nr_wakes; i++)
+		next = min(next, hw->wakes[i]);
+	if (next == U64_MAX)
+		return false;
+	hw->cycle = next;
+	return true;
+}
+
+/* Step 2b: post the events of this cycle and KICK. */
+void mock_kick(struct mock_hw *hw)
+{
+	struct kunit *test = hw->test;
+	u64 next = hw->cycle, prev;
+	struct vgpu_evt evt;
+	u32 i;
+
+	mutex_lock(&hw->lock);
+	prev = hw->s.cycle;
+	KUNIT_EXPECT_EQ(test, vgpu_sched_set_cycle(&hw->s, next), 0);
+	vgpu_sched_applied(&hw->s, hw->consumed, prev);
+	/* Completions of this cycle, last dispatched first. */
+	for (i = hw->nr_run; i-- > 0;) {
+		struct mock_run *r = &hw->run[i];
+
+		if (r->done_at != next)
+			continue;
+		memset(&evt, 0, sizeof(evt));
+		evt.type = VGPU_EVT_TB_DONE;
+		evt.job = r->job->e.id;
+		evt.cycle = next;
+		evt.tb = r->tb;
+		evt.sm = r->sm;
+		evt.slot = r->slot;
+		evt.warp_insts = 100;
+		if ((s32)r->tb == r->job->fault_tb) {
+			evt.status = r->job->fault_status;
+			r->job->fault_seen = true;
+		}
+		*r = hw->run[--hw->nr_run];
+		KUNIT_EXPECT_EQ(test, vgpu_sched_event(&hw->s, &evt), 0);
+	}
+	for (i = hw->nr_wakes; i-- > 0;) {
+		if (hw->wakes[i] != next)
+			continue;
+		hw->wakes[i] = hw->wakes[--hw->nr_wakes];
+		memset(&evt, 0, sizeof(evt));
+		evt.type = VGPU_EVT_WAKE;
+		evt.cycle = next;
+		KUNIT_EXPECT_EQ(test, vgpu_sched_event(&hw->s, &evt), 0);
+	}
+	vgpu_sched_run(&hw->s);
+	mutex_unlock(&hw->lock);
+}
+
+bool mock_step(struct mock_hw *hw)
+{
+	if (!mock_advance(hw))
+		return false;
+	mock_kick(hw);
+	return true;
+}
+
+void mock_run_all(struct mock_hw *hw)
+{
+	u32 steps = 0;
+
+	mock_apply(hw);
+	while (mock_step(hw)) {
+		mock_apply(hw);
+		KUNIT_ASSERT_LT(hw->test, ++steps, MOCK_MAX_STEPS);
+	}
+	KUNIT_EXPECT_EQ(hw->test, hw->nr_cmds, 0);
+	KUNIT_EXPECT_EQ(hw->test, hw->nr_run, 0);
+}
+
+/* Every SM at full capacity, no job left in the KCB. */
+void expect_idle(struct mock_hw *hw)
+{
+	u32 sm;
+
+	mutex_lock(&hw->lock);
+	for (sm = 0; sm < hw->desc.num_sms; sm++)
+		KUNIT_EXPECT_TRUE_MSG(hw->test, vgpu_smst_sm_empty(&hw->s.smst, sm),
+				      "SM %u not back to full capacity", sm);
+	KUNIT_EXPECT_TRUE(hw->test, list_empty(&hw->s.kcb.active));
+	KUNIT_EXPECT_EQ(hw->test, hw->s.kcb.num_active, 0);
+	mutex_unlock(&hw->lock);
+}
+
+void expect_complete(struct mock_hw *hw, struct mock_job *j)
+{
+	struct kunit *test = hw->test;
+	u32 tb;
+
+	KUNIT_EXPECT_EQ(test, j->done_calls, 1);
+	KUNIT_EXPECT_EQ(test, j->done_error, 0);
+	KUNIT_EXPECT_TRUE(test, j->ended);
+	KUNIT_EXPECT_EQ(test, j->e.tbs_done, j->e.num_tbs);
+	KUNIT_EXPECT_EQ(test, j->e.warp_insts, 100ull * j->e.num_tbs);
+	KUNIT_EXPECT_EQ(test, j->e.state, VGPU_KCB_DONE);
+	KUNIT_EXPECT_EQ(test, j->e.start_cycle, j->first_cycle);
+	for (tb = 0; tb < j->e.num_tbs; tb++)
+		KUNIT_EXPECT_EQ_MSG(test, j->runs[tb], 1, "job %u TB %u",
+				    j->order, tb);
+}
+
+/* Drop the test's references (the "job records") and the scheduler. */
+void mock_finish(struct mock_hw *hw)
+{
+	u32 i;
+
+	mutex_lock(&hw->lock);
+	vgpu_sched_detach(&hw->s, -EIO);
+	mutex_unlock(&hw->lock);
+	for (i = 0; i < hw->nr_jobs; i++) {
+		vgpu_kcb_put(&hw->jobs[i]->e);
+		KUNIT_EXPECT_TRUE(hw->test, hw->jobs[i]->released);
+	}
+	vgpu_sched_fini(&hw->s);
+}
