@@ -89,11 +89,54 @@ static int vioctl(unsigned long req, void *arg)
 	return drmIoctl(fd, req, arg) ? errno : 0;
 }
 
-/* Checks that an ioctl fails with @want (0: succeeds). */
+/* /dev/kmsg, to see the driver's debug-level line for each rejection. */
+static int kmsg = -1;
+
+static void kmsg_skip(void)
+{
+	if (kmsg >= 0)
+		lseek(kmsg, 0, SEEK_END);
+}
+
+/* Did the driver log a debug-level (priority 7) line since kmsg_skip()? */
+static bool kmsg_logged_debug(void)
+{
+	char rec[2048];
+	bool found = false;
+	ssize_t n;
+
+	while ((n = read(kmsg, rec, sizeof(rec) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;	/* overwritten records: keep reading */
+		rec[n] = '\0';
+		if (!strncmp(rec, "7,", 2) && strstr(rec, "vgpu"))
+			found = true;
+	}
+	return found;
+}
+
+/* Is @req one of vgpu.ko's own ioctls (not the DRM core's)? */
+static bool driver_ioctl(unsigned long req)
+{
+	return _IOC_TYPE(req) == VGPU_BACKEND_IOC_MAGIC ||
+	       (_IOC_TYPE(req) == DRM_IOCTL_BASE && _IOC_NR(req) >= DRM_COMMAND_BASE);
+}
+
+/*
+ * Checks that an ioctl fails with @want (0: succeeds); a rejection by the
+ * driver must also leave a line in the kernel log at debug level.
+ */
 static bool expect(const char *name, unsigned long req, void *arg, int want)
 {
-	int got = vioctl(req, arg);
+	int got;
 
+	kmsg_skip();
+	got = vioctl(req, arg);
+	if (got == want && want && kmsg >= 0 && driver_ioctl(req) && !kmsg_logged_debug()) {
+		result(false, "%s: %s, but no debug line in the kernel log", name,
+		       strerror(want));
+		return false;
+	}
 	if (got == want) {
 		result(true, "%s", name);
 		return true;
@@ -975,6 +1018,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	result(true, "open the vgpu render node");
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	result(kmsg >= 0, "open /dev/kmsg to see the driver's debug lines");
 
 	check_get_param(daemon);
 	check_bo_mmap("before the bad calls");
