@@ -165,6 +165,30 @@ static void spatial_more_kernels_than_sms(struct kunit *test)
 	mock_finish(hw);
 }
 
+/*
+ * A high-priority kernel gets the SMs it can use before the normal ones
+ * split the rest: 12 TBs at 4 per SM take 3 of 4 SMs, not the even 2.
+ */
+static void spatial_priority_first(struct kunit *test)
+{
+	struct mock_hw *hw = policy_hw(test, 4, 4, &vgpu_policy_spatial);
+	struct mock_job *a, *h;
+
+	a = mock_job_new(hw, 100, 128, 16, 0, 100);
+	h = mock_job_new(hw, 12, 128, 16, 0, 100);
+	h->e.priority = DRM_VGPU_PRIORITY_HIGH;
+	submit_all(hw, (struct mock_job *[]){ a, h }, 2);
+	KUNIT_EXPECT_EQ(test, h->e.plan_sms, 3);
+	KUNIT_EXPECT_EQ(test, a->e.plan_sms, 1);
+	mock_apply(hw);
+	KUNIT_EXPECT_EQ(test, h->dispatched, 12);
+	run_checked(hw);
+	expect_complete(hw, a);
+	expect_complete(hw, h);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
 /* smk-even: each of two kernels gets half of every SM; both start at once. */
 static void smk_even_quota(struct kunit *test)
 {
@@ -387,6 +411,7 @@ static struct kunit_case vgpu_policy_cases[] = {
 	KUNIT_CASE(spatial_even_split),
 	KUNIT_CASE(spatial_smart_even_rounds),
 	KUNIT_CASE(spatial_more_kernels_than_sms),
+	KUNIT_CASE(spatial_priority_first),
 	KUNIT_CASE(smk_even_quota),
 	KUNIT_CASE(smk_even_threads),
 	KUNIT_CASE(smk_drf_quota),

@@ -127,6 +127,20 @@ echo first-fit > $sysdev/smst_alloc
 check "smk_quota_min rejects 0" sh -c "! echo 0 > $sysdev/smk_quota_min 2>/dev/null"
 check "debugfs kcb and smst dumps" sh -c \
 	'grep -q "^cycle" /sys/kernel/debug/dri/*/kcb && grep -q "^sms" /sys/kernel/debug/dri/*/smst'
+tr=/sys/kernel/debug/tracing
+[ -d $tr/events/vgpu ] || tr=/sys/kernel/tracing
+if [ -d $tr/events/vgpu ]; then
+	echo 1 > $tr/events/vgpu/enable
+	echo spatial > $sysdev/partition_policy
+	vgpu run saxpy --size 10000 > /dev/null
+	echo fcfs > $sysdev/partition_policy
+	echo 0 > $tr/events/vgpu/enable
+	check "tracepoints: dispatch, TB done, job end, policy change" sh -c \
+		"grep -q vgpu_dispatch $tr/trace && grep -q vgpu_tb_done $tr/trace && grep -q vgpu_job_end $tr/trace && grep -q vgpu_policy_change $tr/trace"
+	echo > $tr/trace
+else
+	notok "tracepoints under events/vgpu"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -14,6 +14,14 @@
  * SMs as possible. An SM taken from a kernel is drained: its TBs finish,
  * and the new owner starts its TBs as room appears.
  *
+ * Priorities (Ch. IV: a real-time or high-priority launch gets SMs within
+ * its latency budget): kernels of a higher class than normal get the SMs
+ * they can use first, real-time before high, and the normal kernels split
+ * what is left by Smart Even + Rounds; higher classes also pick their SMs
+ * first. With drain as the only preemption, an SM handed over still runs
+ * the old kernel's TBs until they finish; each such hand-over is traced
+ * (vgpu_repartition).
+ *
  * The kernel scheduler below only maps SMs (&vgpu_sched.sm_owner); the
  * generic TB scheduler vgpu_sched_tb_dispatch() carries the map out.
  */
@@ -22,7 +30,10 @@
 
 #include <kunit/visibility.h>
 
+#include <drm/vgpu_drm.h>
+
 #include "vgpu_sched.h"
+#include "vgpu_trace.h"
 
 /* SMs a kernel can use: enough to hold every TB it has left at once. */
 static u32 vgpu_spatial_want(const struct vgpu_sched *s,
@@ -41,6 +52,8 @@ static void vgpu_spatial_targets(struct vgpu_sched *s)
 	struct vgpu_kcb_entry *e;
 	bool changed;
 
+	int prio;
+
 	list_for_each_entry(e, &s->kcb.active, link) {
 		e->plan_sms = 0;
 		e->plan_want = 0;
@@ -48,7 +61,20 @@ static void vgpu_spatial_targets(struct vgpu_sched *s)
 		if (!vgpu_sched_candidate(s, e))
 			continue;
 		e->plan_want = vgpu_spatial_want(s, e);
-		rem++;
+		if (e->priority == DRM_VGPU_PRIORITY_NORMAL)
+			rem++;
+	}
+	/* Higher classes first: what they can use, while SMs are left. */
+	for (prio = DRM_VGPU_PRIORITY_REALTIME;
+	     prio > DRM_VGPU_PRIORITY_NORMAL; prio--) {
+		list_for_each_entry(e, &s->kcb.active, link) {
+			if (!e->plan_want || e->priority != prio)
+				continue;
+			e->plan_sms = min(e->plan_want, left);
+			left -= e->plan_sms;
+			if (!e->plan_sms)
+				e->plan_want = 0;	/* waits for SMs */
+		}
 	}
 	/* Smart Even: satisfy the kernels that need less than a share. */
 	do {
@@ -85,25 +111,33 @@ static void vgpu_spatial_targets(struct vgpu_sched *s)
 static void vgpu_spatial_take(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 			      int pass)
 {
-	u32 sm;
+	const struct vgpu_sm *st;
+	u32 sm, k;
 
 	for (sm = 0; sm < s->smst.num_sms && e->plan_have < e->plan_sms;
 	     sm++) {
+		st = &s->smst.sms[sm];
 		if (s->sm_owner[sm])
 			continue;
 		if (pass == 0 && !vgpu_smst_kernel_tbs(&s->smst, sm, e))
 			continue;
-		if (pass == 1 && s->smst.sms[sm].slot_map)
+		if (pass == 1 && st->slot_map)
 			continue;
 		s->sm_owner[sm] = e;
 		e->plan_have++;
+		/* Other kernels still run here: they drain. */
+		for (k = 0; k < st->nr_kernels; k++)
+			if (st->kernels[k].job != e)
+				trace_vgpu_repartition(sm,
+						       st->kernels[k].job->id,
+						       e->id, s->cycle);
 	}
 }
 
 static void vgpu_spatial_plan(struct vgpu_sched *s)
 {
 	struct vgpu_kcb_entry *e;
-	int pass;
+	int pass, prio;
 	u32 sm;
 
 	vgpu_spatial_targets(s);
@@ -120,9 +154,11 @@ static void vgpu_spatial_plan(struct vgpu_sched *s)
 			s->sm_owner[sm] = NULL;
 	}
 	for (pass = 0; pass < 3; pass++)
-		list_for_each_entry(e, &s->kcb.active, link)
-			if (e->plan_have < e->plan_sms)
-				vgpu_spatial_take(s, e, pass);
+		for (prio = DRM_VGPU_PRIORITY_REALTIME; prio >= 0; prio--)
+			list_for_each_entry(e, &s->kcb.active, link)
+				if (e->priority == prio &&
+				    e->plan_have < e->plan_sms)
+					vgpu_spatial_take(s, e, pass);
 }
 
 struct vgpu_partition_ops vgpu_policy_spatial = {

@@ -27,6 +27,8 @@
 
 #include <kunit/visibility.h>
 
+#include <drm/vgpu_drm.h>
+
 #include "vgpu_sched.h"
 #include "vgpu_trace.h"
 
@@ -565,24 +567,31 @@ static bool vgpu_sched_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e)
  *
  * Carries out the kernel scheduler's plan (Chimera, Ch. IV, Fig. 4.4): a
  * kernel starts TBs only on SMs mapped to it or to no kernel, and no more
- * than its per-SM quota on one SM. Kernels with preempted TBs go first,
- * then every kernel in arrival order; within a kernel, preempted TBs are
- * re-issued before new ones (vgpu_kcb_next_tb()). Unlike FCFS a kernel
- * that cannot place a TB does not hold back the kernels behind it. Stops
- * when the command ring is full. Caller holds the device lock.
+ * than its per-SM quota on one SM. Kernels go by priority class (real-time,
+ * high, normal), within a class those with preempted TBs first, then in
+ * arrival order; within a kernel, preempted TBs are re-issued before new
+ * ones (vgpu_kcb_next_tb()). Unlike FCFS a kernel that cannot place a TB
+ * does not hold back the kernels behind it. Stops when the command ring is
+ * full. Caller holds the device lock.
  */
 void vgpu_sched_tb_dispatch(struct vgpu_sched *s)
 {
 	struct vgpu_kcb_entry *e;
+	int prio, requeued;
 
 	lockdep_assert_held(s->lock);
-	list_for_each_entry(e, &s->kcb.active, link)
-		if (e->nr_requeued && vgpu_sched_candidate(s, e) &&
-		    !vgpu_sched_fill(s, e))
-			return;
-	list_for_each_entry(e, &s->kcb.active, link)
-		if (vgpu_sched_candidate(s, e) && !vgpu_sched_fill(s, e))
-			return;
+	for (prio = DRM_VGPU_PRIORITY_REALTIME; prio >= 0; prio--) {
+		for (requeued = 1; requeued >= 0; requeued--) {
+			list_for_each_entry(e, &s->kcb.active, link) {
+				if (e->priority != prio ||
+				    (requeued && !e->nr_requeued) ||
+				    !vgpu_sched_candidate(s, e))
+					continue;
+				if (!vgpu_sched_fill(s, e))
+					return;
+			}
+		}
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_tb_dispatch);
 

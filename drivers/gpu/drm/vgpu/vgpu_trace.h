@@ -69,6 +69,21 @@ TRACE_EVENT(vgpu_job_end,
 		      __entry->start_cycle, __entry->end_cycle)
 );
 
+TRACE_EVENT(vgpu_repartition,
+	    TP_PROTO(u32 sm, u32 from, u32 to, u64 cycle),
+	    TP_ARGS(sm, from, to, cycle),
+	    TP_STRUCT__entry(__field(u32, sm)
+			     __field(u32, from)
+			     __field(u32, to)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->sm = sm;
+			   __entry->from = from;
+			   __entry->to = to;
+			   __entry->cycle = cycle;),
+	    TP_printk("sm=%u drain job=%u for job=%u cycle=%llu", __entry->sm,
+		      __entry->from, __entry->to, __entry->cycle)
+);
+
 TRACE_EVENT(vgpu_policy_change,
 	    TP_PROTO(const char *old, const char *new, u64 cycle),
 	    TP_ARGS(old, new, cycle),
