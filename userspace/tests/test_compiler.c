@@ -298,11 +298,11 @@ static int expect_error(const char *src, int line, const char *what)
 static int t_errors(void)
 {
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
-			   "\tsad.s32 %r1, %r2, %r3, %r1;\n\tret;\n}\n", 7,
-			   "unsupported instruction 'sad'") == 0, "sad");
+			   "\tbrkpt;\n\tret;\n}\n", 7,
+			   "unsupported instruction 'brkpt'") == 0, "brkpt");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n"
-			   "\tmov.u32 %r1, 1;\n\n\tmul24.lo.s32 %r1, %r2, %r3;\n\tret;\n}\n", 9,
-			   "unsupported instruction 'mul24'") == 0, "mul24");
+			   "\tmov.u32 %r1, 1;\n\n\tbar.arrive 0, 32;\n\tret;\n}\n", 9,
+			   "barrier") == 0, "bar.arrive");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\tcall.uni foo, ();\n\tret;\n}\n", 6,
 			   "unknown function 'foo'") == 0, "call");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\tbra $nowhere;\n\tret;\n}\n", 6,
@@ -313,7 +313,7 @@ static int t_errors(void)
 			   "\tadd.f16 %h1, %h1, %h1;\n}\n", 7, "unsupported type '.f16'") == 0,
 	      "f16");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
-			   "\tadd.cc.u32 %r1, %r1, %r1;\n}\n", 7, "unsupported modifier") == 0,
+			   "\tadd.cc.f32 %r1, %r1, %r1;\n}\n", 7, "unsupported modifier") == 0,
 	      "carry");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
 			   "\tld.global.u32 %r1, [%r0;\n}\n", 7, "expected ']'") == 0, "syntax");

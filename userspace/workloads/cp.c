@@ -94,6 +94,6 @@ const struct vgpu_workload workload_cp = {
 	.small_size = 48,
 	.default_size = 256,
 	.large_size = 1024,
-	.size_unit = "lattice side (min(4 side, 256) atoms)",
+	.size_unit = "lattice side (<= 256 atoms)",
 	.run = cp_run,
 };

@@ -72,6 +72,8 @@ struct parser {
 	struct frame frames[MAX_FRAMES];
 	int nframes;
 	int ninlined;
+	int carry;		/* CC.CF predicate vreg, -1 until used */
+	int redword;		/* shared offset of bar.red's counter, -1 none */
 	struct tok *toks;
 	size_t ntoks, pos, tcap;
 	struct entry *e;
@@ -1273,6 +1275,272 @@ static void lower_cvta(struct parser *P, struct opword *w, struct pop *o, int n)
 	in->a = R(a);
 }
 
+/* ---- helpers for lowerings into several instructions ---- */
+
+/* A temporary: d = op(a, b) of @type, b a register or an immediate. */
+static int t2(struct parser *P, int op, int type, int a, int b, bool bimm, uint64_t bv)
+{
+	struct ins *in = emit_tmp(P, op, type);
+	int d = newv(P, vgpu_type_is64(type) ? VC_64 : VC_32);
+
+	in->d = d;
+	in->a = a >= 0 ? R(a) : (struct opnd){ 0 };
+	if (bimm)
+		set_bimm(in, bv, type);
+	else if (b >= 0)
+		in->b = R(b);
+	return d;
+}
+
+/* A temporary predicate: (a cmp b) [bop Pc]. */
+static int tsetp(struct parser *P, int type, int cmp, int a, int b, bool bimm, uint64_t bv,
+		 int bop, int pc)
+{
+	struct ins *in = emit_tmp(P, VGPU_OP_SETP, type);
+	int d = newv(P, VC_PRED);
+
+	in->d = d;
+	in->a = R(a);
+	if (bimm)
+		set_bimm(in, bv, type);
+	else
+		in->b = R(b);
+	in->mod = VGPU_M_SETP(cmp, bop, 0, 0, 0, 0);
+	if (bop)
+		in->p = pc;
+	return d;
+}
+
+/* The destination write of a lowering: d = b (guarded MOV). */
+static void dmov(struct parser *P, int d, int src, int type)
+{
+	struct ins *in;
+
+	if (d < 0)
+		return;
+	in = emit(P, VGPU_OP_MOV, vgpu_type_is64(type) ? VGPU_T_U64 : VGPU_T_U32);
+	in->d = d;
+	in->b = R(src);
+}
+
+/* The carry flag CC.CF of the entry (a hidden predicate). */
+static int carry_flag(struct parser *P)
+{
+	if (P->carry < 0)
+		P->carry = newv(P, VC_PRED);
+	return P->carry;
+}
+
+/*
+ * Extended-precision arithmetic: add.cc, addc{.cc}, sub.cc, subc{.cc},
+ * mad{c}.{lo,hi}{.cc}. The carry (borrow for sub) lives in a predicate:
+ * t1 = x op y; c1 = carry of it; t2 = t1 op cin; c2 = carry of that.
+ */
+static void lower_carry(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	static const char *const lh[] = { "lo", "hi", NULL };
+	const char *b = w->base;
+	bool cin = !strcmp(b, "addc") || !strcmp(b, "subc") || !strcmp(b, "madc");
+	bool cout = has(w, "cc"), sub = b[0] == 's', mad = b[0] == 'm';
+	int t, cls, d, x, y, t1, res, c1 = -1, hl = 0;
+	struct ins *in;
+
+	if (mad) {
+		hl = which(w, lh);
+		if (hl < 0)
+			cc_error(P->cc, P->line, "'%s' needs .lo or .hi", b);
+	}
+	t = one_type(P, w);
+	check_mods(P, w);
+	if (t != VGPU_T_U32 && t != VGPU_T_S32 && t != VGPU_T_U64 && t != VGPU_T_S64)
+		cc_error(P->cc, P->line, "unsupported type for '%s'", b);
+	t = vgpu_type_is64(t) ? VGPU_T_U64 : VGPU_T_U32;
+	cls = type_cls(t);
+	nops(P, n, mad ? 4 : 3, b);
+	d = dst_reg(P, &o[0], cls);
+	x = mat(P, &o[1], t, cls);
+	if (mad) {
+		int m2 = mat(P, &o[2], t, cls);
+
+		x = t2(P, hl ? VGPU_OP_MULHI : VGPU_OP_MUL, t, x, m2, false, 0);
+		y = mat(P, &o[3], t, cls);
+	} else {
+		y = mat(P, &o[2], t, cls);
+	}
+	t1 = t2(P, sub ? VGPU_OP_SUB : VGPU_OP_ADD, t, x, y, false, 0);
+	if (cout)
+		c1 = sub ? tsetp(P, t, VGPU_CMP_LT, x, y, false, 0, 0, -1) :
+			   tsetp(P, t, VGPU_CMP_LT, t1, x, false, 0, 0, -1);
+	res = t1;
+	if (cin) {
+		int ci = newv(P, cls), cf = carry_flag(P);
+		int one = t2(P, VGPU_OP_MOV, t, -1, -1, true, 1);
+
+		in = emit_tmp(P, VGPU_OP_SELP, t);	/* ci = cf ? 1 : 0 */
+		in->d = ci;
+		in->a = R(one);
+		set_bimm(in, 0, t);
+		in->p = cf;
+		res = t2(P, sub ? VGPU_OP_SUB : VGPU_OP_ADD, t, t1, ci, false, 0);
+		if (cout) {
+			int c2 = sub ? tsetp(P, t, VGPU_CMP_LT, t1, ci, false, 0, VGPU_BOP_OR, c1) :
+				       tsetp(P, t, VGPU_CMP_LT, res, t1, false, 0, VGPU_BOP_OR, c1);
+
+			c1 = c2;
+		}
+	}
+	dmov(P, d, res, t);
+	if (cout) {
+		in = emit(P, VGPU_OP_PLOP, VGPU_T_PRED);
+		in->d = carry_flag(P);
+		in->p = c1;
+	}
+}
+
+/* sad: d = c + |a - b|; mul24/mad24: 24-bit operands. */
+static void lower_sad24(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	static const char *const lh[] = { "lo", "hi", NULL };
+	const char *b = w->base;
+	int t = one_type(P, w), d, a, bb, c = -1, r;
+
+	if (t != VGPU_T_U32 && t != VGPU_T_S32)
+		cc_error(P->cc, P->line, "unsupported type for '%s'", b);
+	if (!strcmp(b, "sad")) {
+		int mx, mn;
+
+		check_mods(P, w);
+		nops(P, n, 4, b);
+		d = dst_reg(P, &o[0], VC_32);
+		a = mat(P, &o[1], t, VC_32);
+		bb = mat(P, &o[2], t, VC_32);
+		c = mat(P, &o[3], t, VC_32);
+		mx = t2(P, VGPU_OP_MAX, t, a, bb, false, 0);
+		mn = t2(P, VGPU_OP_MIN, t, a, bb, false, 0);
+		r = t2(P, VGPU_OP_SUB, VGPU_T_U32, mx, mn, false, 0);
+		r = t2(P, VGPU_OP_ADD, VGPU_T_U32, r, c, false, 0);
+		dmov(P, d, r, VGPU_T_U32);
+		return;
+	}
+	{
+		int hl = which(w, lh), a24, b24, ext[2];
+		bool mad = !strcmp(b, "mad24");
+
+		if (hl < 0)
+			cc_error(P->cc, P->line, "'%s' needs .lo or .hi", b);
+		check_mods(P, w);
+		nops(P, n, mad ? 4 : 3, b);
+		d = dst_reg(P, &o[0], VC_32);
+		a = mat(P, &o[1], t, VC_32);
+		bb = mat(P, &o[2], t, VC_32);
+		if (mad)
+			c = mat(P, &o[3], t, VC_32);
+		/* the low 24 bits, extended by the signedness */
+		a24 = newv(P, VC_32);
+		b24 = newv(P, VC_32);
+		ext[0] = a24;
+		ext[1] = b24;
+		for (int i = 0; i < 2; i++) {
+			struct ins *in = emit_tmp(P, VGPU_OP_BFE, t);
+
+			in->d = ext[i];
+			in->a = R(i ? bb : a);
+			in->b = I(0);
+			in->c = I(24);
+			in->x = false;
+		}
+		if (hl == 0) {
+			r = t2(P, VGPU_OP_MUL, VGPU_T_U32, a24, b24, false, 0);
+		} else {
+			/* bits 16..47 of the 48-bit product */
+			int wd = t2(P, VGPU_OP_MULWD, t, a24, b24, false, 0);
+
+			wd = t2(P, VGPU_OP_SHR, VGPU_T_U64, wd, -1, true, 16);
+			r = newv(P, VC_32);
+			{
+				struct ins *in = emit_tmp(P, VGPU_OP_UNPK, VGPU_T_U32);
+
+				in->d = r;
+				in->a = R(wd);
+				in->mod = 0;
+			}
+		}
+		if (mad)
+			r = t2(P, VGPU_OP_ADD, VGPU_T_U32, r, c, false, 0);
+		dmov(P, d, r, VGPU_T_U32);
+	}
+}
+
+/* add.sat.s32 / sub.sat.s32: in 64 bits, clamped. */
+static void lower_isat(struct parser *P, struct opword *w, struct pop *o, int n, int op)
+{
+	int t = one_type(P, w), d, a, b, r;
+	struct ins *in;
+
+	check_mods(P, w);
+	if (t != VGPU_T_S32)
+		cc_error(P->cc, P->line, "'.sat' needs .s32 for integer '%s'", w->base);
+	nops(P, n, 3, w->base);
+	d = dst_reg(P, &o[0], VC_32);
+	a = mat(P, &o[1], t, VC_32);
+	b = mat(P, &o[2], t, VC_32);
+	{
+		int a64 = newv(P, VC_64), b64 = newv(P, VC_64);
+
+		in = emit_tmp(P, VGPU_OP_CVT, VGPU_T_S64);
+		in->d = a64;
+		in->a = R(a);
+		in->mod = VGPU_M_CVT(VGPU_T_S32, 0, 0, 0, 0);
+		in = emit_tmp(P, VGPU_OP_CVT, VGPU_T_S64);
+		in->d = b64;
+		in->a = R(b);
+		in->mod = VGPU_M_CVT(VGPU_T_S32, 0, 0, 0, 0);
+		r = t2(P, op, VGPU_T_S64, a64, b64, false, 0);
+		r = t2(P, VGPU_OP_MIN, VGPU_T_S64, r, -1, true, 0x7fffffffull);
+		r = t2(P, VGPU_OP_MAX, VGPU_T_S64, r, -1, true, (uint64_t)(int64_t)INT32_MIN);
+		in = emit(P, VGPU_OP_UNPK, VGPU_T_U32);
+		in->d = d;
+		in->a = R(r);
+		in->mod = 0;
+	}
+}
+
+/*
+ * The member mask of shfl.sync / vote.sync: all lanes take part in this
+ * model, so a mask that leaves out a lane executing the instruction traps
+ * (the block ends with -EILSEQ) instead of giving a wrong result.
+ */
+static void member_mask(struct parser *P, struct pop *m)
+{
+	int ex, nm, x, p;
+	struct ins *in;
+
+	if (m->kind == PO_IMM && (uint32_t)m->iv == 0xffffffffu && !m->fk)
+		return;
+	if (m->kind != PO_IMM && m->kind != PO_REG)
+		bad_operand(P, m, "a member mask");
+	ex = newv(P, VC_32);
+	if (P->guard >= 0) {
+		in = emit_tmp(P, VGPU_OP_VOTE, VGPU_T_U32);
+		in->mod = VGPU_VOTE_BALLOT;
+		in->p = P->guard;
+		in->pneg = P->gneg;
+	} else {
+		in = emit_tmp(P, VGPU_OP_S2R, VGPU_T_U32);
+		in->mod = VGPU_SR_ACTIVEMASK;
+	}
+	in->d = ex;
+	if (m->kind == PO_IMM) {
+		x = t2(P, VGPU_OP_AND, VGPU_T_U32, ex, -1, true, ~(uint32_t)m->iv);
+	} else {
+		nm = t2(P, VGPU_OP_NOT, VGPU_T_U32, mat(P, m, VGPU_T_U32, VC_32), -1, false, 0);
+		x = t2(P, VGPU_OP_AND, VGPU_T_U32, ex, nm, false, 0);
+	}
+	p = tsetp(P, VGPU_T_U32, VGPU_CMP_NE, x, -1, true, 0, 0, -1);
+	in = emit_tmp(P, VGPU_OP_TRAP, VGPU_T_NONE);
+	in->g = p;
+}
+
 /* Generic two/three-operand arithmetic. */
 static void lower_arith(struct parser *P, struct opword *w, struct pop *o, int n)
 {
@@ -1294,6 +1562,14 @@ static void lower_arith(struct parser *P, struct opword *w, struct pop *o, int n
 	else if (!strcmp(b, "rem")) op = VGPU_OP_REM;
 	else if (!strcmp(b, "min")) op = VGPU_OP_MIN;
 	else op = VGPU_OP_MAX;
+	if (!fl && has(w, "cc")) {
+		lower_carry(P, w, o, n);
+		return;
+	}
+	if (!fl && (op == VGPU_OP_ADD || op == VGPU_OP_SUB) && has(w, "sat")) {
+		lower_isat(P, w, o, n, op);
+		return;
+	}
 	if (has(w, "cc") || has(w, "sat") || has(w, "relu") || has(w, "NaN") ||
 	    has(w, "xorsign") || has(w, "abs")) {
 		if (!(fl && has(w, "sat")))
@@ -1496,6 +1772,8 @@ static void lower_shift(struct parser *P, struct opword *w, struct pop *o, int n
 	{
 		int sr = o[2].kind == PO_IMM ? -1 : mat(P, &o[2], VGPU_T_U32, VC_32);
 
+		if (sr >= 0 && t != wt)	/* 16-bit: amounts >= 16 give 0 / sign fill */
+			sr = t2(P, VGPU_OP_MIN, VGPU_T_U32, sr, -1, true, 16);
 		in = emit(P, shl ? VGPU_OP_SHL : VGPU_OP_SHR, wt);
 		in->d = d;
 		in->a = R(a);
@@ -1511,11 +1789,217 @@ static void lower_shift(struct parser *P, struct opword *w, struct pop *o, int n
 	}
 	if (t != wt) {
 		/* 16-bit: shift amounts >= 16 must give 0 / sign fill */
-		if (o[2].kind != PO_IMM)
-			cc_error(P->cc, P->line, "16-bit shift by a register is not supported");
-		if (in->b.v > 16)
+		if (in->b.k == OK_IMM && in->b.v > 16)
 			in->b.v = 16;
 		zext16(P, d);
+	}
+}
+
+static void set_mem_off(struct parser *P, struct ins *in, int64_t off, bool fix,
+			bool atom);
+
+static const char *const prmt_modes[] = { "f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL };
+
+/* Default-mode selector (4 nibbles, byte 0 lowest) of prmt mode @m for c[1:0] = @s. */
+static unsigned int prmt_sel(int m, int s)
+{
+	unsigned int b[4];
+
+	for (int i = 0; i < 4; i++) {
+		switch (m) {
+		case 0: b[i] = (unsigned int)(s + i) & 7; break;		/* f4e */
+		case 1: b[i] = (unsigned int)(s - i) & 7; break;		/* b4e */
+		case 2: b[i] = (unsigned int)s; break;				/* rc8 */
+		case 3: b[i] = i == 3 ? 3 : (unsigned int)(s > i ? s : i); break;	/* ecl */
+		case 4: b[i] = i == 0 ? 0 : (unsigned int)(s < i ? s : i); break;	/* ecr */
+		default: b[i] = (unsigned int)(2 * (s & 1) + (i & 1)); break;	/* rc16 */
+		}
+	}
+	return b[0] | b[1] << 4 | b[2] << 8 | b[3] << 12;
+}
+
+/* bfind{.shiftamt}: position of the most significant non-sign bit. */
+static void lower_bfind(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	bool sa = has(w, "shiftamt");
+	int t = one_type(P, w), cls, wt, bits, d, a, x, c, r;
+
+	check_mods(P, w);
+	nops(P, n, 2, "bfind");
+	if (t != VGPU_T_U32 && t != VGPU_T_S32 && t != VGPU_T_U64 && t != VGPU_T_S64)
+		cc_error(P->cc, P->line, "unsupported type for 'bfind'");
+	cls = type_cls(t);
+	wt = vgpu_type_is64(t) ? VGPU_T_U64 : VGPU_T_U32;
+	bits = vgpu_type_is64(t) ? 64 : 32;
+	d = dst_reg(P, &o[0], VC_32);
+	a = mat(P, &o[1], t, cls);
+	x = a;
+	if (vgpu_type_signed(t)) {
+		int sg = t2(P, VGPU_OP_SHR, t, a, -1, true, (uint64_t)bits - 1);
+
+		x = t2(P, VGPU_OP_XOR, wt, a, sg, false, 0);
+	}
+	c = newv(P, VC_32);
+	{
+		struct ins *in = emit_tmp(P, VGPU_OP_CLZ, wt);
+
+		in->d = c;
+		in->a = R(x);
+	}
+	if (sa) {
+		/* clz, or 0xffffffff when there is no such bit */
+		int p = tsetp(P, VGPU_T_U32, VGPU_CMP_EQ, c, -1, true, (uint64_t)bits, 0, -1);
+		int all = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true, 0xffffffffu);
+		struct ins *in = emit_tmp(P, VGPU_OP_SELP, VGPU_T_U32);
+
+		r = newv(P, VC_32);
+		in->d = r;
+		in->a = R(all);
+		in->b = R(c);
+		in->p = p;
+	} else {
+		int top = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true, (uint64_t)bits - 1);
+
+		r = t2(P, VGPU_OP_SUB, VGPU_T_U32, top, c, false, 0);	/* -1 when none */
+	}
+	dmov(P, d, r, VGPU_T_U32);
+}
+
+/* copysign.fN d, a, b: b with the sign of a. */
+static void lower_copysign(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	int t = one_type(P, w), wt, cls, d, a, b;
+	uint64_t sign;
+
+	check_mods(P, w);
+	nops(P, n, 3, "copysign");
+	if (t != VGPU_T_F32 && t != VGPU_T_F64)
+		cc_error(P->cc, P->line, "copysign needs .f32 or .f64");
+	cls = type_cls(t);
+	wt = t == VGPU_T_F64 ? VGPU_T_U64 : VGPU_T_U32;
+	sign = t == VGPU_T_F64 ? 1ull << 63 : 1ull << 31;
+	d = dst_reg(P, &o[0], cls);
+	a = mat(P, &o[1], t, cls);
+	b = mat(P, &o[2], t, cls);
+	a = t2(P, VGPU_OP_AND, wt, a, -1, true, sign);
+	b = t2(P, VGPU_OP_AND, wt, b, -1, true, ~sign & (t == VGPU_T_F64 ? ~0ull : 0xffffffffull));
+	dmov(P, d, t2(P, VGPU_OP_OR, wt, a, b, false, 0), wt);
+}
+
+/* testp.op.fN p, a: finite infinite number notanumber normal subnormal. */
+static void lower_testp(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	static const char *const ops[] = { "finite", "infinite", "number", "notanumber",
+					   "normal", "subnormal", NULL };
+	int op = which(w, ops), t = one_type(P, w), cls, d, a, x, p = -1;
+	bool dbl = t == VGPU_T_F64;
+	union { float f; uint32_t u; } fi = { .f = __builtin_inff() }, fm = { .f = 0x1p-126f };
+	union { double f; uint64_t u; } di = { .f = __builtin_inf() }, dm = { .f = 0x1p-1022 };
+	uint64_t inf = dbl ? di.u : fi.u, mn = dbl ? dm.u : fm.u;
+	struct ins *in;
+
+	check_mods(P, w);
+	nops(P, n, 2, "testp");
+	if (op < 0)
+		cc_error(P->cc, P->line, "testp needs an operation");
+	if (t != VGPU_T_F32 && t != VGPU_T_F64)
+		cc_error(P->cc, P->line, "testp needs .f32 or .f64");
+	cls = type_cls(t);
+	d = dst_reg(P, &o[0], VC_PRED);
+	a = mat(P, &o[1], t, cls);
+	x = newv(P, cls);
+	in = emit_tmp(P, VGPU_OP_ABS, t);
+	in->d = x;
+	in->a = R(a);
+	switch (op) {
+	case 0: p = tsetp(P, t, VGPU_CMP_LT, x, -1, true, inf, 0, -1); break;
+	case 1: p = tsetp(P, t, VGPU_CMP_EQ, x, -1, true, inf, 0, -1); break;
+	case 2: p = tsetp(P, t, VGPU_CMP_NUM, a, a, false, 0, 0, -1); break;
+	case 3: p = tsetp(P, t, VGPU_CMP_NAN, a, a, false, 0, 0, -1); break;
+	case 4:
+		p = tsetp(P, t, VGPU_CMP_LT, x, -1, true, inf, 0, -1);
+		p = tsetp(P, t, VGPU_CMP_GE, x, -1, true, mn, VGPU_BOP_AND, p);
+		break;
+	default:
+		p = tsetp(P, t, VGPU_CMP_NE, x, -1, true, 0, 0, -1);
+		p = tsetp(P, t, VGPU_CMP_LT, x, -1, true, mn, VGPU_BOP_AND, p);
+		break;
+	}
+	in = emit(P, VGPU_OP_PLOP, VGPU_T_PRED);
+	in->d = d;
+	in->p = p;
+}
+
+/*
+ * bar.red.{popc.u32,and.pred,or.pred} d, id, {!}c: a barrier that also
+ * counts the threads whose predicate is true, through a hidden shared word:
+ * bar; v0 = [h]; bar; @q red.shared.add [h], 1; bar; n = [h] - v0.
+ */
+static void lower_bar_red(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	static const char *const ops[] = { "popc", "and", "or", NULL };
+	int op = which(w, ops), t, d, v0, v1, cnt;
+	uint32_t id;
+	struct ins *in;
+
+	has(w, "red");
+	has(w, "sync");
+	ignore_hints(w);
+	t = one_type(P, w);
+	check_mods(P, w);
+	if (op < 0 || (op == 0) != (t == VGPU_T_U32) || (op && t != VGPU_T_PRED))
+		cc_error(P->cc, P->line, "unsupported bar.red form");
+	if (n == 4)
+		cc_error(P->cc, P->line, "barriers with a thread count are not supported");
+	nops(P, n, 3, "bar.red");
+	if (P->guard >= 0)
+		cc_error(P->cc, P->line, "guarded bar.red is not supported");
+	if (o[1].kind != PO_IMM || o[1].iv > 15)
+		cc_error(P->cc, P->line, "barrier id must be a constant 0..15");
+	id = (uint32_t)o[1].iv;
+	d = dst_reg(P, &o[0], op ? VC_PRED : VC_32);
+	if (o[2].kind != PO_REG)
+		bad_operand(P, &o[2], "a predicate");
+	check_cls(P, &o[2], o[2].r, VC_PRED);
+	if (P->redword < 0) {
+		P->redword = (int)align_up(P->e->shared_static, 4);
+		P->e->shared_static = (uint32_t)P->redword + 4;
+	}
+	for (int step = 0; step < 3; step++) {
+		in = emit_tmp(P, VGPU_OP_BAR, VGPU_T_NONE);
+		in->mod = (uint16_t)id;
+		if (step == 0) {
+			v0 = newv(P, VC_32);
+			in = emit_tmp(P, VGPU_OP_LD, VGPU_T_U32);
+			in->d = v0;
+			in->mod = VGPU_M_MEM(VGPU_SP_SHARED, 2, 0, 0, 0, 0);
+			set_mem_off(P, in, P->redword, false, false);
+		} else if (step == 1) {
+			int one = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true, 1);
+
+			in = emit_tmp(P, VGPU_OP_ATOM, VGPU_T_U32);
+			in->g = o[2].r;
+			in->gneg = o[2].neg ^ (op == 1);	/* and: count the false ones */
+			in->b = R(one);
+			in->mod = VGPU_M_ATOM(VGPU_SP_SHARED, VGPU_ATOM_ADD, 0, 0);
+			set_mem_off(P, in, P->redword, false, true);
+		}
+	}
+	v1 = newv(P, VC_32);
+	in = emit_tmp(P, VGPU_OP_LD, VGPU_T_U32);
+	in->d = v1;
+	in->mod = VGPU_M_MEM(VGPU_SP_SHARED, 2, 0, 0, 0, 0);
+	set_mem_off(P, in, P->redword, false, false);
+	cnt = t2(P, VGPU_OP_SUB, VGPU_T_U32, v1, v0, false, 0);
+	if (op == 0) {
+		dmov(P, d, cnt, VGPU_T_U32);
+	} else {
+		int p = tsetp(P, VGPU_T_U32, op == 1 ? VGPU_CMP_EQ : VGPU_CMP_NE, cnt, -1, true, 0,
+			      0, -1);
+
+		in = emit(P, VGPU_OP_PLOP, VGPU_T_PRED);
+		in->d = d;
+		in->p = p;
 	}
 }
 
@@ -1523,6 +2007,7 @@ static void lower_bits(struct parser *P, struct opword *w, struct pop *o, int n)
 {
 	const char *b = w->base;
 	int t = one_type(P, w), cls = type_cls(t), d, a;
+	int mode = !strcmp(b, "prmt") ? which(w, prmt_modes) : -1;
 	struct ins *in;
 
 	check_mods(P, w);
@@ -1550,8 +2035,29 @@ static void lower_bits(struct parser *P, struct opword *w, struct pop *o, int n)
 		int bb;
 
 		nops(P, n, 5, b);
-		if (o[4].kind != PO_IMM)
-			cc_error(P->cc, P->line, "bfi with a register length is not supported");
+		if (o[4].kind != PO_IMM) {
+			/* mask = ((1 << len) - 1) << pos; d = (b & ~mask) | (a << pos & mask) */
+			int wt = vgpu_type_is64(t) ? VGPU_T_U64 : VGPU_T_U32, pos, len, one, m, x;
+
+			d = dst_reg(P, &o[0], cls);
+			a = mat(P, &o[1], t, cls);
+			bb = mat(P, &o[2], t, cls);
+			pos = t2(P, VGPU_OP_AND, VGPU_T_U32, mat(P, &o[3], VGPU_T_U32, VC_32), -1,
+				 true, 0xff);
+			len = t2(P, VGPU_OP_AND, VGPU_T_U32, mat(P, &o[4], VGPU_T_U32, VC_32), -1,
+				 true, 0xff);
+			one = t2(P, VGPU_OP_MOV, wt, -1, -1, true, 1);
+			m = t2(P, VGPU_OP_SHL, wt, one, len, false, 0);
+			m = t2(P, VGPU_OP_SUB, wt, m, -1, true, 1);
+			m = t2(P, VGPU_OP_SHL, wt, m, pos, false, 0);
+			x = t2(P, VGPU_OP_SHL, wt, a, pos, false, 0);
+			x = t2(P, VGPU_OP_AND, wt, x, m, false, 0);
+			m = t2(P, VGPU_OP_NOT, wt, m, -1, false, 0);
+			m = t2(P, VGPU_OP_AND, wt, bb, m, false, 0);
+			m = t2(P, VGPU_OP_OR, wt, m, x, false, 0);
+			dmov(P, d, m, wt);
+			return;
+		}
 		d = dst_reg(P, &o[0], cls);
 		a = mat(P, &o[1], t, cls);
 		bb = mat(P, &o[2], t, cls);
@@ -1571,6 +2077,38 @@ static void lower_bits(struct parser *P, struct opword *w, struct pop *o, int n)
 		nops(P, n, 4, b);
 		if (t != VGPU_T_U32)
 			cc_error(P->cc, P->line, "prmt needs .b32");
+		if (mode >= 0) {
+			/* the mode's byte selectors for c[1:0], as a default-mode selector */
+			uint64_t tab = 0;
+			int sel, bb2;
+
+			for (int k = 0; k < 4; k++)
+				tab |= (uint64_t)prmt_sel(mode, k) << (16 * k);
+			d = dst_reg(P, &o[0], VC_32);
+			a = mat(P, &o[1], t, VC_32);
+			bb2 = mat(P, &o[2], t, VC_32);
+			if (o[3].kind == PO_IMM) {
+				sel = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true,
+					 prmt_sel(mode, (int)(o[3].iv & 3)));
+			} else {
+				int sh = t2(P, VGPU_OP_AND, VGPU_T_U32,
+					    mat(P, &o[3], VGPU_T_U32, VC_32), -1, true, 3);
+				int tb = t2(P, VGPU_OP_MOV, VGPU_T_U64, -1, -1, true, tab);
+
+				sh = t2(P, VGPU_OP_SHL, VGPU_T_U32, sh, -1, true, 4);
+				tb = t2(P, VGPU_OP_SHR, VGPU_T_U64, tb, sh, false, 0);
+				sel = newv(P, VC_32);
+				in = emit_tmp(P, VGPU_OP_UNPK, VGPU_T_U32);
+				in->d = sel;
+				in->a = R(tb);
+			}
+			in = emit(P, VGPU_OP_PRMT, t);
+			in->d = d;
+			in->a = R(a);
+			in->b = R(bb2);
+			in->c = R(sel);
+			return;
+		}
 		d = dst_reg(P, &o[0], VC_32);
 		a = mat(P, &o[1], t, VC_32);
 		{
@@ -1981,8 +2519,8 @@ static void lower_shfl(struct parser *P, struct opword *w, struct pop *o, int n)
 	b = srcC(P, &o[2], VGPU_T_U32, VC_32);
 	c = srcC(P, &o[3], VGPU_T_U32, VC_32);
 	k = 0;
-	if (sync && o[4].kind != PO_IMM && o[4].kind != PO_REG)
-		bad_operand(P, &o[4], "a member mask");
+	if (sync)
+		member_mask(P, &o[4]);
 	in = emit(P, VGPU_OP_SHFL, VGPU_T_U32);
 	in->d = d;
 	in->a = R(a);
@@ -2006,6 +2544,8 @@ static void lower_vote(struct parser *P, struct opword *w, struct pop *o, int n)
 	mode = which(w, modes);
 	if (mode < 0)
 		cc_error(P->cc, P->line, "vote needs a mode");
+	if (sync)
+		member_mask(P, &o[n - 1]);
 	t = one_type(P, w);
 	check_mods(P, w);
 	nops(P, n, sync ? 3 : 2, "vote");
@@ -2042,6 +2582,10 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 		   !strcmp(b, "mad") || !strcmp(b, "fma") || !strcmp(b, "div") ||
 		   !strcmp(b, "rem") || !strcmp(b, "min") || !strcmp(b, "max")) {
 		lower_arith(P, &w, o, n);
+	} else if (!strcmp(b, "addc") || !strcmp(b, "subc") || !strcmp(b, "madc")) {
+		lower_carry(P, &w, o, n);
+	} else if (!strcmp(b, "sad") || !strcmp(b, "mul24") || !strcmp(b, "mad24")) {
+		lower_sad24(P, &w, o, n);
 	} else if (!strcmp(b, "neg")) {
 		lower_unary(P, &w, o, n, VGPU_OP_NEG);
 	} else if (!strcmp(b, "abs")) {
@@ -2118,6 +2662,14 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 	} else if (!strcmp(b, "trap")) {
 		nops(P, n, 0, b);
 		emit(P, VGPU_OP_TRAP, VGPU_T_NONE);
+	} else if (!strcmp(b, "bfind")) {
+		lower_bfind(P, &w, o, n);
+	} else if (!strcmp(b, "copysign")) {
+		lower_copysign(P, &w, o, n);
+	} else if (!strcmp(b, "testp")) {
+		lower_testp(P, &w, o, n);
+	} else if ((!strcmp(b, "bar") || !strcmp(b, "barrier")) && w.nmods && !strcmp(w.mods[0], "red")) {
+		lower_bar_red(P, &w, o, n);
 	} else if (!strcmp(b, "bar") || !strcmp(b, "barrier")) {
 		if (has(&w, "warp")) {
 			has(&w, "sync");
@@ -2612,6 +3164,8 @@ static void parse_entry(struct parser *P)
 	P->nlvars = 0;
 	P->depth = 0;
 	P->nframes = 0;
+	P->carry = -1;
+	P->redword = -1;
 	P->nfix = 0;
 	P->extern_align = 0;
 	t = next(P);
