@@ -9,6 +9,7 @@
 #define _GNU_SOURCE	/* readlink, open_memstream */
 #endif
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,6 +525,271 @@ static int t_garbage(void)
 	return 0;
 }
 
+
+/* ---- analyses (the image's analysis section) ---- */
+
+static const struct vgpu_program_analysis *analysis(const struct img *im, const char *name)
+{
+	const struct vgpu_program_header *h = hdr(im);
+	const struct vgpu_program_entry *e = entry(im, name);
+	size_t i;
+
+	if (!e || h->analysis_size < h->num_entries * sizeof(struct vgpu_program_analysis))
+		return NULL;
+	i = (size_t)((const uint8_t *)e - ((const uint8_t *)im->p + h->entries_offset)) /
+	    h->entry_size;
+	return (const void *)((const uint8_t *)im->p + h->analysis_offset +
+			      i * sizeof(struct vgpu_program_analysis));
+}
+
+static const uint64_t *code_of(const struct img *im, const char *name, uint32_t *n)
+{
+	const struct vgpu_program_entry *e = entry(im, name);
+
+	*n = (e->code_end - e->code_start) / 8;
+	return (const uint64_t *)((const uint8_t *)im->p + hdr(im)->code_offset + e->code_start);
+}
+
+/* Word indices of the instructions marked as boundaries; their count. */
+static int boundaries(const struct img *im, const char *name, uint32_t *at, int max)
+{
+	uint32_t n;
+	const uint64_t *c = code_of(im, name, &n);
+	int k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if ((c[i] & VGPU_I_BOUNDARY) && k < max)
+			at[k++] = i;
+		i += !!(c[i] & VGPU_I_X);
+	}
+	return k;
+}
+
+#define KPRO(name) \
+	".visible .entry " name "(.param .u64 a, .param .u64 b)\n{\n" \
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<10>;\n" \
+	"\tld.param.u64 %rd1, [a];\n\tld.param.u64 %rd2, [b];\n" \
+	"\tcvta.to.global.u64 %rd1, %rd1;\n\tcvta.to.global.u64 %rd2, %rd2;\n" \
+	"\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 4;\n" \
+	"\tadd.s64 %rd4, %rd1, %rd3;\n\tadd.s64 %rd5, %rd2, %rd3;\n"
+
+static int t_idempotence(void)
+{
+	static const char src[] = HEAD
+		/* reads a, writes b: idempotent */
+		KPRO("copy") "\tld.global.u32 %r2, [%rd4];\n\tst.global.u32 [%rd5], %r2;\n"
+		"\tret;\n}\n"
+		/* a global atomic in the middle: the boundary */
+		KPRO("atom") "\tld.global.u32 %r2, [%rd4];\n"
+		"\tatom.global.add.u32 %r3, [%rd5], %r2;\n"
+		"\tadd.s32 %r4, %r3, 1;\n\tst.global.u32 [%rd5+4], %r4;\n\tret;\n}\n"
+		/* overwrites what it reads: the store is the boundary */
+		KPRO("inplace") "\tld.global.u32 %r2, [%rd4];\n\tadd.s32 %r2, %r2, 1;\n"
+		"\tst.global.u32 [%rd4], %r2;\n\tret;\n}\n"
+		/* shared atomics only: no boundary */
+		KPRO("shatom") "\t.shared .u32 cnt;\n\tld.global.u32 %r2, [%rd4];\n"
+		"\tatom.shared.add.u32 %r3, [cnt], %r2;\n\tst.global.u32 [%rd5], %r3;\n\tret;\n}\n"
+		/* store through a pointer loaded from memory: may alias a */
+		KPRO("indirect") "\tld.global.u32 %r2, [%rd4];\n\tld.global.u64 %rd6, [%rd5];\n"
+		"\tst.global.u32 [%rd6], %r2;\n\tret;\n}\n"
+		/* a boundary inside a loop: everything from the loop on is tainted */
+		KPRO("loop") "\tmov.u32 %r5, 0;\n\tld.global.u32 %r2, [%rd4];\n"
+		"$L:\n\tatom.global.add.u32 %r3, [%rd5], 1;\n\tadd.s32 %r5, %r5, 1;\n"
+		"\tsetp.lt.u32 %p1, %r5, %r2;\n\t@%p1 bra $L;\n\tret;\n}\n";
+	struct img im;
+	const struct vgpu_program_analysis *a;
+	uint32_t at[4], n;
+	const uint64_t *c;
+
+	CHECK(compile_str(src, &im) == 0, "%s", im.err);
+	CHECK(check_image(&im) == 0, "image");
+
+	a = analysis(&im, "copy");
+	CHECK(a && a->size == sizeof(*a) && a->num_boundaries == 0 &&
+	      a->first_boundary == VGPU_NO_BOUNDARY && a->idem_insts == a->insts && a->insts,
+	      "copy: %u boundaries, %u/%u", a->num_boundaries, a->idem_insts, a->insts);
+	CHECK(boundaries(&im, "copy", at, 4) == 0, "copy: no marks");
+
+	a = analysis(&im, "atom");
+	CHECK(a->num_boundaries == 1 && boundaries(&im, "atom", at, 4) == 1 &&
+	      a->first_boundary == at[0], "atom: %u boundaries", a->num_boundaries);
+	c = code_of(&im, "atom", &n);
+	CHECK(VGPU_I_OP(c[at[0]]) == VGPU_OP_ATOM, "atom: the mark is on the atomic");
+	/* the atomic, the add and the store after it, and the exit are not idempotent */
+	CHECK(a->insts - a->idem_insts == 4, "atom: %u/%u idempotent", a->idem_insts, a->insts);
+	CHECK(entry(&im, "atom")->flags & VGPU_ENTRY_HAS_ATOMICS, "atom flags");
+
+	a = analysis(&im, "inplace");
+	CHECK(a->num_boundaries == 1 && boundaries(&im, "inplace", at, 4) == 1, "inplace");
+	c = code_of(&im, "inplace", &n);
+	CHECK(VGPU_I_OP(c[at[0]]) == VGPU_OP_ST && a->insts - a->idem_insts == 2,
+	      "inplace: the store, %u/%u", a->idem_insts, a->insts);
+
+	a = analysis(&im, "shatom");
+	CHECK(a->num_boundaries == 0 && a->idem_insts == a->insts, "shared atomics");
+	CHECK(entry(&im, "shatom")->flags & VGPU_ENTRY_HAS_ATOMICS, "shatom flags");
+
+	a = analysis(&im, "indirect");
+	CHECK(a->num_boundaries == 1, "indirect store: %u boundaries", a->num_boundaries);
+
+	a = analysis(&im, "loop");
+	CHECK(a->num_boundaries == 1 && a->insts - a->idem_insts == 5,
+	      "loop: %u/%u idempotent", a->idem_insts, a->insts);
+	free(im.p);
+	return 0;
+}
+
+/* Conditional branches in code order: word index and reconvergence word. */
+static int branches(const struct img *im, const char *name, uint32_t *pc, uint32_t *rpc,
+		    uint32_t *tgt, int max)
+{
+	uint32_t n, base = entry(im, name)->code_start / 8;
+	const uint64_t *c = code_of(im, name, &n);
+	int k = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (VGPU_I_OP(c[i]) == VGPU_OP_BRA && (c[i] & VGPU_I_GE) && k < max) {
+			pc[k] = i;
+			tgt[k] = (uint32_t)c[i + 1] - base;
+			rpc[k] = (uint32_t)(c[i + 1] >> 32) == VGPU_NO_RECONV ? VGPU_NO_RECONV :
+				 (uint32_t)(c[i + 1] >> 32) - base;
+			k++;
+		}
+		i += !!(c[i] & VGPU_I_X);
+	}
+	return k;
+}
+
+/* Word index of the first instruction with opcode @op at or after @from. */
+static uint32_t find_op(const struct img *im, const char *name, unsigned int op, uint32_t from)
+{
+	uint32_t n;
+	const uint64_t *c = code_of(im, name, &n);
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (i >= from && VGPU_I_OP(c[i]) == op)
+			return i;
+		i += !!(c[i] & VGPU_I_X);
+	}
+	return ~0u;
+}
+
+/*
+ * Reconvergence on nested divergent loops: an outer loop with a per-thread
+ * trip count, an inner loop with another, an if/else inside the inner one
+ * and a break out of the outer one. Each branch must reconverge at the
+ * immediate post-dominator: the if at the inner latch (xor), the inner
+ * loop's exit at the outer latch (not), the outer loop and the break after
+ * the outer loop (popc).
+ */
+static int t_reconvergence(void)
+{
+	static const char src[] = HEAD
+		KPRO("nest")
+		"\tand.b32 %r2, %r1, 3;\n\tshr.u32 %r3, %r1, 2;\n\tand.b32 %r3, %r3, 3;\n"
+		"\tmov.u32 %r4, 0;\n\tmov.u32 %r6, 0;\n"
+		"$OUTER:\n"
+		"\tmov.u32 %r5, 0;\n"
+		"$INNER:\n"
+		"\tand.b32 %r7, %r5, 1;\n\tsetp.eq.u32 %p1, %r7, 0;\n"
+		"\t@%p1 bra $EVEN;\n"				/* branch 0: if */
+		"\tadd.s32 %r6, %r6, 3;\n\tbra.uni $LATCH;\n"
+		"$EVEN:\n"
+		"\tmul.lo.s32 %r6, %r6, 5;\n"
+		"$LATCH:\n"
+		"\txor.b32 %r6, %r6, %r5;\n\tadd.s32 %r5, %r5, 1;\n"
+		"\tsetp.lt.u32 %p2, %r5, %r3;\n\t@%p2 bra $INNER;\n"	/* branch 1: inner */
+		"\tnot.b32 %r8, %r6;\n\tsetp.gt.u32 %p3, %r8, 1000000;\n"
+		"\t@%p3 bra $DONE;\n"				/* branch 2: break */
+		"\tadd.s32 %r4, %r4, 1;\n\tsetp.lt.u32 %p1, %r4, %r2;\n"
+		"\t@%p1 bra $OUTER;\n"				/* branch 3: outer */
+		"$DONE:\n"
+		"\tpopc.b32 %r9, %r6;\n\tst.global.u32 [%rd5], %r9;\n\tret;\n}\n";
+	struct img im;
+	uint32_t pc[8], rpc[8], tgt[8], xor_at, not_at, popc_at;
+	const struct vgpu_program_analysis *a;
+	int nb;
+
+	CHECK(compile_str(src, &im) == 0, "%s", im.err);
+	nb = branches(&im, "nest", pc, rpc, tgt, 8);
+	CHECK(nb == 4, "%d conditional branches", nb);
+	xor_at = find_op(&im, "nest", VGPU_OP_XOR, 0);
+	not_at = find_op(&im, "nest", VGPU_OP_NOT, 0);
+	popc_at = find_op(&im, "nest", VGPU_OP_POPC, 0);
+	CHECK(rpc[0] == xor_at, "if: reconverges at %u, expected the latch %u", rpc[0], xor_at);
+	CHECK(rpc[1] == not_at && tgt[1] < pc[1], "inner loop: reconverges at %u, expected %u",
+	      rpc[1], not_at);
+	CHECK(rpc[2] == popc_at, "break: reconverges at %u, expected %u", rpc[2], popc_at);
+	CHECK(rpc[3] == popc_at && tgt[3] < pc[3], "outer loop: reconverges at %u, expected %u",
+	      rpc[3], popc_at);
+	a = analysis(&im, "nest");
+	CHECK(a->num_branches == 4 && a->num_reconv == 4, "analysis: %u branches, %u reconverge",
+	      a->num_branches, a->num_reconv);
+	free(im.p);
+	return 0;
+}
+
+/*
+ * ELF program points: a loop whose first instruction is a global load
+ * gives two points, the load (score 0) and the loop branch (score 1: one
+ * instruction to the load when taken; the fall-through reaches no load).
+ * Straight-line code with 40 loads is merged down to 32 slots.
+ */
+static int t_elf(void)
+{
+	static const char loop_src[] = HEAD
+		KPRO("loop")
+		"\tld.shared.u32 %r9, [0];\n"		/* shared: not a point */
+		"\tmov.u32 %r2, 0;\n\tmov.u32 %r3, 16;\n"
+		"$L:\n"
+		"\tld.global.u32 %r4, [%rd4];\n\tadd.s32 %r2, %r2, %r4;\n"
+		"\tadd.s64 %rd4, %rd4, 4;\n\tadd.s32 %r3, %r3, -1;\n"
+		"\tsetp.ne.s32 %p1, %r3, 0;\n\t@%p1 bra $L;\n"
+		"\tadd.s32 %r2, %r2, %r9;\n\tst.global.u32 [%rd5], %r2;\n\tret;\n}\n";
+	char *src = malloc(20000), *p = src;
+	struct img im;
+	const struct vgpu_program_analysis *a;
+	uint32_t ld_at, br_at[2], rpc[2], tgt[2], n;
+	const uint64_t *c;
+	bool merged = false;
+
+	CHECK(compile_str(loop_src, &im) == 0, "%s", im.err);
+	a = analysis(&im, "loop");
+	CHECK(branches(&im, "loop", br_at, rpc, tgt, 2) == 1, "one branch");
+	c = code_of(&im, "loop", &n);
+	ld_at = tgt[0];
+	CHECK(VGPU_I_OP(c[ld_at]) == VGPU_OP_LD, "the loop starts with the load");
+	CHECK(a->num_elf_points == 2 && a->elf_points_before_merge == 2,
+	      "%u points", a->num_elf_points);
+	CHECK(a->elf[0].pc == ld_at && a->elf[0].flags == 0 && a->elf[0].score == 0,
+	      "load point pc %u flags %u score %u", a->elf[0].pc, a->elf[0].flags,
+	      a->elf[0].score);
+	CHECK(a->elf[1].pc == br_at[0] && a->elf[1].flags == VGPU_ELF_BRANCH &&
+	      a->elf[1].score == 1, "branch point pc %u flags %u score %u", a->elf[1].pc,
+	      a->elf[1].flags, a->elf[1].score);
+	free(im.p);
+
+	CHECK(src, "malloc");
+	p += sprintf(p, "%s", HEAD KPRO("many"));
+	for (int i = 0; i < 40; i++)
+		p += sprintf(p, "\tld.global.u32 %%r2, [%%rd4+%d];\n\tadd.s32 %%r3, %%r3, %%r2;\n"
+			     "%s", i * 4, i % 3 ? "" : "\tadd.s32 %r3, %r3, 7;\n");
+	p += sprintf(p, "\tst.global.u32 [%%rd5], %%r3;\n\tret;\n}\n");
+	CHECK(compile(src, strlen(src), &im) == 0, "%s", im.err);
+	free(src);
+	a = analysis(&im, "many");
+	CHECK(a->elf_points_before_merge == 40 && a->num_elf_points == VGPU_ELF_SLOTS,
+	      "%u points, %u before merging", a->num_elf_points, a->elf_points_before_merge);
+	for (uint32_t i = 0; i < a->num_elf_points; i++) {
+		CHECK(!i || a->elf[i].pc > a->elf[i - 1].pc, "ordered by pc");
+		CHECK(a->elf[i].flags == 0, "loads only");
+		merged |= a->elf[i].score > 0;
+	}
+	CHECK(merged, "a merged point carries the distance of the one it absorbed");
+	free(im.p);
+	return 0;
+}
+
 int main(void)
 {
 	report("workload PTX compiles with the right entry metadata", t_workloads());
@@ -532,6 +798,10 @@ int main(void)
 	report("register and predicate pressure", t_pressure());
 	report("assorted nvcc constructs", t_constructs());
 	report("garbage, truncated and mutated input fails cleanly", t_garbage());
+	report("idempotence boundary: atomics, overwrites, aliasing; idempotent fraction",
+	       t_idempotence());
+	report("reconvergence points on nested divergent loops", t_reconvergence());
+	report("ELF program points: a loop with loads; merging to 32 slots", t_elf());
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
