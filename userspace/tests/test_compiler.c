@@ -790,6 +790,90 @@ static int t_elf(void)
 	return 0;
 }
 
+
+/*
+ * Registers and shared memory against ptxas -v -arch=sm_75, when the CUDA
+ * toolkit is installed (skipped otherwise): both are printed; shared memory
+ * must agree exactly, registers differ by design (Documentation/isa.rst).
+ */
+static int ptxas_compare(const char *ptxas, const char *rel)
+{
+	static const char *const dirs[] = { "", "../", "../../", "../../../" };
+	char path[1024], cmd[2200], line[512], name[256] = "";
+	struct img im;
+	size_t len;
+	char *src = read_src(rel, &len);
+	FILE *f = NULL;
+	int seen = 0;
+
+	CHECK(src, "read %s", rel);
+	CHECK(compile(src, len, &im) == 0, "%s: %s", rel, im.err);
+	free(src);
+	for (int i = 0; i < 4 && !f; i++) {
+		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
+		f = fopen(path, "rb");
+	}
+	CHECK(f, "path of %s", rel);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s -v -arch=sm_75 %s -o /dev/null 2>&1", ptxas, path);
+	f = popen(cmd, "r");
+	CHECK(f, "popen");
+	while (fgets(line, sizeof(line), f)) {
+		char *q = strstr(line, "Compiling entry function '");
+		unsigned int regs = 0, smem = 0;
+		const struct vgpu_program_entry *e;
+
+		if (q) {
+			q += strlen("Compiling entry function '");
+			snprintf(name, sizeof(name), "%.*s", (int)strcspn(q, "'"), q);
+			continue;
+		}
+		q = strstr(line, "Used ");
+		if (!q || !name[0] || sscanf(q, "Used %u registers", &regs) != 1)
+			continue;
+		q = strstr(line, " bytes smem");
+		if (q) {
+			while (q > line && q[-1] >= '0' && q[-1] <= '9')
+				q--;
+			smem = (unsigned int)strtoul(q, NULL, 10);
+		}
+		e = entry(&im, name);
+		if (!e)
+			continue;
+		printf("#   %-22.22s registers: vgpu %3u ptxas %3u   shared: vgpu %5u ptxas %5u\n",
+		       name, e->regs_per_thread, regs, e->shared_static, smem);
+		if (e->shared_static != smem || !regs || !e->regs_per_thread) {
+			pclose(f);
+			free(im.p);
+			CHECK(0, "%s: shared memory %u vs ptxas %u", name, e->shared_static, smem);
+		}
+		seen++;
+		name[0] = 0;
+	}
+	pclose(f);
+	CHECK(seen == (int)hdr(&im)->num_entries, "%s: ptxas reported %d of %u entries", rel,
+	      seen, hdr(&im)->num_entries);
+	free(im.p);
+	return 0;
+}
+
+static int t_ptxas(void)
+{
+	static const char *const files[] = {
+		"userspace/workloads/saxpy.ptx", "userspace/workloads/reduce.ptx",
+		"userspace/workloads/histogram.ptx",
+	};
+	const char *ptxas = getenv("PTXAS") ? getenv("PTXAS") : "/usr/local/cuda/bin/ptxas";
+
+	if (access(ptxas, X_OK)) {
+		printf("#   %s not found: comparison skipped\n", ptxas);
+		return 0;
+	}
+	for (int i = 0; i < 3; i++)
+		CHECK(ptxas_compare(ptxas, files[i]) == 0, "%s", files[i]);
+	return 0;
+}
+
 int main(void)
 {
 	report("workload PTX compiles with the right entry metadata", t_workloads());
@@ -802,6 +886,7 @@ int main(void)
 	       t_idempotence());
 	report("reconvergence points on nested divergent loops", t_reconvergence());
 	report("ELF program points: a loop with loads; merging to 32 slots", t_elf());
+	report("registers and shared memory printed next to ptxas -v (when installed)", t_ptxas());
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
