@@ -110,6 +110,22 @@ for p in spatial smk-even smk-drf fcfs; do
 		sh -c 'grep -q "^saxpy: ok" /tmp/pa.out && grep -q "^histogram: ok" /tmp/pb.out'
 	check "$p: both exit 0" test "$ra" = 0 -a "$rb" = 0
 done
+# A switch while both run takes effect at the next decision; both finish.
+vgpu run saxpy --size 2000000 > /tmp/pa.out 2>&1 &
+a=$!
+vgpu run histogram --size 2000000 > /tmp/pb.out 2>&1 &
+b=$!
+sleep 0.2
+echo smk-drf > $sysdev/partition_policy
+sleep 0.2
+echo spatial > $sysdev/partition_policy
+wait $a; ra=$?
+wait $b; rb=$?
+cat /tmp/pa.out /tmp/pb.out
+check "policy switches mid-run: both results correct" sh -c \
+	'grep -q "^saxpy: ok" /tmp/pa.out && grep -q "^histogram: ok" /tmp/pb.out'
+check "policy switches mid-run: both exit 0" test "$ra" = 0 -a "$rb" = 0
+echo fcfs > $sysdev/partition_policy
 if echo nosuch > $sysdev/partition_policy 2>/tmp/perr.out; then
 	notok "an unknown partition_policy is rejected"
 else

@@ -651,8 +651,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
  * vgpu_sched_run() - one scheduling pass.
  * @s: the scheduler.
  *
- * Ends the jobs that are over (JOB_END, fence), lets the policy dispatch,
- * then asks for a wake-up: at the earliest arrival cycle of a job that is
+ * Ends the jobs that are over (JOB_END, fence), lets the policy's kernel
+ * scheduler plan and its TB scheduler dispatch (two-level, Ch. IV
+ * Fig. 4.4), then asks for a wake-up: at the earliest arrival cycle of a job that is
  * waiting for its not-before cycle, or at the next cycle when the pass
  * stopped on a full command ring (the next kick continues). Finally
  * publishes the pass's commands to the daemon in one go. Caller holds the
