@@ -24,7 +24,8 @@ static bool t_num(unsigned int t)
 
 static bool t_cvt(unsigned int t)
 {
-	return (t >= VGPU_T_U8 && t <= VGPU_T_S64) || t == VGPU_T_F32 || t == VGPU_T_F64;
+	return (t >= VGPU_T_U8 && t <= VGPU_T_S64) || t == VGPU_T_F16 || t == VGPU_T_F32 ||
+	       t == VGPU_T_F64;
 }
 
 static bool op_type_ok(unsigned int op, unsigned int t, unsigned int m)

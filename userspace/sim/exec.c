@@ -188,6 +188,8 @@ static double fop(unsigned int op, double x, double y, double z, unsigned int mo
 /* ------------------------------------------------------------------ */
 /* conversion */
 
+static uint64_t cvt_f16(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod);
+
 static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod)
 {
 	bool sfloat = st == VGPU_T_F32 || st == VGPU_T_F64;
@@ -200,6 +202,8 @@ static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int
 	double fv = 0;
 	bool ssigned = vgpu_type_signed(st);
 
+	if (st == VGPU_T_F16 || dt == VGPU_T_F16)
+		return cvt_f16(in, st, dt, mod);
 	switch (st) {
 	case VGPU_T_U8: uv = (uint8_t)in; break;
 	case VGPU_T_S8: sv = (int8_t)in; break;
@@ -679,6 +683,81 @@ static uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
 		r |= byte << (8 * i);
 	}
 	return r;
+}
+
+/* IEEE binary16 -> float (exact). */
+static float h2f(uint16_t h)
+{
+	int e = (h >> 10) & 31, m = h & 1023;
+	float v;
+
+	if (e == 31)
+		v = m ? NAN : INFINITY;
+	else if (e == 0)
+		v = ldexpf((float)m, -24);
+	else
+		v = ldexpf((float)(m | 1024), e - 25);
+	return h & 0x8000 ? -v : v;
+}
+
+/* double -> binary16, rounded by @rnd (enum vgpu_rnd); NaN -> 0x7fff. */
+static uint16_t f2h(double x, int rnd)
+{
+	uint16_t sign = signbit(x) ? 0x8000 : 0;
+	double a = fabs(x), q, r, frac;
+	int e, unb;
+	bool up;
+
+	if (isnan(x))
+		return 0x7fff;
+	up = (rnd == VGPU_RND_RP && !sign) || (rnd == VGPU_RND_RM && sign);
+	if (isinf(a))
+		return sign | 0x7c00;
+	if (a == 0)
+		return sign;
+	frexp(a, &e);
+	unb = e - 1 < -14 ? -14 : e - 1;
+	q = ldexp(a, 10 - unb);		/* in units of the last place: exact */
+	r = floor(q);
+	frac = q - r;
+	if (rnd == VGPU_RND_RN)
+		r += frac > 0.5 || (frac == 0.5 && fmod(r, 2.0) != 0.0);
+	else if (up && frac > 0)
+		r += 1;
+	if (ldexp(r, unb - 10) > 65504.0)
+		return sign | (rnd == VGPU_RND_RN || up ? 0x7c00 : 0x7bff);
+	if (unb == -14 && r < 1024)
+		return sign | (uint16_t)r;	/* subnormal (or the least normal) */
+	return sign | (uint16_t)(((unb + 15) << 10) + (int)r - 1024);
+}
+
+/* CVT with an f16 source or destination. */
+static uint64_t cvt_f16(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod)
+{
+	int rnd = VGPU_M_CVT_RND(mod);
+	double v;
+
+	if (st == VGPU_T_F16 && dt != VGPU_T_F16)
+		return cvt1(u_of(h2f((uint16_t)in)), VGPU_T_F32, dt, mod);
+	if (st == VGPU_T_F16)
+		v = h2f((uint16_t)in);
+	else if (st == VGPU_T_F64 || st == VGPU_T_F32)
+		v = st == VGPU_T_F64 ? d_of(in) : f_of((uint32_t)in);
+	else
+		v = d_of(cvt1(in, st, VGPU_T_F64, mod & ~(VGPU_M_CVT(0, 0, 1, 1, 0))));
+	if (st == VGPU_T_F32 && VGPU_M_CVT_FTZ(mod))
+		v = ftz((float)v);
+	if (VGPU_M_CVT_RINT(mod) && !isnan(v) && !isinf(v)) {
+		switch (rnd) {
+		case VGPU_RND_RZ: v = trunc(v); break;
+		case VGPU_RND_RM: v = floor(v); break;
+		case VGPU_RND_RP: v = ceil(v); break;
+		default: v = v - floor(v) == 0.5 ? 2 * floor((v + 1) / 2) : round(v); break;
+		}
+	}
+	if (VGPU_M_CVT_SAT(mod))
+		v = satd(v);
+	return f2h(v, rnd);
 }
 
 /* ------------------------------------------------------------------ */

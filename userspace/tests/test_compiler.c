@@ -310,8 +310,8 @@ static int t_errors(void)
 			   "undefined label '$nowhere'") == 0, "label");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
 			   "\tmov.u32 %r7, 1;\n}\n", 7, "unknown register '%r7'") == 0, "register");
-	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b16 %h<2>;\n"
-			   "\tadd.f16 %h1, %h1, %h1;\n}\n", 7, "unsupported type '.f16'") == 0,
+	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %h<2>;\n"
+			   "\tadd.f16x2 %h1, %h1, %h1;\n}\n", 7, "unsupported type '.f16x2'") == 0,
 	      "f16");
 	CHECK(expect_error(HEAD ".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
 			   "\tadd.cc.f32 %r1, %r1, %r1;\n}\n", 7, "unsupported modifier") == 0,

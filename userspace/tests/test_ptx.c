@@ -4,7 +4,7 @@
  * lowers into several vGPU instructions (carry chains, .sat, mul24/mad24/
  * sad, bfind, bfi with a register length, prmt modes, copysign, testp,
  * 16-bit shifts by a register, bar.red, the shfl/vote member mask, .func
- * calls) and of the model's idempotence-boundary report: each a tiny kernel
+ * calls, f16) and of the model's idempotence-boundary report: each a tiny kernel
  * run on the model against a CPU reference.
  */
 #ifndef _GNU_SOURCE
@@ -594,6 +594,128 @@ static int t_boundary(void)
 	return 0;
 }
 
+/*
+ * f16: conversions from f32 in every rounding mode, f16 add/mul/fma/min/
+ * neg/abs/setp/sub.sat against a CPU reference that rounds by search.
+ */
+static const char f16_ptx[] = PRO("half")
+	"\tld.global.f32 %f1, [%rd2];\n\tld.global.f32 %f2, [%rd2+256];\n"
+	"\tmul.wide.u32 %rd3, %r0, 64;\n\tadd.s64 %rd3, %rd1, %rd3;\n"
+	"\tcvt.rn.f16.f32 %h1, %f1;\n\tcvt.rz.f16.f32 %h2, %f1;\n"
+	"\tcvt.rm.f16.f32 %h3, %f1;\n\tcvt.rp.f16.f32 %h4, %f1;\n"
+	"\tcvt.rn.f16.f32 %h5, %f2;\n"
+	"\tcvt.u32.u16 %r10, %h1;\n\tcvt.u32.u16 %r11, %h2;\n"
+	"\tcvt.u32.u16 %r12, %h3;\n\tcvt.u32.u16 %r13, %h4;\n"
+	"\tadd.f16 %h6, %h1, %h5;\n\tcvt.u32.u16 %r14, %h6;\n"
+	"\tmul.rn.f16 %h6, %h1, %h5;\n\tcvt.u32.u16 %r15, %h6;\n"
+	"\tfma.rn.f16 %h6, %h1, %h5, %h5;\n\tcvt.u32.u16 %r16, %h6;\n"
+	"\tmin.f16 %h6, %h1, %h5;\n\tcvt.u32.u16 %r17, %h6;\n"
+	"\tneg.f16 %h6, %h1;\n\tcvt.u32.u16 %r18, %h6;\n"
+	"\tabs.f16 %h6, %h5;\n\tcvt.u32.u16 %r19, %h6;\n"
+	"\tsetp.lt.f16 %p1, %h1, %h5;\n\tselp.u32 %r20, 1, 0, %p1;\n"
+	"\tcvt.f32.f16 %f3, %h1;\n\tmov.b32 %r21, %f3;\n"
+	"\tsub.sat.f16 %h6, %h1, %h5;\n\tcvt.u32.u16 %r22, %h6;\n"
+	"\tcvt.rzi.s32.f16 %r23, %h1;\n"
+	"\tst.global.v4.u32 [%rd3+1024], {%r10, %r11, %r12, %r13};\n"
+	"\tst.global.v4.u32 [%rd3+1040], {%r14, %r15, %r16, %r17};\n"
+	"\tst.global.v4.u32 [%rd3+1056], {%r18, %r19, %r20, %r21};\n"
+	"\tst.global.v2.u32 [%rd3+1072], {%r22, %r23};\n"
+	"\tret;\n}\n";
+
+static double c_h2d(uint16_t h)
+{
+	int e = (h >> 10) & 31, m = h & 1023;
+	double v = e == 31 ? (m ? NAN : INFINITY) : e ? ldexp(m | 1024, e - 25) : ldexp(m, -24);
+
+	return h & 0x8000 ? -v : v;
+}
+
+/* Rounds @x to f16 by @rnd (0 rn, 1 rz, 2 rm, 3 rp) by search: exact. */
+static uint16_t c_d2h(double x, int rnd)
+{
+	uint16_t sg = signbit(x) ? 0x8000 : 0, lo = 0;
+	double ax = fabs(x), vl, vh;
+
+	if (isnan(x))
+		return 0x7fff;
+	if (isinf(x))
+		return sg | 0x7c00;
+	while (lo < 0x7bff && c_h2d((uint16_t)(lo + 1)) <= ax)
+		lo++;
+	vl = c_h2d(lo);
+	if (vl == ax)
+		return sg | lo;
+	/* ax lies between lo and lo + 1 (65504 .. 65536 for the top: ulp 32) */
+	vh = lo == 0x7bff ? 65536.0 : c_h2d((uint16_t)(lo + 1));
+	if (rnd == 1 || (rnd == 2 && !sg) || (rnd == 3 && sg))
+		return sg | lo;
+	if (rnd == 2 || rnd == 3)
+		return sg | (uint16_t)(lo + 1);
+	if (ax - vl < vh - ax || (ax - vl == vh - ax && !(lo & 1)))
+		return sg | lo;
+	return sg | (uint16_t)(lo + 1);
+}
+
+static int t_f16(void)
+{
+	static struct krun k;
+	uint32_t in[128];
+	float x[] = { 1.0f, 1.00048828125f, 1.000732421875f, -1.000732421875f, 65504.0f,
+		      65519.0f, 65520.0f, -70000.0f, 5.96e-8f, 2.9e-8f, -3.0e-8f, 1e-10f,
+		      0.333333f, -0.0f, INFINITY, NAN, 6.103515625e-05f, 6.1e-05f };
+
+	for (uint32_t i = 0; i < 128; i++) {
+		float v = (float)((int32_t)hash(i) % 20000) / 37.0f;
+
+		memcpy(&in[i], &v, 4);
+	}
+	for (unsigned i = 0; i < sizeof(x) / sizeof(x[0]); i++)
+		memcpy(&in[i], &x[i], 4);
+	memcpy(&in[64 + 3], &x[2], 4);
+	CHECK(run_ptx(f16_ptx, 1, 64, in, 128, &k) == 0 && !k.status, "run %d", k.status);
+	for (uint32_t t = 0; t < 64; t++) {
+		float a, b, fa;
+		uint16_t ha, hb;
+		double va, vb, sd;
+		const uint32_t *o = &k.out[256 + 16 * t];
+		uint32_t want[14];
+
+		memcpy(&a, &in[t], 4);
+		memcpy(&b, &in[t + 64], 4);
+		ha = c_d2h(a, 0);
+		hb = c_d2h(b, 0);
+		va = c_h2d(ha);
+		vb = c_h2d(hb);
+		fa = (float)va;
+		sd = va - vb;
+		sd = isnan(sd) ? 0 : sd < 0 ? 0 : sd > 1 ? 1 : sd;
+		want[0] = ha;
+		want[1] = c_d2h(a, 1);
+		want[2] = c_d2h(a, 2);
+		want[3] = c_d2h(a, 3);
+		want[4] = c_d2h(va + vb, 0);
+		want[5] = c_d2h(va * vb, 0);
+		want[6] = c_d2h(fma(va, vb, vb), 0);
+		want[7] = isnan(va) ? hb : isnan(vb) ? ha : va <= vb ? ha : hb;
+		want[8] = ha ^ 0x8000u;
+		want[9] = hb & 0x7fffu;
+		want[10] = va < vb;
+		memcpy(&want[11], &fa, 4);
+		want[12] = c_d2h(sd, 0);
+		want[13] = isnan(va) ? 0 : va >= 2147483648.0 ? 0x7fffffffu :
+			   va <= -2147483648.0 ? 0x80000000u : (uint32_t)(int32_t)trunc(va);
+		for (int i = 0; i < 14; i++) {
+			if (i == 7 && va == 0 && vb == 0)
+				continue;	/* min(+0, -0): either */
+			if (i >= 4 && i <= 6 && (isnan(va) || isnan(vb) || isinf(va) || isinf(vb)))
+				continue;	/* NaN payloads, inf - inf */
+			CHECK(o[i] == want[i], "t%u word %d: %04x, expected %04x (a %g b %g)", t, i,
+			      o[i], want[i], a, b);
+		}
+	}
+	return 0;
+}
+
 int main(void)
 {
 	report("carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc", t_carry());
@@ -607,6 +729,7 @@ int main(void)
 	report(".func calls inlined: params, return values, guards, nesting; recursion refused",
 	       t_calls());
 	report("idempotence boundary: TB_DONE flags blocks that crossed it", t_boundary());
+	report("f16: cvt in every rounding mode, add/mul/fma/min/neg/abs/setp/sat", t_f16());
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

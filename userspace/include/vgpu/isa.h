@@ -142,6 +142,7 @@ enum vgpu_type {
 	VGPU_T_S32 = 6,
 	VGPU_T_U64 = 7,
 	VGPU_T_S64 = 8,
+	VGPU_T_F16 = 9,		/* CVT only (IEEE binary16 in the low 16 bits) */
 	VGPU_T_F32 = 10,
 	VGPU_T_F64 = 11,
 	VGPU_T_PRED = 12,
@@ -167,7 +168,7 @@ static inline unsigned int vgpu_type_bits(unsigned int t)
 {
 	switch (t) {
 	case VGPU_T_U8: case VGPU_T_S8: return 8;
-	case VGPU_T_U16: case VGPU_T_S16: return 16;
+	case VGPU_T_U16: case VGPU_T_S16: case VGPU_T_F16: return 16;
 	case VGPU_T_U64: case VGPU_T_S64: case VGPU_T_F64: return 64;
 	case VGPU_T_PRED: return 1;
 	default: return 32;

@@ -321,9 +321,10 @@ static int ptx_type(const char *s, size_t n, bool *unsupported)
 		{ "u32", VGPU_T_U32 }, { "s32", VGPU_T_S32 }, { "b32", VGPU_T_U32 },
 		{ "u64", VGPU_T_U64 }, { "s64", VGPU_T_S64 }, { "b64", VGPU_T_U64 },
 		{ "f32", VGPU_T_F32 }, { "f64", VGPU_T_F64 }, { "pred", VGPU_T_PRED },
+		{ "f16", VGPU_T_F16 },
 	};
 	static const char *const bad[] = {
-		"f16", "f16x2", "bf16", "bf16x2", "b128", "tf32", "e4m3", "e5m2",
+		"f16x2", "bf16", "bf16x2", "b128", "tf32", "e4m3", "e5m2",
 		"e4m3x2", "e5m2x2", "u16x2", "s16x2", NULL,
 	};
 
@@ -343,7 +344,8 @@ static int type_cls(int t)
 		return VC_PRED;
 	if (vgpu_type_is64(t))
 		return VC_64;
-	if (t == VGPU_T_U8 || t == VGPU_T_S8 || t == VGPU_T_U16 || t == VGPU_T_S16)
+	if (t == VGPU_T_U8 || t == VGPU_T_S8 || t == VGPU_T_U16 || t == VGPU_T_S16 ||
+	    t == VGPU_T_F16)
 		return VC_16;
 	return VC_32;
 }
@@ -2249,7 +2251,8 @@ static void lower_cvt(struct parser *P, struct opword *w, struct pop *o, int n)
 	sat = has(w, "sat");
 	ftz = has(w, "ftz");
 	check_mods(P, w);
-	if (vgpu_type_float(st) && !vgpu_type_float(dt) && !rint)
+	if ((vgpu_type_float(st) || st == VGPU_T_F16) && !vgpu_type_float(dt) &&
+	    dt != VGPU_T_F16 && !rint)
 		cc_error(P->cc, P->line, "float to integer cvt needs an integer rounding modifier");
 	d = dst_reg(P, &o[0], type_cls(dt) == VC_16 && o[0].kind == PO_REG &&
 		    vcls(P, o[0].r) == VC_32 ? VC_32 : type_cls(dt));
@@ -2562,6 +2565,96 @@ static void lower_vote(struct parser *P, struct opword *w, struct pop *o, int n)
 	in->mod = mode;
 }
 
+/* A 16-bit f16 value widened to f32 (exact) or f64 into a fresh register. */
+static int f16_widen(struct parser *P, struct pop *o, int to)
+{
+	int v = mat(P, o, VGPU_T_F16, VC_32), r = newv(P, to == VGPU_T_F64 ? VC_64 : VC_32);
+	struct ins *in = emit_tmp(P, VGPU_OP_CVT, to);
+
+	in->d = r;
+	in->a = R(v);
+	in->mod = VGPU_M_CVT(VGPU_T_F16, 0, 0, 0, 0);
+	return r;
+}
+
+/*
+ * f16 arithmetic: the operands are widened (exactly) to f32, the operation
+ * is done there with round-to-nearest and the result rounded to f16 (an
+ * f32 intermediate holds 2 * 11 + 2 bits, so add, sub, mul, min, max round
+ * as if done in f16 directly); fma in f64. neg/abs flip / clear the sign
+ * bit; setp compares the widened values. .ftz and packed .f16x2 are errors.
+ */
+static void lower_f16(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	const char *b = w->base;
+	bool fma = !strcmp(b, "fma"), wide = fma;
+	int wt = wide ? VGPU_T_F64 : VGPU_T_F32, d = -1, tmp;
+	struct ins *in;
+
+	if (w->ntypes != 1)
+		cc_error(P->cc, P->line, "unsupported types for '%s' with .f16", b);
+	if (has(w, "ftz"))
+		cc_error(P->cc, P->line, "'.ftz' on f16 arithmetic is not supported");
+	if (!strcmp(b, "neg") || !strcmp(b, "abs")) {
+		int a;
+
+		check_mods(P, w);
+		nops(P, n, 2, b);
+		d = dst_reg(P, &o[0], VC_16);
+		a = mat(P, &o[1], VGPU_T_F16, VC_32);
+		in = emit(P, b[0] == 'n' ? VGPU_OP_XOR : VGPU_OP_AND, VGPU_T_U32);
+		in->d = d;
+		in->a = R(a);
+		set_bimm(in, b[0] == 'n' ? 0x8000 : 0x7fff, VGPU_T_U32);
+		return;
+	}
+	if (strcmp(b, "add") && strcmp(b, "sub") && strcmp(b, "mul") && !fma &&
+	    strcmp(b, "min") && strcmp(b, "max") && strcmp(b, "setp"))
+		cc_error(P->cc, P->line, "unsupported instruction '%s' with .f16", b);
+	for (int i = 1; i < n; i++) {
+		if (!strcmp(b, "setp") && i == 3)
+			break;	/* the predicate combined with */
+		if (o[i].kind != PO_REG && o[i].kind != PO_IMM)
+			bad_operand(P, &o[i], "a register or a constant");
+		o[i].r = f16_widen(P, &o[i], wt);
+		o[i].kind = PO_REG;
+	}
+	w->types[0] = wt;
+	if (!strcmp(b, "setp")) {
+		lower_setp(P, w, o, n);
+		return;
+	}
+	if (o[0].kind != PO_SINK)
+		d = dst_reg(P, &o[0], VC_16);
+	tmp = newv(P, wide ? VC_64 : VC_32);
+	o[0].kind = PO_REG;
+	o[0].r = tmp;
+	{
+		bool sat = has(w, "sat");
+
+		/* the operation, unguarded into tmp, then the rounding, guarded */
+		int g = P->guard;
+
+		P->guard = -1;
+		lower_arith(P, w, o, n);
+		P->guard = g;
+		if (d >= 0) {
+			in = emit(P, VGPU_OP_CVT, VGPU_T_F16);
+			in->d = d;
+			in->a = R(tmp);
+			in->mod = VGPU_M_CVT(wt, VGPU_RND_RN, 0, sat, 0);
+		}
+	}
+}
+
+static bool has_f16(const struct opword *w)
+{
+	for (int i = 0; i < w->ntypes; i++)
+		if (w->types[i] == VGPU_T_F16)
+			return true;
+	return false;
+}
+
 static void lower(struct parser *P, const struct tok *optok, struct pop *o, int n)
 {
 	struct opword w;
@@ -2570,7 +2663,10 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 
 	split_op(P, optok, &w);
 	b = w.base;
-	if (!strcmp(b, "mov")) {
+	if (has_f16(&w) && strcmp(b, "ld") && strcmp(b, "ldu") && strcmp(b, "st") &&
+	    strcmp(b, "mov") && strcmp(b, "cvt")) {
+		lower_f16(P, &w, o, n);
+	} else if (!strcmp(b, "mov")) {
 		lower_mov(P, &w, o, n);
 	} else if (!strcmp(b, "ld") || !strcmp(b, "ldu")) {
 		lower_ldst(P, &w, o, n, false);
@@ -2728,8 +2824,8 @@ static void parse_reg_decl(struct parser *P)
 	if (is_w(t, ".v2") || is_w(t, ".v4"))
 		cc_error(P->cc, t->line, "vector registers are not supported");
 	ty = ptx_type(t->s + 1, t->len - 1, &unsup);
-	if (unsup && (is_w(t, ".f16") || is_w(t, ".bf16")))
-		ty = VGPU_T_U16;	/* storage only; f16 arithmetic is refused */
+	if (unsup && is_w(t, ".bf16"))
+		ty = VGPU_T_U16;	/* storage only; bf16 arithmetic is refused */
 	else if (ty < 0 || unsup)
 		cc_error(P->cc, t->line, "unsupported register type");
 	cls = type_cls(ty);
