@@ -716,6 +716,43 @@ static int t_f16(void)
 	return 0;
 }
 
+
+/* match.any / match.all (b32 and b64) in a warp and in a divergent branch. */
+static const char match_ptx[] = PRO("match")
+	"\tld.global.u32 %r1, [%rd2];\n\tand.b32 %r2, %r1, 3;\n"
+	"\tmatch.any.sync.b32 %r10, %r2, -1;\n"
+	"\tcvt.u64.u32 %rd4, %r2;\n\tmatch.any.sync.b64 %r11, %rd4, -1;\n"
+	"\tmatch.all.sync.b32 %r12|%p1, %r2, -1;\n\tselp.u32 %r13, 1, 0, %p1;\n"
+	"\tmov.u32 %r14, 0;\n\tmov.u32 %r15, 0;\n"
+	"\tsetp.lt.u32 %p2, %r0, 8;\n\t@!%p2 bra $out;\n"
+	"\tmatch.all.sync.b32 %r14|%p3, 5, 0xff;\n\tselp.u32 %r15, 1, 0, %p3;\n"
+	"$out:\n"
+	"\tmul.wide.u32 %rd3, %r0, 32;\n\tadd.s64 %rd3, %rd1, %rd3;\n"
+	"\tst.global.v4.u32 [%rd3+1024], {%r10, %r11, %r12, %r13};\n"
+	"\tst.global.v2.u32 [%rd3+1040], {%r14, %r15};\n"
+	"\tret;\n}\n";
+
+static int t_match(void)
+{
+	static struct krun k;
+	uint32_t in[32];
+
+	inputs(in, 32);
+	CHECK(run_ptx(match_ptx, 1, 32, in, 32, &k) == 0 && !k.status, "run %d", k.status);
+	for (uint32_t t = 0; t < 32; t++) {
+		uint32_t any = 0;
+		const uint32_t *o = &k.out[256 + 8 * t];
+
+		for (uint32_t l = 0; l < 32; l++)
+			any |= (uint32_t)((in[l] & 3) == (in[t] & 3)) << l;
+		CHECK(o[0] == any && o[1] == any && o[2] == 0 && o[3] == 0,
+		      "t%u: any %08x %08x all %08x %u, expected %08x", t, o[0], o[1], o[2], o[3], any);
+		CHECK(o[4] == (t < 8 ? 0xffu : 0) && o[5] == (t < 8), "t%u: divergent all %08x %u",
+		      t, o[4], o[5]);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	report("carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc", t_carry());
@@ -729,6 +766,7 @@ int main(void)
 	report(".func calls inlined: params, return values, guards, nesting; recursion refused",
 	       t_calls());
 	report("idempotence boundary: TB_DONE flags blocks that crossed it", t_boundary());
+	report("match.any/match.all, b32 and b64, in a divergent branch", t_match());
 	report("f16: cvt in every rounding mode, add/mul/fma/min/neg/abs/setp/sat", t_f16());
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;

@@ -30,6 +30,10 @@ extern const struct vgpu_workload workload_kmeans;
 extern const struct vgpu_workload workload_nw;
 extern const struct vgpu_workload workload_backprop;
 extern const struct vgpu_workload workload_srad;
+extern const struct vgpu_workload workload_pathfinder;
+extern const struct vgpu_workload workload_sortnet;
+extern const struct vgpu_workload workload_fdtd2d;
+extern const struct vgpu_workload workload_gaussian;
 
 /* The suite, in the order vgpu list and vgpu run --all show it. */
 const struct vgpu_workload *const vgpu_workloads[] = {
@@ -55,6 +59,10 @@ const struct vgpu_workload *const vgpu_workloads[] = {
 	&workload_nw,
 	&workload_backprop,
 	&workload_srad,
+	&workload_pathfinder,
+	&workload_sortnet,
+	&workload_fdtd2d,
+	&workload_gaussian,
 	NULL,
 };
 

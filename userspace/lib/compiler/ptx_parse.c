@@ -2647,6 +2647,98 @@ static void lower_f16(struct parser *P, struct opword *w, struct pop *o, int n)
 	}
 }
 
+/*
+ * match.{any,all}.sync.b32/b64 d[|p], a, mask: 32 shfl.idx compare the
+ * value with each lane's; lanes not executing the instruction are masked
+ * out (and the member mask is checked as for shfl).
+ */
+static void lower_match(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	static const char *const modes[] = { "any", "all", NULL };
+	int mode = which(w, modes), t, cls, d, q = -1, a, ex, acc, lo = -1, hi = -1;
+	struct ins *in;
+
+	has(w, "sync");
+	t = one_type(P, w);
+	check_mods(P, w);
+	if (mode < 0 || (t != VGPU_T_U32 && t != VGPU_T_U64))
+		cc_error(P->cc, P->line, "unsupported match form");
+	nops(P, n, 3, "match");
+	member_mask(P, &o[2]);
+	cls = type_cls(t);
+	d = dst_reg(P, &o[0], VC_32);
+	if (o[0].r2 >= 0) {
+		if (mode == 0)
+			cc_error(P->cc, P->line, "match.any has no predicate destination");
+		check_cls(P, &o[0], o[0].r2, VC_PRED);
+		q = o[0].r2;
+	}
+	a = mat(P, &o[1], t, cls);
+	if (cls == VC_64) {
+		lo = newv(P, VC_32);
+		hi = newv(P, VC_32);
+		for (int h = 0; h < 2; h++) {
+			in = emit_tmp(P, VGPU_OP_UNPK, VGPU_T_U32);
+			in->d = h ? hi : lo;
+			in->a = R(a);
+			in->mod = (uint16_t)h;
+		}
+	}
+	ex = newv(P, VC_32);
+	if (P->guard >= 0) {
+		in = emit_tmp(P, VGPU_OP_VOTE, VGPU_T_U32);
+		in->mod = VGPU_VOTE_BALLOT;
+		in->p = P->guard;
+		in->pneg = P->gneg;
+	} else {
+		in = emit_tmp(P, VGPU_OP_S2R, VGPU_T_U32);
+		in->mod = VGPU_SR_ACTIVEMASK;
+	}
+	in->d = ex;
+	acc = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true, 0);
+	for (int i = 0; i < 32; i++) {
+		int p = -1;
+
+		for (int h = 0; h < (cls == VC_64 ? 2 : 1); h++) {
+			int v = cls == VC_64 ? (h ? hi : lo) : a, x = newv(P, VC_32);
+
+			in = emit_tmp(P, VGPU_OP_SHFL, VGPU_T_U32);
+			in->d = x;
+			in->a = R(v);
+			in->b = I((uint64_t)i);
+			in->c = I(31);
+			in->mod = VGPU_SHFL_IDX;
+			p = tsetp(P, VGPU_T_U32, VGPU_CMP_EQ, x, v, false, 0, p < 0 ? 0 : VGPU_BOP_AND,
+				  p);
+		}
+		in = emit_raw(P, VGPU_OP_OR, VGPU_T_U32, false);
+		in->g = p;
+		in->d = acc;
+		in->a = R(acc);
+		set_bimm(in, 1ull << i, VGPU_T_U32);
+	}
+	acc = t2(P, VGPU_OP_AND, VGPU_T_U32, acc, ex, false, 0);
+	if (mode == 0) {
+		dmov(P, d, acc, VGPU_T_U32);
+	} else {
+		int eq = tsetp(P, VGPU_T_U32, VGPU_CMP_EQ, acc, ex, false, 0, 0, -1);
+		int z = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true, 0);
+
+		if (d >= 0) {
+			in = emit(P, VGPU_OP_SELP, VGPU_T_U32);
+			in->d = d;
+			in->a = R(ex);
+			in->b = R(z);
+			in->p = eq;
+		}
+		if (q >= 0) {
+			in = emit(P, VGPU_OP_PLOP, VGPU_T_PRED);
+			in->d = q;
+			in->p = eq;
+		}
+	}
+}
+
 static bool has_f16(const struct opword *w)
 {
 	for (int i = 0; i < w->ntypes; i++)
@@ -2758,6 +2850,8 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 	} else if (!strcmp(b, "trap")) {
 		nops(P, n, 0, b);
 		emit(P, VGPU_OP_TRAP, VGPU_T_NONE);
+	} else if (!strcmp(b, "match")) {
+		lower_match(P, &w, o, n);
 	} else if (!strcmp(b, "bfind")) {
 		lower_bfind(P, &w, o, n);
 	} else if (!strcmp(b, "copysign")) {

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pathfinder: cheapest top-to-bottom path costs over a 32-row grid of
+ * size columns with weights 0-9 (pathfinder.cu): 31 launches, one per
+ * row, ping-ponging two cost rows. Bit-exact against the CPU's DP.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workload.h"
+
+#define ROWS 32
+
+static int pathfinder_run(struct vgpu_device *dev, const struct workload_args *args,
+			  struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t cols = (uint32_t)args->size;
+	uint64_t sizes[3] = { (uint64_t)ROWS * cols * 4, (uint64_t)cols * 4, (uint64_t)cols * 4 };
+	uint64_t seed = args->seed;
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo[3];
+	struct vgpu_params p;
+	int32_t *wall, *want;
+	uint32_t entry;
+	int ret, cur = 1;
+
+	if (cols == 0 || cols > (1u << 24)) {
+		snprintf(msg, msglen, "size (columns) must be 1 ... %u", 1u << 24);
+		return -EINVAL;
+	}
+	ret = workload_load(dev, "pathfinder", "pathfinder_row", &prog, &entry, msg, msglen);
+	if (ret)
+		return ret;
+	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
+	if (ret)
+		goto out_prog;
+	want = malloc((size_t)cols * 8);
+	if (!want) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out_bo;
+	}
+	wall = bo[0]->map;
+	for (uint64_t i = 0; i < (uint64_t)ROWS * cols; i++)
+		wall[i] = (int32_t)workload_randn(&seed, 10);
+	memcpy(bo[1]->map, wall, (size_t)cols * 4);
+	for (uint32_t r = 1; r < ROWS && !ret; r++, cur ^= 3) {
+		struct vgpu_bo *x[3] = { bo[0], bo[cur], bo[cur ^ 3] };
+
+		vgpu_params_init(&p);
+		for (int i = 0; i < 3; i++)
+			vgpu_params_ptr(&p, x[i]);
+		vgpu_params_u32(&p, cols);
+		vgpu_params_u32(&p, r);
+		ret = workload_go(dev, prog, "pathfinder_row", (cols + 255) / 256, 1, 256, 1, 0,
+				  &p, x, 3, res, msg, msglen);
+	}
+	if (!ret) {
+		int32_t *a = want, *b = want + cols, *t;
+
+		memcpy(a, wall, (size_t)cols * 4);
+		for (uint32_t r = 1; r < ROWS; r++) {
+			for (uint32_t j = 0; j < cols; j++) {
+				int32_t m = a[j];
+
+				if (j > 0 && a[j - 1] < m)
+					m = a[j - 1];
+				if (j + 1 < cols && a[j + 1] < m)
+					m = a[j + 1];
+				b[j] = m + wall[(size_t)r * cols + j];
+			}
+			t = a, a = b, b = t;
+		}
+		ret = workload_cmp_u32("cost", bo[cur]->map, (uint32_t *)a, cols, msg, msglen);
+	}
+	free(want);
+out_bo:
+	workload_free(bo, 3);
+out_prog:
+	vgpu_program_destroy(prog);
+	return ret;
+}
+
+const struct vgpu_workload workload_pathfinder = {
+	.name = "pathfinder",
+	.paper = "Rodinia pathfinder (PF)",
+	.cls = "MEM",
+	.kernels = "pathfinder_row (one launch per row, 31)",
+	.small_size = 2000,
+	.default_size = 1 << 18,
+	.large_size = 1 << 21,
+	.size_unit = "columns (32 rows)",
+	.run = pathfinder_run,
+};

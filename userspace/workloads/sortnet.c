@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sortnet: bitonic sort of size keys (a power of two, at least 1024)
+ * (sortnet.cu): sortnet_shared once, then for each merge size k = 2048 ...
+ * size the global steps of stride k/2 ... 1024 and one sortnet_merge. The
+ * result must equal the keys sorted on the CPU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "workload.h"
+
+#define CHUNK 1024
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int sortnet_run(struct vgpu_device *dev, const struct workload_args *args,
+		       struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t n = (uint32_t)args->size;
+	uint64_t bytes = (uint64_t)n * 4;
+	uint64_t seed = args->seed;
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo;
+	struct vgpu_params p;
+	uint32_t *keys, *want, entry;
+	int ret;
+
+	if (n < CHUNK || (n & (n - 1)) || n > (1u << 26)) {
+		snprintf(msg, msglen, "size must be a power of two, 1024 ... 2^26");
+		return -EINVAL;
+	}
+	ret = workload_load(dev, "sortnet", "sortnet_shared", &prog, &entry, msg, msglen);
+	if (ret)
+		return ret;
+	ret = workload_alloc(dev, &bo, &bytes, 1, msg, msglen);
+	if (ret)
+		goto out_prog;
+	want = malloc(bytes);
+	if (!want) {
+		ret = -ENOMEM;
+		snprintf(msg, msglen, "out of memory");
+		goto out_bo;
+	}
+	keys = bo->map;
+	for (uint32_t i = 0; i < n; i++)
+		want[i] = keys[i] = (uint32_t)workload_rand(&seed);
+	qsort(want, n, 4, cmp_u32);
+	vgpu_params_init(&p);
+	vgpu_params_ptr(&p, bo);
+	ret = workload_go(dev, prog, "sortnet_shared", n / CHUNK, 1, CHUNK / 2, 1, 0, &p,
+			  &bo, 1, res, msg, msglen);
+	for (uint32_t k = 2 * CHUNK; k <= n && !ret; k <<= 1) {
+		for (uint32_t j = k / 2; j >= CHUNK && !ret; j >>= 1) {
+			vgpu_params_init(&p);
+			vgpu_params_ptr(&p, bo);
+			vgpu_params_u32(&p, k);
+			vgpu_params_u32(&p, j);
+			ret = workload_go(dev, prog, "sortnet_global", n / 512, 1, 256, 1, 0,
+					  &p, &bo, 1, res, msg, msglen);
+		}
+		if (ret)
+			break;
+		vgpu_params_init(&p);
+		vgpu_params_ptr(&p, bo);
+		vgpu_params_u32(&p, k);
+		ret = workload_go(dev, prog, "sortnet_merge", n / CHUNK, 1, CHUNK / 2, 1, 0,
+				  &p, &bo, 1, res, msg, msglen);
+	}
+	if (!ret)
+		ret = workload_cmp_u32("keys", keys, want, n, msg, msglen);
+	free(want);
+out_bo:
+	workload_free(&bo, 1);
+out_prog:
+	vgpu_program_destroy(prog);
+	return ret;
+}
+
+const struct vgpu_workload workload_sortnet = {
+	.name = "sortnet",
+	.paper = "CUDA SDK sortingNetworks (bitonic, SN)",
+	.cls = "MEM",
+	.kernels = "sortnet_shared sortnet_global sortnet_merge",
+	.small_size = 4096,
+	.default_size = 1 << 18,
+	.large_size = 1 << 22,
+	.size_unit = "keys (power of two)",
+	.run = sortnet_run,
+};
