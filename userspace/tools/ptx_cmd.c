@@ -96,9 +96,8 @@ int vgpu_ptx_report(const void *image, size_t size, FILE *o)
 		name[VGPU_PROGRAM_NAME_LEN] = 0;
 		fprintf(o, "entry %s\n", name);
 		fprintf(o, "  Used %u registers, %u bytes smem, %u bytes param, %u bytes lmem"
-			" (local per thread)%s\n", e->regs_per_thread, e->shared_static,
-			e->param_size, e->local_per_thread,
-			e->max_threads_per_tb ? "" : "");
+			" (local per thread)\n", e->regs_per_thread, e->shared_static,
+			e->param_size, e->local_per_thread);
 		if (e->max_threads_per_tb)
 			fprintf(o, "  max threads per block %u\n", e->max_threads_per_tb);
 		fprintf(o, "  code: %u words", (e->code_end - e->code_start) / 8);

@@ -63,6 +63,7 @@ struct ins {
 	int block;
 	bool dead;		/* removed after allocation (no effect) */
 	bool boundary;		/* idempotence boundary (VGPU_I_BOUNDARY) */
+	bool internal;		/* ATOM of a lowering (bar.red), not of the PTX */
 };
 
 /* Parameter of an entry. */

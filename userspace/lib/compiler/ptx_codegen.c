@@ -550,7 +550,7 @@ static void flags(struct cg *g)
 	for (size_t i = 0; i < e->nins; i++) {
 		struct ins *in = &e->ins[i];
 
-		if (in->op == VGPU_OP_ATOM)
+		if (in->op == VGPU_OP_ATOM && !in->internal)
 			e->flags |= VGPU_ENTRY_HAS_ATOMICS;
 		if ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) && global_space(in)) {
 			if (in->op == VGPU_OP_LD)

@@ -1984,6 +1984,7 @@ static void lower_bar_red(struct parser *P, struct opword *w, struct pop *o, int
 			in->gneg = o[2].neg ^ (op == 1);	/* and: count the false ones */
 			in->b = R(one);
 			in->mod = VGPU_M_ATOM(VGPU_SP_SHARED, VGPU_ATOM_ADD, 0, 0);
+			in->internal = true;
 			set_mem_off(P, in, P->redword, false, true);
 		}
 	}
