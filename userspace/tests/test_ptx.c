@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -753,6 +754,83 @@ static int t_match(void)
 	return 0;
 }
 
+/* f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem, 64-bit bit ops. */
+static const char f64_ptx[] = PRO("dbl")
+	"\tmul.wide.u32 %rd3, %r0, 8;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
+	"\tld.global.f64 %fd1, [%rd4];\n\tld.global.f64 %fd2, [%rd4+512];\n"
+	"\tmul.wide.u32 %rd3, %r0, 128;\n\tadd.s64 %rd3, %rd1, %rd3;\n"
+	"\tdiv.rn.f64 %fd3, %fd1, %fd2;\n\tst.global.f64 [%rd3+2048], %fd3;\n"
+	"\tdiv.rz.f64 %fd3, %fd1, %fd2;\n\tst.global.f64 [%rd3+2056], %fd3;\n"
+	"\tdiv.rm.f64 %fd3, %fd1, %fd2;\n\tst.global.f64 [%rd3+2064], %fd3;\n"
+	"\tdiv.rp.f64 %fd3, %fd1, %fd2;\n\tst.global.f64 [%rd3+2072], %fd3;\n"
+	"\trcp.rn.f64 %fd3, %fd2;\n\tst.global.f64 [%rd3+2080], %fd3;\n"
+	"\trcp.rz.f64 %fd3, %fd2;\n\tst.global.f64 [%rd3+2088], %fd3;\n"
+	"\tabs.f64 %fd5, %fd1;\n"
+	"\tsqrt.rm.f64 %fd3, %fd5;\n\tst.global.f64 [%rd3+2096], %fd3;\n"
+	"\tsqrt.rp.f64 %fd3, %fd5;\n\tst.global.f64 [%rd3+2104], %fd3;\n"
+	"\tmov.b64 %rd5, %fd1;\n\tmov.b64 %rd6, %fd2;\n\tor.b64 %rd6, %rd6, 1;\n"
+	"\tdiv.s64 %rd7, %rd5, %rd6;\n\tst.global.u64 [%rd3+2112], %rd7;\n"
+	"\trem.u64 %rd7, %rd5, %rd6;\n\tst.global.u64 [%rd3+2120], %rd7;\n"
+	"\tpopc.b64 %r1, %rd5;\n\tclz.b64 %r2, %rd6;\n"
+	"\tst.global.v2.u32 [%rd3+2128], {%r1, %r2};\n"
+	"\tbrev.b64 %rd7, %rd5;\n\tst.global.u64 [%rd3+2136], %rd7;\n"
+	"\tret;\n}\n";
+
+static double c_fround(int mode, int op, double a, double b)
+{
+	static const int m[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
+	int old = fegetround();
+	volatile double x = a, y = b, r;
+
+	fesetround(m[mode]);
+	r = op == 0 ? x / y : op == 1 ? 1.0 / y : sqrt(x);
+	fesetround(old);
+	return r;
+}
+
+static int t_f64(void)
+{
+	static struct krun k;
+	static uint32_t in[256];
+
+	for (uint32_t i = 0; i < 128; i++) {
+		double v = (double)(int32_t)hash(i) / (double)(hash(i + 1000) | 1) * 3.7;
+
+		if (i == 64 + 5)
+			v = 0.0;
+		memcpy(&in[2 * i], &v, 8);
+	}
+	CHECK(run_ptx(f64_ptx, 1, 64, in, 256, &k) == 0 && !k.status, "run %d", k.status);
+	for (uint32_t t = 0; t < 64; t++) {
+		double a, b, want[8];
+		uint64_t ua, ub, o[12], rev = 0;
+
+		memcpy(&a, &in[2 * t], 8);
+		memcpy(&b, &in[2 * (t + 64)], 8);
+		memcpy(o, &k.out[512 + 32 * t], sizeof(o));
+		for (int mde = 0; mde < 4; mde++)
+			want[mde] = c_fround(mde, 0, a, b);
+		want[4] = c_fround(0, 1, a, b);
+		want[5] = c_fround(1, 1, a, b);
+		want[6] = c_fround(2, 2, fabs(a), 0);
+		want[7] = c_fround(3, 2, fabs(a), 0);
+		for (int i = 0; i < 8; i++)
+			CHECK(memcmp(&o[i], &want[i], 8) == 0, "t%u f64 result %d: %a, expected %a",
+			      t, i, *(double *)&o[i], want[i]);
+		memcpy(&ua, &a, 8);
+		memcpy(&ub, &b, 8);
+		ub |= 1;
+		for (int i = 0; i < 64; i++)
+			rev |= ((ua >> i) & 1) << (63 - i);
+		CHECK(o[8] == (uint64_t)((int64_t)ua / (int64_t)ub) && o[9] == ua % ub,
+		      "t%u div/rem 64", t);
+		CHECK((uint32_t)o[10] == (uint32_t)__builtin_popcountll(ua) &&
+		      (uint32_t)(o[10] >> 32) == (uint32_t)__builtin_clzll(ub) && o[11] == rev,
+		      "t%u popc/clz/brev 64", t);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	report("carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc", t_carry());
@@ -766,6 +844,7 @@ int main(void)
 	report(".func calls inlined: params, return values, guards, nesting; recursion refused",
 	       t_calls());
 	report("idempotence boundary: TB_DONE flags blocks that crossed it", t_boundary());
+	report("f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem/popc/clz/brev", t_f64());
 	report("match.any/match.all, b32 and b64, in a divergent branch", t_match());
 	report("f16: cvt in every rounding mode, add/mul/fma/min/neg/abs/setp/sat", t_f16());
 	printf("%d passed, %d failed\n", passed, failed);
