@@ -831,6 +831,50 @@ static int t_f64(void)
 	return 0;
 }
 
+
+/* redux.sync (sm_80 PTX) in a full warp and in a divergent branch. */
+static const char redux_ptx[] = HEAD ".visible .entry redux(.param .u64 out)\n{\n"
+	"\t.reg .pred %p<4>;\n\t.reg .b32 %r<20>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tcvta.to.global.u64 %rd1, %rd1;\n"
+	"\tmov.u32 %r0, %tid.x;\n\tmul.wide.u32 %rd2, %r0, 4;\n\tadd.s64 %rd2, %rd1, %rd2;\n"
+	"\tld.global.u32 %r1, [%rd2];\n"
+	"\tredux.sync.add.u32 %r10, %r1, -1;\n\tredux.sync.min.s32 %r11, %r1, -1;\n"
+	"\tredux.sync.max.u32 %r12, %r1, -1;\n\tredux.sync.xor.b32 %r13, %r1, -1;\n"
+	"\tmov.u32 %r14, 0;\n\tsetp.lt.u32 %p1, %r0, 5;\n\t@!%p1 bra $o;\n"
+	"\tredux.sync.max.s32 %r14, %r1, 31;\n"
+	"$o:\n"
+	"\tmul.wide.u32 %rd3, %r0, 32;\n\tadd.s64 %rd3, %rd1, %rd3;\n"
+	"\tst.global.v4.u32 [%rd3+1024], {%r10, %r11, %r12, %r13};\n"
+	"\tst.global.u32 [%rd3+1040], %r14;\n"
+	"\tret;\n}\n";
+
+static int t_redux(void)
+{
+	static struct krun k;
+	uint32_t in[32], add = 0, umax = 0, x = 0, smax5 = 0;
+	int32_t smin = INT32_MAX, sm5 = INT32_MIN;
+
+	inputs(in, 32);
+	for (int i = 0; i < 32; i++) {
+		add += in[i];
+		smin = (int32_t)in[i] < smin ? (int32_t)in[i] : smin;
+		umax = in[i] > umax ? in[i] : umax;
+		x ^= in[i];
+		if (i < 5)
+			sm5 = (int32_t)in[i] > sm5 ? (int32_t)in[i] : sm5;
+	}
+	smax5 = (uint32_t)sm5;
+	CHECK(run_ptx(redux_ptx, 1, 32, in, 32, &k) == 0 && !k.status, "run %d", k.status);
+	for (uint32_t t = 0; t < 32; t++) {
+		const uint32_t *o = &k.out[256 + 8 * t];
+
+		CHECK(o[0] == add && o[1] == (uint32_t)smin && o[2] == umax && o[3] == x &&
+		      o[4] == (t < 5 ? smax5 : 0), "t%u: %08x %08x %08x %08x %08x", t, o[0], o[1],
+		      o[2], o[3], o[4]);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	report("carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc", t_carry());
@@ -845,6 +889,7 @@ int main(void)
 	       t_calls());
 	report("idempotence boundary: TB_DONE flags blocks that crossed it", t_boundary());
 	report("f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem/popc/clz/brev", t_f64());
+	report("redux.sync add/min/max/xor, full and divergent", t_redux());
 	report("match.any/match.all, b32 and b64, in a divergent branch", t_match());
 	report("f16: cvt in every rounding mode, add/mul/fma/min/neg/abs/setp/sat", t_f16());
 	printf("%d passed, %d failed\n", passed, failed);

@@ -2740,6 +2740,63 @@ static void lower_match(struct parser *P, struct opword *w, struct pop *o, int n
 	}
 }
 
+/*
+ * redux.sync.{add,min,max}.{u32,s32} / .{and,or,xor}.b32 d, a, mask: each
+ * lane folds the values of the executing lanes, fetched by 32 shfl.idx.
+ */
+static void lower_redux(struct parser *P, struct opword *w, struct pop *o, int n)
+{
+	static const char *const ops[] = { "add", "min", "max", "and", "or", "xor", NULL };
+	static const int vop[] = { VGPU_OP_ADD, VGPU_OP_MIN, VGPU_OP_MAX, VGPU_OP_AND,
+				   VGPU_OP_OR, VGPU_OP_XOR };
+	int op = which(w, ops), t, d, a, ex, acc;
+	uint64_t init;
+	struct ins *in;
+
+	has(w, "sync");
+	t = one_type(P, w);
+	check_mods(P, w);
+	if (op < 0 || (op < 3 && t != VGPU_T_U32 && t != VGPU_T_S32) ||
+	    (op >= 3 && t != VGPU_T_U32))
+		cc_error(P->cc, P->line, "unsupported redux form");
+	nops(P, n, 3, "redux");
+	member_mask(P, &o[2]);
+	d = dst_reg(P, &o[0], VC_32);
+	a = mat(P, &o[1], t, VC_32);
+	ex = newv(P, VC_32);
+	if (P->guard >= 0) {
+		in = emit_tmp(P, VGPU_OP_VOTE, VGPU_T_U32);
+		in->mod = VGPU_VOTE_BALLOT;
+		in->p = P->guard;
+		in->pneg = P->gneg;
+	} else {
+		in = emit_tmp(P, VGPU_OP_S2R, VGPU_T_U32);
+		in->mod = VGPU_SR_ACTIVEMASK;
+	}
+	in->d = ex;
+	init = op == 1 ? (t == VGPU_T_S32 ? 0x7fffffffu : 0xffffffffu) :
+	       op == 2 ? (t == VGPU_T_S32 ? 0x80000000u : 0) : op == 3 ? 0xffffffffu : 0;
+	acc = t2(P, VGPU_OP_MOV, VGPU_T_U32, -1, -1, true, init);
+	for (int i = 0; i < 32; i++) {
+		int x = newv(P, VC_32), bit, p;
+
+		in = emit_tmp(P, VGPU_OP_SHFL, VGPU_T_U32);
+		in->d = x;
+		in->a = R(a);
+		in->b = I((uint64_t)i);
+		in->c = I(31);
+		in->mod = VGPU_SHFL_IDX;
+		bit = t2(P, VGPU_OP_AND, VGPU_T_U32, ex, -1, true, 1ull << i);
+		p = tsetp(P, VGPU_T_U32, VGPU_CMP_NE, bit, -1, true, 0, 0, -1);
+		in = emit_raw(P, vop[op], op < 3 ? t : VGPU_T_U32, false);
+		in->g = p;
+		in->d = acc;
+		in->a = R(acc);
+		in->b = R(x);
+	}
+	dmov(P, d, acc, VGPU_T_U32);
+}
+
 static bool has_f16(const struct opword *w)
 {
 	for (int i = 0; i < w->ntypes; i++)
@@ -2851,6 +2908,8 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 	} else if (!strcmp(b, "trap")) {
 		nops(P, n, 0, b);
 		emit(P, VGPU_OP_TRAP, VGPU_T_NONE);
+	} else if (!strcmp(b, "redux")) {
+		lower_redux(P, &w, o, n);
 	} else if (!strcmp(b, "match")) {
 		lower_match(P, &w, o, n);
 	} else if (!strcmp(b, "bfind")) {
