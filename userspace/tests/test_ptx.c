@@ -875,6 +875,37 @@ static int t_redux(void)
 	return 0;
 }
 
+
+/* ld.param through a register holding an entry parameter's address. */
+static const char pareg_ptx[] = HEAD ".visible .entry pareg(.param .u64 out)\n{\n"
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [out];\n\tmov.u64 %rd2, out;\n"
+	"\tld.param.u64 %rd3, [%rd2];\n\tld.param.u32 %r1, [%rd2+4];\n"
+	"\tcvta.to.global.u64 %rd4, %rd3;\n"
+	"\tst.global.u64 [%rd4+1024], %rd1;\n\tst.global.u32 [%rd4+1032], %r1;\n"
+	"\tst.global.u64 [%rd4+1040], %rd2;\n"
+	"\tret;\n}\n";
+
+static int t_param_reg(void)
+{
+	static struct krun k;
+	char err[256];
+	void *img;
+	size_t size;
+	static const char bad[] = HEAD ".func f(.param .b32 x)\n{\n\t.reg .b64 %rd<2>;\n"
+		"\t.reg .b32 %r<2>;\n\tmov.u64 %rd1, x;\n\tld.param.u32 %r1, [%rd1];\n\tret;\n}\n"
+		".visible .entry k()\n{\n\t.param .b32 a;\n\tcall.uni f, (a);\n\tret;\n}\n";
+
+	CHECK(run_ptx(pareg_ptx, 1, 1, NULL, 0, &k) == 0 && !k.status, "run %d", k.status);
+	CHECK(k.out[256] == (1u << 20) && k.out[257] == 0 && k.out[258] == 0 &&
+	      k.out[260] == 0 && k.out[261] == 0, "ld.param via register: %08x %08x %08x %08x",
+	      k.out[256], k.out[257], k.out[258], k.out[260]);
+	CHECK(vgpu_compile_ptx(bad, strlen(bad), &img, &size, err, sizeof(err)) == -EINVAL,
+	      "the address of a call parameter");
+	CHECK(strstr(err, "ptx:8: the address of call parameter 'x'"), "error '%s'", err);
+	return 0;
+}
+
 int main(void)
 {
 	report("carry chains: add.cc/addc/sub.cc/subc/mad.cc/madc", t_carry());
@@ -889,6 +920,7 @@ int main(void)
 	       t_calls());
 	report("idempotence boundary: TB_DONE flags blocks that crossed it", t_boundary());
 	report("f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem/popc/clz/brev", t_f64());
+	report("ld.param through a register; a call parameter's address refused", t_param_reg());
 	report("redux.sync add/min/max/xor, full and divergent", t_redux());
 	report("match.any/match.all, b32 and b64, in a divergent branch", t_match());
 	report("f16: cvt in every rounding mode, add/mul/fma/min/neg/abs/setp/sat", t_f16());

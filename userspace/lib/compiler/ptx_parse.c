@@ -839,6 +839,9 @@ static int sym_addr(struct parser *P, const struct pop *o, int cls, int64_t add)
 	} else if (o->sym.kind == SY_VAR) {
 		struct var *var = o->sym.var;
 
+		if (var->pslot)
+			cc_error(P->cc, o->line, "the address of call parameter '%s' is not supported",
+				 o->name);
 		if (var->space == VGPU_SP_GLOBAL) {
 			if (cls != VC_64)
 				cc_error(P->cc, o->line, "address of '%s' needs a 64-bit register",
@@ -2287,8 +2290,12 @@ static void mem_addr(struct parser *P, struct pop *o, int *space, int *base,
 			cc_error(P->cc, o->line, "address register must be 32 or 64 bits");
 		*base = o->r;
 		*a64 = c == VC_64;
-		if (*space == VGPU_SP_PARAM)
-			cc_error(P->cc, o->line, "param space through a register is not supported");
+		/* the entry's parameters through a register: the register can only
+		 * hold an entry parameter's address (taking the address of a call's
+		 * .param is refused in sym_addr) */
+		if (*space == VGPU_SP_PARAM && P->nframes)
+			cc_error(P->cc, o->line,
+				 "param space through a register inside a .func is not supported");
 		return;
 	}
 	if (o->abase == PO_IMM)
