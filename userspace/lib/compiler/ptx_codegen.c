@@ -508,13 +508,16 @@ static void flags(struct cg *g)
 				continue;
 			switch (in->op) {
 			case VGPU_OP_LD:
-				if (VGPU_M_MEM_SP(in->mod) == VGPU_SP_PARAM) {
+				if (VGPU_M_MEM_SP(in->mod) == VGPU_SP_PARAM && in->a.k != OK_REG) {
 					r = ROOT_UNKNOWN;
+					/* a 64-bit parameter may be a pointer: a root;
+					 * a narrower one is an integer (a size, an index),
+					 * no root of its own */
 					for (size_t p = 0; p < e->nparams && p < 62; p++)
 						if ((uint64_t)in->off >= e->params[p].offset &&
 						    (uint64_t)in->off < e->params[p].offset +
 						    e->params[p].size)
-							r = 1ull << p;
+							r = e->params[p].size == 8 ? 1ull << p : 0;
 				} else {
 					r = ROOT_UNKNOWN;
 				}
@@ -522,19 +525,17 @@ static void flags(struct cg *g)
 			case VGPU_OP_LEAD:
 				r = ROOT_DATA;
 				break;
-			case VGPU_OP_MOV: case VGPU_OP_CVTA: case VGPU_OP_ADD: case VGPU_OP_SUB:
-			case VGPU_OP_MAD: case VGPU_OP_MADWD: case VGPU_OP_SELP: case VGPU_OP_CVT:
-			case VGPU_OP_AND: case VGPU_OP_OR: case VGPU_OP_XOR: case VGPU_OP_PACK:
-			case VGPU_OP_MUL: case VGPU_OP_MULWD: case VGPU_OP_SHL: case VGPU_OP_SHR:
-			case VGPU_OP_UNPK:
-				r = opnd_roots(e, &in->a) | opnd_roots(e, &in->b) |
-				    opnd_roots(e, &in->c);
-				break;
 			case VGPU_OP_S2R: case VGPU_OP_SETP: case VGPU_OP_PLOP: case VGPU_OP_VOTE:
 				r = 0;
 				break;
+			case VGPU_OP_ATOM:
+				r = ROOT_UNKNOWN;	/* a value from memory */
+				break;
 			default:
-				r = ROOT_UNKNOWN;
+				/* computed from its operands (min/max clamps of an
+				 * index, shuffles of an address, ...): their roots */
+				r = opnd_roots(e, &in->a) | opnd_roots(e, &in->b) |
+				    opnd_roots(e, &in->c);
 				break;
 			}
 			for (int j = 0; j < nd; j++) {
