@@ -435,9 +435,13 @@ static inline uint32_t *wrow(struct vgpu_sim *s, struct warp *w, unsigned int r)
 static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint32_t l,
 				 const struct job *j)
 {
-	uint64_t a = VGPU_M_MEM_A64(d->mod) ? G64(A, l) : A[l];
+	uint64_t a;
 
-	a += (uint64_t)d->off;
+	/* A 32-bit address wraps at 2^32 with its offset, as in PTX. */
+	if (VGPU_M_MEM_A64(d->mod))
+		a = G64(A, l) + (uint64_t)(int64_t)d->off;
+	else
+		a = (uint32_t)(A[l] + (uint32_t)d->off);
 	if (VGPU_M_MEM_REL(d->mod))
 		a += j->desc.data_addr;
 	return a;

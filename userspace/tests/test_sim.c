@@ -795,6 +795,49 @@ static int t_barrier(void)
 	return r;
 }
 
+/*
+ * A 32-bit shared address may be "negative" until its offset brings it back:
+ * nvcc emits [%r - 4 + 4]-style pairs. The sum wraps at 2^32, as in PTX.
+ */
+static const char wrap_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry wrap(.param .u64 out)\n{\n"
+	"	.reg .b32 %r<10>;\n	.reg .b64 %rd<4>;\n"
+	"	.shared .align 4 .b8 buf[256];\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n	shl.b32 %r2, %r1, 2;\n"
+	"	mov.u32 %r3, buf;\n	add.s32 %r4, %r3, %r2;\n"
+	"	add.s32 %r5, %r4, -64;\n"
+	"	add.s32 %r6, %r1, 1000;\n"
+	"	st.shared.u32 [%r5+64], %r6;\n"
+	"	bar.sync 0;\n"
+	"	ld.shared.u32 %r7, [%r5+64];\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r7;\n"
+	"	ret;\n}\n";
+
+static int t_shared_wrap(void)
+{
+	struct env e;
+	struct result res;
+	uint32_t *out;
+	int r = run_inline(wrap_ptx, "wrap", 1, 32, 32 * 4, &out, &res, &e);
+
+	if (!r && res.status) {
+		printf("#   status %d at 0x%llx\n", res.status,
+		       (unsigned long long)res.fault_addr);
+		r = res.status;
+	}
+	for (uint32_t t = 0; t < 32 && !r; t++) {
+		if (out[t] != 1000 + t) {
+			printf("#   thread %u: %u, expected %u\n", t, out[t], 1000 + t);
+			r = -1;
+		}
+	}
+	env_fini(&e);
+	return r;
+}
+
 /* Shared and global atomics of several kinds. */
 static const char atom_ptx[] =
 	".version 7.0\n.target sm_75\n.address_size 64\n"
@@ -1750,6 +1793,7 @@ int main(int argc, char **argv)
 	report("saxpy matches the CPU reference bit for bit", t_saxpy());
 	report("two identical runs give identical cycles and warp_insts", t_deterministic());
 	report("a job repeated on an idle model takes the same cycles", t_idle_reset());
+	report("a 32-bit shared address wraps with its offset", t_shared_wrap());
 	report("reduce matches the CPU reference", t_reduce());
 	report("histogram (global and shared atomics) matches", t_histogram());
 	report("divergence and reconvergence", t_divergence());
