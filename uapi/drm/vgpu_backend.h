@@ -29,6 +29,7 @@
 #ifndef _UAPI_VGPU_BACKEND_H_
 #define _UAPI_VGPU_BACKEND_H_
 
+#include <linux/const.h>
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
@@ -201,7 +202,7 @@ enum vgpu_evt_type {
  * it is no longer idempotent, re-executing it from its start could give a
  * different result (Chimera's relaxed idempotence).
  */
-#define VGPU_EVT_F_CROSSED_BOUNDARY	(1u << 0)
+#define VGPU_EVT_F_CROSSED_BOUNDARY	_BITUL(0)
 
 /**
  * struct vgpu_evt - one event-ring entry (64 bytes).

@@ -102,7 +102,7 @@ struct vgpu_program_entry {
 #define VGPU_ELF_SLOTS			32
 #define VGPU_ELF_MAX_SCORE		255
 /* &vgpu_elf_point.flags */
-#define VGPU_ELF_BRANCH			(1u << 0)	/* else a memory load */
+#define VGPU_ELF_BRANCH			_BITUL(0)	/* else a memory load */
 /** &vgpu_program_analysis.first_boundary when the entry has none. */
 #define VGPU_NO_BOUNDARY		0xffffffffu
 
