@@ -191,11 +191,13 @@ static void usage(FILE *f)
 	const char *const *names = vgpu_sim_preset_names();
 
 	fprintf(f,
-		"usage: vgpud [--gpu NAME] [--device PATH] [--ready-file PATH] [-v]\n"
+		"usage: vgpud [--gpu NAME] [--config FILE] [--device PATH] [--ready-file PATH] [-v]\n"
 		"  --gpu NAME         hardware preset (default fermi-gtx480):");
 	for (; *names; names++)
 		fprintf(f, " %s", *names);
 	fprintf(f,
+		"\n  --config FILE      model settings, key = value (Documentation/model.rst),"
+		"\n                     applied over the preset"
 		"\n  --device PATH      backend device (default %s)\n"
 		"  --ready-file PATH  created once attached, removed on exit\n"
 		"  -v                 log more (twice: every turn)\n",
@@ -206,13 +208,14 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "gpu", required_argument, NULL, 'g' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *gpu = "fermi-gtx480";
+	const char *gpu = "fermi-gtx480", *config = NULL;
 	const char *device = VGPU_BACKEND_DEVICE;
 	const char *ready = "/run/vgpud.ready";
 	struct vgpu_sim_config cfg;
@@ -221,9 +224,10 @@ int main(int argc, char **argv)
 	struct vgpu_sim_stats st;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "g:d:r:vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "g:c:d:r:vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g': gpu = optarg; break;
+		case 'c': config = optarg; break;
 		case 'd': device = optarg; break;
 		case 'r': ready = optarg; break;
 		case 'v': verbose++; break;
@@ -235,6 +239,14 @@ int main(int argc, char **argv)
 		logmsg("unknown GPU preset '%s'", gpu);
 		usage(stderr);
 		return 2;
+	}
+	if (config) {
+		char err[256];
+
+		if (vgpu_sim_config_load(&cfg, config, err, sizeof(err))) {
+			logmsg("%s", err);
+			return 2;
+		}
 	}
 	/* No SA_RESTART: a signal must interrupt poll() so that we exit. */
 	sigaction(SIGTERM, &sa, NULL);

@@ -447,6 +447,16 @@ static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint3
 	return a;
 }
 
+/* timing hook: the lanes' addresses of a memory instruction, for mem.c */
+static inline void mrec_set(struct vgpu_sim *s, uint32_t m, unsigned int sp, unsigned int size,
+			    unsigned int kind)
+{
+	s->mrec.mask = m;
+	s->mrec.sp = (uint8_t)sp;
+	s->mrec.size = (uint8_t)size;
+	s->mrec.kind = (uint8_t)kind;
+}
+
 static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
 {
 	struct job *j = w->tb->job;
@@ -466,6 +476,8 @@ static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 		uint64_t addr = lane_addr(d, A, l, j);
 		const uint8_t *p = mem_ptr(s, w, sp, addr, esz * nv, l);
 
+		s->mrec.addr[l] = addr;	/* timing hook */
+
 		if (!p) {
 			w->tb->fault_addr = addr;
 			return -EFAULT;
@@ -479,6 +491,7 @@ static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 				D[i][l] = (uint32_t)v;
 		}
 	}
+	mrec_set(s, m, sp, esz * nv, MR_LD);	/* timing hook */
 	return 0;
 }
 
@@ -503,6 +516,7 @@ static int exec_st(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 		uint64_t addr = lane_addr(d, A, l, j);
 
 		ptr[l] = mem_ptr(s, w, sp, addr, esz * nv, l);
+		s->mrec.addr[l] = addr;	/* timing hook */
 		if (!ptr[l]) {
 			w->tb->fault_addr = addr;
 			return -EFAULT;
@@ -512,6 +526,7 @@ static int exec_st(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 		for (unsigned int i = 0; i < nv; i++)
 			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 	}
+	mrec_set(s, m, sp, esz * nv, MR_ST);	/* timing hook */
 	return 0;
 }
 
@@ -566,6 +581,7 @@ static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, 
 		uint64_t addr = lane_addr(d, A, l, j);
 
 		ptr[l] = mem_ptr(s, w, sp, addr, 1u << lsz, l);
+		s->mrec.addr[l] = addr;	/* timing hook */
 		if (!ptr[l]) {
 			w->tb->fault_addr = addr;
 			return -EFAULT;
@@ -584,6 +600,7 @@ static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, 
 		else
 			D[l] = (uint32_t)old[l];
 	}
+	mrec_set(s, m, sp, 1u << lsz, MR_ATOM);	/* timing hook */
 	return 0;
 }
 

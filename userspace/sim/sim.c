@@ -3,117 +3,22 @@
  * sim.c - the GPU model of vgpu_sim.h: presets, jobs, thread-block
  * dispatch, the warp schedulers and the cycle loop.
  *
- * Timing: each SM has schedulers_per_sm warp schedulers; warp slot k belongs
- * to scheduler k % schedulers_per_sm. Every cycle each scheduler issues at
- * most one instruction, from the first ready warp after the one it issued
- * last (loose round robin). An issued instruction executes at once
- * (functionally) and its warp is ready again after the instruction's latency.
- * Cycles in which no SM can issue are skipped: time jumps to the next cycle
- * at which some warp is ready.
+ * Timing (timing.h, sched.c, mem.c): each SM has schedulers_per_sm warp
+ * schedulers; each issues at most one instruction per cycle, chosen by the
+ * configured policy among the warps whose next instruction has its operands
+ * (a per-register scoreboard), its instruction fetched, and a free
+ * functional unit (SP, SFU, DP per scheduler with latency and initiation
+ * interval, the LD/ST unit per SM). An issued instruction executes at once
+ * (functionally, exec.c); the memory system times its access. Cycles in
+ * which no SM can issue are skipped ("simulation gating", as in Accel-Sim):
+ * time jumps to the next cycle at which some warp can, and the skipped
+ * cycles are counted in the stall class they all share.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim_int.h"
-
-/* ------------------------------------------------------------------ */
-/* presets */
-
-static const struct preset {
-	const char *name;
-	struct vgpu_sim_config cfg;
-} presets[] = {
-	{
-		/* Fermi GTX480 as in the thesis, Table 3.1 (ELF): 15 SMs. */
-		"fermi-gtx480",
-		{
-			.desc = {
-				.num_sms = 15, .warp_size = 32, .max_threads_per_sm = 1536,
-				.max_tbs_per_sm = 8, .regs_per_sm = 32768,
-				.shared_per_sm = 48 * 1024, .max_threads_per_tb = 1024,
-				.max_regs_per_thread = 63, .max_shared_per_tb = 48 * 1024,
-				.core_clock_khz = 1400000, .reg_alloc_unit = 2,
-				.shared_alloc_unit = 128,
-			},
-			.schedulers_per_sm = 2, .alu_latency = 8, .sfu_latency = 20,
-			.mem_latency = 400, .shared_latency = 30,
-		},
-	},
-	{
-		/* Fermi as in Table 4.1 (Chimera): 30 SMs. */
-		"fermi-30sm",
-		{
-			.desc = {
-				.num_sms = 30, .warp_size = 32, .max_threads_per_sm = 1536,
-				.max_tbs_per_sm = 8, .regs_per_sm = 32768,
-				.shared_per_sm = 48 * 1024, .max_threads_per_tb = 1024,
-				.max_regs_per_thread = 63, .max_shared_per_tb = 48 * 1024,
-				.core_clock_khz = 1400000, .reg_alloc_unit = 2,
-				.shared_alloc_unit = 128,
-			},
-			.schedulers_per_sm = 2, .alu_latency = 8, .sfu_latency = 20,
-			.mem_latency = 400, .shared_latency = 30,
-		},
-	},
-	{
-		/* Maxwell GTX980 as in Table 5.2 (GPU Maestro). */
-		"maxwell-gtx980",
-		{
-			.desc = {
-				.num_sms = 16, .warp_size = 32, .max_threads_per_sm = 2048,
-				.max_tbs_per_sm = 32, .regs_per_sm = 65536,
-				.shared_per_sm = 96 * 1024, .max_threads_per_tb = 1024,
-				.max_regs_per_thread = 255, .max_shared_per_tb = 48 * 1024,
-				.core_clock_khz = 1126000, .reg_alloc_unit = 8,
-				.shared_alloc_unit = 256,
-			},
-			.schedulers_per_sm = 4, .alu_latency = 6, .sfu_latency = 15,
-			.mem_latency = 350, .shared_latency = 24,
-		},
-	},
-	{
-		/* Volta V100-like: 80 SMs, 4 sub-cores. */
-		"volta-v100",
-		{
-			.desc = {
-				.num_sms = 80, .warp_size = 32, .max_threads_per_sm = 2048,
-				.max_tbs_per_sm = 32, .regs_per_sm = 65536,
-				.shared_per_sm = 96 * 1024, .max_threads_per_tb = 1024,
-				.max_regs_per_thread = 255, .max_shared_per_tb = 96 * 1024,
-				.core_clock_khz = 1530000, .reg_alloc_unit = 8,
-				.shared_alloc_unit = 256,
-			},
-			.schedulers_per_sm = 4, .alu_latency = 4, .sfu_latency = 12,
-			.mem_latency = 300, .shared_latency = 20,
-		},
-	},
-};
-
-#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
-
-int vgpu_sim_preset(const char *name, struct vgpu_sim_config *cfg)
-{
-	for (size_t i = 0; i < NPRESETS; i++) {
-		if (!strcmp(presets[i].name, name)) {
-			*cfg = presets[i].cfg;
-			memset(cfg->desc.name, 0, sizeof(cfg->desc.name));
-			memcpy(cfg->desc.name, presets[i].name, strlen(presets[i].name));
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
-const char *const *vgpu_sim_preset_names(void)
-{
-	static const char *names[NPRESETS + 1];
-
-	for (size_t i = 0; i < NPRESETS; i++)
-		names[i] = presets[i].name;
-	names[NPRESETS] = NULL;
-	return names;
-}
 
 /* ------------------------------------------------------------------ */
 /* creation */
@@ -128,7 +33,11 @@ static int config_check(const struct vgpu_sim_config *c)
 	    d->max_threads_per_tb < 1 || d->max_threads_per_tb > d->max_threads_per_sm ||
 	    d->max_regs_per_thread > VGPU_NUM_REGS || d->shared_per_sm > (64u << 20) ||
 	    d->max_shared_per_tb > d->shared_per_sm ||
-	    c->schedulers_per_sm < 1 || c->schedulers_per_sm > 64)
+	    c->schedulers_per_sm < 1 || c->schedulers_per_sm > 64 ||
+	    c->scheduler >= VGPU_SCHED_COUNT_ || c->mem_partitions > 4096 ||
+	    c->l1d_mshrs > 65536 || c->shared_banks > 64 || c->reg_banks > 64 ||
+	    c->collectors > 64 || c->dram_banks > 1024 || c->l1d_size > (64u << 20) ||
+	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20))
 		return -EINVAL;
 	return 0;
 }
@@ -139,12 +48,17 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	struct vgpu_sim *s;
 	uint32_t nsm;
 
-	if (config_check(cfg))
+	struct vgpu_sim_config c = *cfg;
+
+	vgpu_sim_config_defaults(&c);
+	if (config_check(&c))
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->cfg = *cfg;
+	s->cfg = c;
+	cfg = &s->cfg;
+	s->sched = sched_get(cfg->scheduler);
 	s->vram = vram;
 	s->vram_size = vram ? vram_size : 0;
 	s->lat[LAT_ALU] = cfg->alu_latency ? cfg->alu_latency : 1;
@@ -165,11 +79,23 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->slots = calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->slots));
 		sm->ws = calloc(sm->nws, sizeof(*sm->ws));
 		sm->rr = calloc(cfg->schedulers_per_sm, sizeof(*sm->rr));
-		if (!sm->shared || !sm->slots || !sm->ws || !sm->rr)
+		sm->last = calloc(cfg->schedulers_per_sm, sizeof(*sm->last));
+		sm->ordcap = (sm->nws + cfg->schedulers_per_sm - 1) / cfg->schedulers_per_sm;
+		sm->ord = calloc((size_t)sm->ordcap * cfg->schedulers_per_sm, sizeof(*sm->ord));
+		sm->nord = calloc(cfg->schedulers_per_sm, sizeof(*sm->nord));
+		sm->snext = calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
+		sm->sum = calloc(sm->nws, sizeof(*sm->sum));
+		if (!sm->sum || !sm->shared || !sm->slots || !sm->ws || !sm->rr || !sm->last || !sm->ord ||
+		    !sm->nord || !sm->snext)
 			goto fail;
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
-			sm->rr[k] = UINT32_MAX;
+			sm->rr[k] = sm->last[k] = UINT32_MAX;
+		for (uint32_t k = 0; k < sm->nws; k++)
+			sm->sum[k].ready = UINT64_MAX;
+		sm->t.idle_since = UINT64_MAX;
 	}
+	if (mem_create(s))
+		goto fail;
 	return s;
 fail:
 	vgpu_sim_destroy(s);
@@ -180,6 +106,7 @@ static void free_tb(struct tb *tb)
 {
 	free(tb->regs);
 	free(tb->local);
+	free(tb->sb);
 	free(tb);
 }
 
@@ -189,6 +116,7 @@ static void free_job(struct job *j)
 	free(j->pool);
 	free(j->params);
 	free(j->ranges);
+	free(j->tim);
 	free(j);
 }
 
@@ -208,7 +136,13 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->slots);
 			free(sm->ws);
 			free(sm->rr);
+			free(sm->last);
+			free(sm->ord);
+			free(sm->nord);
+			free(sm->snext);
+			free(sm->sum);
 		}
+		mem_destroy(s);
 		free(s->sms);
 	}
 	while (s->jobs) {
@@ -272,6 +206,147 @@ static bool in_vram(const struct vgpu_sim *s, uint64_t addr, uint64_t size)
 	return addr <= s->vram_size && size <= s->vram_size - addr;
 }
 
+/* ------------------------------------------------------------------ */
+/* instruction timing classes */
+
+static void it_add(uint8_t *list, uint8_t *n, unsigned int r, bool wide, uint32_t nregs)
+{
+	for (unsigned int k = 0; k < (wide ? 2u : 1u); k++) {
+		unsigned int x = r + k;
+
+		if (r == VGPU_RZ || x >= nregs || *n >= IT_MAXOP)
+			return;
+		list[(*n)++] = (uint8_t)x;
+	}
+}
+
+/*
+ * Unit, latency and register operands of @d. Unused fields hold RZ
+ * (Documentation/isa.rst); a 64-bit operand is a register pair, and where
+ * widths mix (conversions, wide multiplies) both halves are counted, which
+ * at worst adds a dependency. Predicates are one scoreboard entry.
+ */
+static void itime_of(const struct vgpu_sim *s, const struct job *j, const struct dinst *d,
+		     struct itime *t)
+{
+	const struct vgpu_sim_config *c = &s->cfg;
+	uint32_t nr = j->entry.regs_per_thread;
+	unsigned int op = d->op, m = d->mod;
+	bool w64 = vgpu_type_is64(d->type), f64 = d->type == VGPU_T_F64, mixed = false;
+	bool pd = false, pa = false, pb = false, pc = false;
+
+	memset(t, 0, sizeof(*t));
+	t->fu = FU_SP;
+	t->lat = c->alu_latency;
+	t->ii = c->alu_ii;
+	if (d->flags & DI_GE)
+		t->flags |= IT_PRED_R;
+	switch (op) {
+	case VGPU_OP_DIV: case VGPU_OP_REM: case VGPU_OP_SQRT: case VGPU_OP_RSQRT:
+	case VGPU_OP_RCP: case VGPU_OP_SIN: case VGPU_OP_COS: case VGPU_OP_LG2:
+	case VGPU_OP_EX2: case VGPU_OP_TANH:
+		if (f64) {
+			t->fu = FU_DP;
+			t->lat = c->sfu_latency + c->dp_latency;
+			t->ii = c->dp_ii;
+		} else {
+			t->fu = FU_SFU;
+			t->lat = c->sfu_latency;
+			t->ii = c->sfu_ii;
+		}
+		break;
+	case VGPU_OP_LD: case VGPU_OP_ST: case VGPU_OP_ATOM:
+		t->fu = FU_LDST;
+		t->flags |= IT_MEM;
+		t->lat = 1;
+		t->ii = 1;
+		break;
+	case VGPU_OP_CVT:
+		mixed = true;
+		if (f64 || VGPU_M_CVT_ST(m) == VGPU_T_F64) {
+			t->fu = FU_DP;
+			t->lat = c->dp_latency;
+			t->ii = c->dp_ii;
+		}
+		break;
+	case VGPU_OP_ADD: case VGPU_OP_SUB: case VGPU_OP_MUL: case VGPU_OP_MAD:
+	case VGPU_OP_MIN: case VGPU_OP_MAX: case VGPU_OP_NEG: case VGPU_OP_ABS:
+	case VGPU_OP_SETP:
+		if (f64) {
+			t->fu = FU_DP;
+			t->lat = c->dp_latency;
+			t->ii = c->dp_ii;
+		}
+		break;
+	case VGPU_OP_MULWD: case VGPU_OP_MADWD: case VGPU_OP_PACK: case VGPU_OP_UNPK:
+	case VGPU_OP_LEAD:
+		mixed = true;
+		break;
+	default:
+		break;
+	}
+	/* predicate fields (decode.c's pred_fields) */
+	switch (op) {
+	case VGPU_OP_SETP: pd = pc = true; t->flags |= IT_PRED_R | IT_PRED_W; break;
+	case VGPU_OP_PLOP: pd = pa = pb = true; t->flags |= IT_PRED_R | IT_PRED_W; break;
+	case VGPU_OP_SELP: t->flags |= IT_PRED_R; break;
+	case VGPU_OP_VOTE:
+		t->flags |= IT_PRED_R;
+		if ((m & 3) != VGPU_VOTE_BALLOT) {
+			pd = true;
+			t->flags |= IT_PRED_W;
+		}
+		break;
+	default:
+		break;
+	}
+	switch (op) {
+	case VGPU_OP_NOP: case VGPU_OP_MEMBAR: case VGPU_OP_BRA: case VGPU_OP_EXIT:
+	case VGPU_OP_BAR: case VGPU_OP_TRAP:
+		return;
+	case VGPU_OP_LD: {
+		unsigned int nv = 1u << VGPU_M_MEM_LVEC(m);
+
+		it_add(t->src, &t->nsrc, d->a, VGPU_M_MEM_A64(m), nr);
+		if (nv == 1)
+			it_add(t->dst, &t->ndst, d->d, w64, nr);
+		else
+			for (unsigned int i = 0; i < nv; i++)
+				it_add(t->dst, &t->ndst, d->vec[i], w64, nr);
+		return;
+	}
+	case VGPU_OP_ST: {
+		unsigned int nv = 1u << VGPU_M_MEM_LVEC(m);
+
+		it_add(t->src, &t->nsrc, d->a, VGPU_M_MEM_A64(m), nr);
+		if (nv == 1)
+			it_add(t->src, &t->nsrc, d->c, w64, nr);
+		else
+			for (unsigned int i = 0; i < nv; i++)
+				it_add(t->src, &t->nsrc, d->vec[i], w64, nr);
+		return;
+	}
+	case VGPU_OP_ATOM:
+		it_add(t->src, &t->nsrc, d->a, VGPU_M_MEM_A64(m), nr);
+		if (!(d->flags & DI_BI))
+			it_add(t->src, &t->nsrc, d->b, w64, nr);
+		if (!(d->flags & DI_CI))
+			it_add(t->src, &t->nsrc, d->c, w64, nr);
+		it_add(t->dst, &t->ndst, d->d, w64, nr);
+		return;
+	default:
+		break;
+	}
+	if (!pa)
+		it_add(t->src, &t->nsrc, d->a, w64 || mixed, nr);
+	if (!pb && !(d->flags & DI_BI))
+		it_add(t->src, &t->nsrc, d->b, w64 || mixed, nr);
+	if (!pc && !(d->flags & DI_CI))
+		it_add(t->src, &t->nsrc, d->c, w64 || mixed, nr);
+	if (!pd)
+		it_add(t->dst, &t->ndst, d->d, w64 || mixed, nr);
+}
+
 /* Validates the descriptor and decodes the program: 0, -EINVAL, -EILSEQ, -ENOMEM. */
 static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 {
@@ -315,6 +390,11 @@ static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 	ret = sim_decode(s, j, s->vram + d->program_addr, d->program_size);
 	if (ret)
 		return ret;
+	j->tim = malloc(sizeof(*j->tim) * (j->ncode ? j->ncode : 1));
+	if (!j->tim)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < j->ncode; i++)
+		itime_of(s, j, &j->code[i], &j->tim[i]);
 	if (j->entry.param_size != d->params_size ||
 	    j->entry.regs_per_thread > dev->max_regs_per_thread ||
 	    (uint64_t)j->entry.shared_static + d->dynamic_shared > d->shared_bytes ||
@@ -335,6 +415,7 @@ int vgpu_sim_job_begin(struct vgpu_sim *s, uint32_t id, uint64_t desc_addr)
 	if (!j)
 		return -ENOMEM;
 	j->id = id;
+	j->first = UINT64_MAX;
 	ret = load_job(s, j, desc_addr);
 	if (ret == -ENOMEM) {
 		free_job(j);
@@ -349,27 +430,201 @@ int vgpu_sim_job_begin(struct vgpu_sim *s, uint32_t id, uint64_t desc_addr)
 /* ------------------------------------------------------------------ */
 /* thread blocks */
 
-static void sm_update_next(struct sm *sm)
+/* Drops warp slot @slot from its scheduler's age order. */
+static void ord_remove(struct vgpu_sim *s, struct sm *sm, uint32_t slot)
 {
-	uint64_t next = UINT64_MAX;
+	uint32_t k = slot % s->cfg.schedulers_per_sm, *o = sm->ord + (size_t)k * sm->ordcap;
 
-	for (uint32_t k = 0; k < sm->nws; k++) {
-		struct warp *w = sm->ws[k];
+	for (uint32_t i = 0; i < sm->nord[k]; i++) {
+		if (o[i] == slot) {
+			memmove(o + i, o + i + 1, (sm->nord[k] - i - 1) * sizeof(*o));
+			sm->nord[k]--;
+			return;
+		}
+	}
+}
 
-		if (w && w->state == W_RUN && w->ready < next)
-			next = w->ready;
+static void stall_add(struct sm *sm, uint64_t n)
+{
+	struct vgpu_sim_stats *st = &sm->t.st;
+
+	st->cycles += n;
+	switch (sm->t.wclass) {
+	case WHY_CONFLICT: st->stall_mem_conflict += n; break;
+	case WHY_MEM: st->stall_mem_dep += n; break;
+	case WHY_FETCH: st->stall_fetch += n; break;
+	default: st->stall_other += n; break;
+	}
+	if (sm->t.wall_mem)
+		st->c_mem += n;
+}
+
+/* Earliest cycle at which each scheduler of @sm could issue, and the SM's. */
+static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm;
+	uint64_t next = UINT64_MAX, minr[64 * FU_N];
+
+	/* per scheduler and unit: the earliest ready warp, then the unit */
+	for (uint32_t i = 0; i < ns * FU_N; i++)
+		minr[i] = UINT64_MAX;
+	for (uint32_t k = 0, q = 0; k < sm->nws; k++, q = q + 1 == ns ? 0 : q + 1) {
+		const struct wsum *x = &sm->sum[k];
+		uint64_t *m = &minr[q * FU_N + x->fu];
+
+		if (x->ready < *m)
+			*m = x->ready;
+	}
+	for (uint32_t q = 0; q < ns; q++) {
+		uint64_t sn = UINT64_MAX;
+
+		for (uint32_t f = 0; f < FU_N; f++) {
+			uint64_t r = minr[q * FU_N + f], u;
+
+			if (r == UINT64_MAX)
+				continue;
+			u = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
+			if (u > r)
+				r = u;
+			if (r < sn)
+				sn = r;
+		}
+		sm->snext[q] = sn;
+		if (sn < next)
+			next = sn;
 	}
 	sm->next = next;
 }
 
+/*
+ * Stall class of the cycles in which @sm issues nothing (thesis Fig. 3.2):
+ * a memory conflict if a warp waits for the LD/ST unit, else a memory
+ * dependency if one waits for loaded data, else a fetch if one waits for an
+ * instruction, else other. C_mem (DYNCTA): every resident warp waits for
+ * memory. The state does not change between two visits of the SM, so the
+ * class of the skipped cycles is worked out when they are counted.
+ */
+static void sm_classify(struct vgpu_sim *s, struct sm *sm)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm;
+	bool conflict = false, mem = false, fetch = false, all_mem = true;
+	uint32_t nrun = 0, nres = 0;
+
+	for (uint32_t k = 0, q = 0; k < sm->nws; k++, q = q + 1 == ns ? 0 : q + 1) {
+		const struct wsum *x = &sm->sum[k];
+		uint8_t why = x->why;
+
+		if (!x->run)
+			continue;
+		if (x->fu == FU_LDST) {
+			if (sm->t.ldst_free > x->ready)
+				why = WHY_CONFLICT;
+		} else if (sm->t.fu_free[q * FU_N + x->fu] > x->ready) {
+			why = WHY_OTHER;
+		}
+		nrun++;
+		conflict |= why == WHY_CONFLICT;
+		mem |= why == WHY_MEM;
+		fetch |= why == WHY_FETCH;
+		all_mem &= why == WHY_MEM || why == WHY_CONFLICT;
+	}
+	/* warps at a barrier are resident but not running */
+	for (uint32_t i = 0; i < s->cfg.desc.max_tbs_per_sm && nrun; i++)
+		if (sm->slots[i])
+			nres += sm->slots[i]->live;
+	sm->t.wclass = conflict ? WHY_CONFLICT : mem ? WHY_MEM : fetch ? WHY_FETCH : WHY_OTHER;
+	sm->t.wall_mem = nrun && all_mem && nres == nrun;
+}
+
+/*
+ * The device went idle at @now: it forgets where its warp schedulers stood
+ * and everything its caches, MSHRs, DRAM row buffers and pipelines hold, so
+ * that the same launches on an idle device take the same cycles every time
+ * (the driver resets its SM round robin likewise).
+ */
+static void device_idle(struct vgpu_sim *s, uint64_t now)
+{
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
+		struct sm *sm = &s->sms[i];
+
+		for (uint32_t k = 0; k < s->cfg.schedulers_per_sm; k++)
+			sm->rr[k] = sm->last[k] = UINT32_MAX;
+		if (sm->t.idle_since != UINT64_MAX && now > sm->t.idle_since)
+			sm->t.st.c_idle += now - sm->t.idle_since;
+		sm->t.idle_since = UINT64_MAX;
+	}
+	mem_reset(s);
+}
+
+/*
+ * Works out when @w can issue its next instruction (at @now or later): the
+ * scoreboard entries of its operands (RAW) and results (WAW), and its
+ * instruction fetch. Records what it waits for (stall classes).
+ */
+static void warp_prepare(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
+{
+	const struct job *j = w->tb->job;
+	const struct itime *ti;
+	uint64_t r = now + 1, f;
+	uint8_t why = WHY_OTHER;
+	uint32_t pc;
+
+	if (w->state == W_DONE || !w->sp) {
+		sim_wsync(sm, w);
+		return;
+	}
+	pc = w->stack[w->sp - 1].pc;
+	if (pc >= j->ncode) {
+		w->ready = r;
+		w->fu = FU_SP;
+		w->why = WHY_OTHER;
+		sim_wsync(sm, w);
+		return;
+	}
+	ti = &j->tim[pc];
+	for (unsigned int i = 0; i < ti->nsrc; i++) {
+		uint64_t v = w->sb[ti->src[i]];
+
+		if (v >> 1 > r) {
+			r = v >> 1;
+			why = v & 1 ? WHY_MEM : WHY_OTHER;
+		}
+	}
+	for (unsigned int i = 0; i < ti->ndst; i++) {
+		uint64_t v = w->sb[ti->dst[i]];
+
+		if (v >> 1 > r) {
+			r = v >> 1;
+			why = v & 1 ? WHY_MEM : WHY_OTHER;
+		}
+	}
+	if ((ti->flags & (IT_PRED_R | IT_PRED_W)) && w->pred_rdy > r) {
+		r = w->pred_rdy;
+		why = WHY_OTHER;
+	}
+	f = mem_fetch(s, sm, w, pc, now);
+	if (f > r) {
+		r = f;
+		why = WHY_FETCH;
+	}
+	w->ready = r;
+	w->why = why;
+	w->fu = ti->fu;
+	sim_wsync(sm, w);
+}
+
 /* Removes a block from its SM (no event). */
-static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb)
+static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
 {
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
-		if (sm->ws[w->slot] == w)
+		if (sm->ws[w->slot] == w) {
 			sm->ws[w->slot] = NULL;
+			sm->sum[w->slot].run = 0;
+			sm->sum[w->slot].ready = UINT64_MAX;
+			ord_remove(s, sm, w->slot);
+		}
 	}
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
@@ -377,16 +632,10 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb)
 	tb->job->resident--;
 	s->resident--;
 	free_tb(tb);
-	/*
-	 * An idle device forgets where its warp schedulers stood, so that
-	 * the same launches on an idle device take the same cycles every
-	 * time (the driver resets its SM round robin likewise).
-	 */
-	if (!s->resident) {
-		for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
-			for (uint32_t k = 0; k < s->cfg.schedulers_per_sm; k++)
-				s->sms[i].rr[k] = UINT32_MAX;
-	}
+	if (!sm->ntbs)
+		sm->t.idle_since = now;
+	if (!s->resident)
+		device_idle(s, now);
 }
 
 static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int status,
@@ -406,7 +655,10 @@ static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int statu
 		.fault_addr = status == -EFAULT ? tb->fault_addr : 0,
 	};
 
-	remove_tb(s, sm, tb);
+	tb->job->st.tbs_done++;
+	tb->job->last = now;
+	sm->t.st.tbs_done++;
+	remove_tb(s, sm, tb, now);
 	s->stats.tbs_done++;
 	return post(s, &e);
 }
@@ -461,12 +713,19 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	if (free_ws < j->nwarps)
 		return -EINVAL;
 
+	if (sm->ntbs && sm->t.last < s->cycle) {
+		/* count the cycles skipped so far in the class they had */
+		sm_classify(s, sm);
+		stall_add(sm, s->cycle - sm->t.last);
+		sm->t.last = s->cycle;
+	}
 	tb = calloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
 	if (!tb)
 		return -ENOMEM;
 	tb->regs = calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1) * 32, 4);
 	tb->local = calloc((size_t)j->nwarps * 32 * j->entry.local_per_thread + 1, 1);
-	if (!tb->regs || !tb->local) {
+	tb->sb = calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1), sizeof(*tb->sb));
+	if (!tb->regs || !tb->local || !tb->sb) {
 		free_tb(tb);
 		return -ENOMEM;
 	}
@@ -496,19 +755,38 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		w->regs = tb->regs + (size_t)i * (j->entry.regs_per_thread + 1) * 32;
 		w->idx = i;
 		w->slot = k;
-		w->ready = s->cycle + 1;
+		w->sb = tb->sb + (size_t)i * (j->entry.regs_per_thread + 1);
+		w->age = s->age++;
 		w->state = W_RUN;
 		w->sp = 1;
 		w->stack[0] = (struct simt){ 0, NO_PC, lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1 };
 		sm->ws[k] = w;
+		{
+			uint32_t q = k % s->cfg.schedulers_per_sm;
+
+			sm->ord[(size_t)q * sm->ordcap + sm->nord[q]++] = k;
+		}
+		warp_prepare(s, sm, w, s->cycle);
 	}
+	/* C_idle: an SM without blocks while others have some (DYNCTA) */
+	if (!s->resident) {
+		for (uint32_t i = 0; i < dev->num_sms; i++)
+			s->sms[i].t.idle_since = s->cycle;
+	}
+	if (!sm->ntbs) {
+		if (sm->t.idle_since != UINT64_MAX && s->cycle > sm->t.idle_since)
+			sm->t.st.c_idle += s->cycle - sm->t.idle_since;
+		sm->t.idle_since = UINT64_MAX;
+		sm->t.last = s->cycle;
+	}
+	if (j->first == UINT64_MAX)
+		j->first = s->cycle;
 	sm->slots[cmd->slot] = tb;
 	sm->threads += j->threads;
 	sm->ntbs++;
 	j->resident++;
 	s->resident++;
-	if (s->cycle + 1 < sm->next)
-		sm->next = s->cycle + 1;
+	sm_update_next(s, sm);
 	return 0;
 }
 
@@ -530,8 +808,8 @@ void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
 
 		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++)
 			if (sm->slots[k] && sm->slots[k]->job == j)
-				remove_tb(s, sm, sm->slots[k]);
-		sm_update_next(sm);
+				remove_tb(s, sm, sm->slots[k], s->cycle);
+		sm_update_next(s, sm);
 	}
 	/* events of the job not yet returned are dropped with it */
 	if (s->nev) {
@@ -555,19 +833,44 @@ uint64_t vgpu_sim_cycle(const struct vgpu_sim *s)
 
 void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 {
-	/* resident warps keep their distance to their ready time */
+	/* resident warps keep their distance to every pending time */
 	int64_t delta = (int64_t)(cycle - s->cycle);
 
+	if (!delta)
+		return;
 	for (uint32_t i = 0; i < s->cfg.desc.num_sms && s->resident; i++) {
 		struct sm *sm = &s->sms[i];
 
-		for (uint32_t k = 0; k < sm->nws; k++)
-			if (sm->ws[k])
-				sm->ws[k]->ready += (uint64_t)delta;
+		for (uint32_t k = 0; k < sm->nws; k++) {
+			struct warp *w = sm->ws[k];
+
+			if (!w)
+				continue;
+			w->ready += (uint64_t)delta;
+			sim_wsync(sm, w);
+			if (w->pred_rdy)
+				w->pred_rdy += (uint64_t)delta;
+			for (uint32_t r = 0; r <= w->tb->job->entry.regs_per_thread; r++)
+				if (w->sb[r])
+					w->sb[r] += (uint64_t)(delta * 2);
+		}
 		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++)
 			if (sm->slots[k])
 				sm->slots[k]->start += (uint64_t)delta;
-		sm_update_next(sm);
+		if (sm->t.idle_since != UINT64_MAX)
+			sm->t.idle_since += (uint64_t)delta;
+		sm->t.last += (uint64_t)delta;
+	}
+	for (struct job *j = s->jobs; j && s->resident; j = j->next) {
+		if (j->resident && j->first != UINT64_MAX) {
+			j->first += (uint64_t)delta;
+			j->last += (uint64_t)delta;
+		}
+	}
+	if (s->resident) {
+		mem_shift(s, delta);
+		for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
+			sm_update_next(s, &s->sms[i]);
 	}
 	s->cycle = cycle;
 }
@@ -577,16 +880,52 @@ bool vgpu_sim_busy(const struct vgpu_sim *s)
 	return s->resident || s->nev;
 }
 
+static void stats_add(struct vgpu_sim_stats *d, const struct vgpu_sim_stats *a)
+{
+	const uint64_t *x = (const uint64_t *)a;
+	uint64_t *y = (uint64_t *)d;
+
+	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		y[i] += x[i];
+}
+
 void vgpu_sim_get_stats(const struct vgpu_sim *s, struct vgpu_sim_stats *st)
 {
-	*st = s->stats;
+	memset(st, 0, sizeof(*st));
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
+		stats_add(st, &s->sms[i].t.st);
+	st->warp_insts = s->stats.warp_insts;
+	st->thread_insts = s->stats.thread_insts;
+	st->tbs_done = s->stats.tbs_done;
+}
+
+int vgpu_sim_get_sm_stats(const struct vgpu_sim *s, uint32_t sm, struct vgpu_sim_stats *st)
+{
+	if (sm >= s->cfg.desc.num_sms)
+		return -EINVAL;
+	*st = s->sms[sm].t.st;
+	return 0;
+}
+
+int vgpu_sim_get_job_stats(const struct vgpu_sim *s, uint32_t job, struct vgpu_sim_stats *st)
+{
+	for (const struct job *j = s->jobs; j; j = j->next) {
+		if (j->id == job) {
+			*st = j->st;
+			st->cycles = j->first == UINT64_MAX ? 0 :
+				     (j->resident ? s->cycle : j->last) - j->first;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 /* ------------------------------------------------------------------ */
 /* the cycle loop */
 
-static void release_barrier(struct vgpu_sim *s, struct tb *tb, uint64_t now)
+static void release_barrier(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
 {
+	(void)s;
 	if (!tb->at_bar || tb->at_bar < tb->live)
 		return;
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
@@ -594,54 +933,137 @@ static void release_barrier(struct vgpu_sim *s, struct tb *tb, uint64_t now)
 
 		if (w->state == W_BAR) {
 			w->state = W_RUN;
-			w->ready = now + s->lat[LAT_ALU];
+			if (w->ready <= now)
+				w->ready = now + 1;
+			sim_wsync(sm, w);
 		}
 	}
 	tb->at_bar = 0;
+}
+
+/*
+ * Register banks and operand collectors (sub-core paper Sec. II, Table II:
+ * 2 banks and 2 collector units per sub-core). The instruction takes the
+ * collector unit free first; each source register is read from bank
+ * (reg + warp slot) % banks, one read per bank per cycle. Returns how many
+ * cycles later than with ideal operand reads the instruction can execute.
+ */
+static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const struct warp *w,
+			const struct itime *ti, uint64_t now)
+{
+	uint32_t nb = s->cfg.reg_banks, nc = s->cfg.collectors, ci = 0;
+	uint64_t *bank = sm->t.bank_free + (size_t)k * (nb + 1);
+	uint64_t *cu = sm->t.coll_free + (size_t)k * (nc + 1);
+	uint64_t t, done;
+
+	for (uint32_t i = 1; i < nc; i++)
+		if (cu[i] < cu[ci])
+			ci = i;
+	t = cu[ci] > now ? cu[ci] : now;
+	done = t + 1;
+	for (unsigned int i = 0; i < ti->nsrc; i++) {
+		uint32_t b = (ti->src[i] + w->slot) % nb;
+		uint64_t rt = bank[b] > t ? bank[b] : t;
+
+		bank[b] = rt + 1;
+		if (rt + 1 > done)
+			done = rt + 1;
+	}
+	cu[ci] = done;
+	return done - (now + 1);
+}
+
+
+/* Issues @w on scheduler @k at @now; 0 or what ends the block. */
+static int issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, uint64_t now)
+{
+	struct tb *tb = w->tb;
+	struct job *j = tb->job;
+	const struct simt *top = &w->stack[w->sp - 1];
+	uint32_t pc = top->pc, m = top->mask, nt;
+	const struct itime *ti = pc < j->ncode ? &j->tim[pc] : NULL;
+	uint64_t done, start = now;
+	bool is_mem = false;
+	int st;
+
+	if (ti && (j->code[pc].flags & DI_GE)) {
+		uint32_t p = w->pred[j->code[pc].gp];
+
+		m &= j->code[pc].flags & DI_GN ? ~p : p;
+	}
+	s->mrec.mask = 0;
+	st = sim_exec(s, sm, w, now);
+	nt = (uint32_t)__builtin_popcount(m);
+	sm->t.st.warp_insts++;
+	sm->t.st.thread_insts += nt;
+	j->st.warp_insts++;
+	j->st.thread_insts += nt;
+	if (st)
+		return finish_tb(s, sm, tb, st, now);
+	if (ti) {
+		if (s->cfg.reg_banks && s->cfg.collectors && ti->nsrc)
+			start += collect(s, sm, k, w, ti, now);
+		if (ti->flags & IT_MEM) {
+			done = mem_access(s, sm, w, start, &is_mem);
+		} else {
+			done = start + ti->lat;
+			sm->t.fu_free[k * FU_N + ti->fu] = now + ti->ii;
+		}
+		for (unsigned int i = 0; i < ti->ndst; i++)
+			w->sb[ti->dst[i]] = done << 1 | is_mem;
+		if (ti->flags & IT_PRED_W)
+			w->pred_rdy = done;
+	}
+	s->sched->issued(s, sm, k, w, is_mem);
+	if (w->state == W_DONE) {
+		sm->ws[w->slot] = NULL;
+		sm->sum[w->slot].run = 0;
+		sm->sum[w->slot].ready = UINT64_MAX;
+		ord_remove(s, sm, w->slot);
+		tb->live--;
+		if (!tb->live)
+			return finish_tb(s, sm, tb, 0, now);
+	} else {
+		warp_prepare(s, sm, w, now);
+	}
+	release_barrier(s, sm, tb, now);
+	return 0;
 }
 
 /* Issues from every scheduler of @sm at cycle @now. */
 static int sm_cycle(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
+	bool issued = false;
 	int ret;
 
-	for (uint32_t k = 0; k < ns && k < sm->nws; k++) {
-		uint32_t cnt = (sm->nws - k + ns - 1) / ns;
-		uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - k) / ns + 1;
-
-		for (uint32_t i = 0; i < cnt; i++) {
-			uint32_t slot = k + ((start + i) % cnt) * ns;
-			struct warp *w = sm->ws[slot];
-			struct tb *tb;
-			int st;
-
-			if (!w || w->state != W_RUN || w->ready > now)
-				continue;
-			tb = w->tb;
-			sm->rr[k] = slot;
-			st = sim_exec(s, sm, w, now);
-			if (st) {
-				ret = finish_tb(s, sm, tb, st, now);
-				if (ret)
-					return ret;
-				break;
-			}
-			if (w->state == W_DONE) {
-				sm->ws[slot] = NULL;
-				tb->live--;
-				if (!tb->live) {
-					ret = finish_tb(s, sm, tb, 0, now);
-					if (ret)
-						return ret;
-					break;
-				}
-			}
-			release_barrier(s, tb, now);
-			break;
-		}
+	/* the cycles skipped since the last visit: no warp could issue */
+	if (now > sm->t.last + 1) {
+		sm_classify(s, sm);
+		stall_add(sm, now - sm->t.last - 1);
 	}
-	sm_update_next(sm);
+	for (uint32_t k = 0; k < ns && k < sm->nws && sm->ntbs; k++) {
+		struct warp *w;
+
+		if (sm->snext[k] > now)
+			continue;
+		w = s->sched->pick(s, sm, k, now);
+		if (!w)
+			continue;
+		issued = true;
+		ret = issue(s, sm, k, w, now);
+		if (ret)
+			return ret;
+	}
+	if (issued) {
+		sm->t.st.cycles++;
+		sm->t.st.issue_cycles++;
+	} else {
+		sm_classify(s, sm);
+		stall_add(sm, 1);
+	}
+	sm->t.last = now;
+	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
 	return 0;
@@ -658,7 +1080,7 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 		int ret;
 
 		for (uint32_t i = 0; i < nsm; i++)
-			if (s->sms[i].next < t)
+			if (s->sms[i].ntbs && s->sms[i].next < t)
 				t = s->sms[i].next;
 		if (t <= s->cycle)
 			t = s->cycle + 1;

@@ -14,6 +14,7 @@
 #include <vgpu/isa.h>
 
 #include "vgpu_sim.h"
+#include "timing.h"
 
 #define SIMT_STACK_MAX	64
 #define NO_PC		0xffffffffu
@@ -56,6 +57,10 @@ struct job {
 	uint32_t last_range;
 	uint32_t threads, nwarps;
 	uint32_t resident;	/* thread blocks on SMs */
+	/* timing model */
+	struct itime *tim;	/* per instruction */
+	struct vgpu_sim_stats st;
+	uint64_t first, last;	/* first dispatch, last completion; first UINT64_MAX none */
 };
 
 struct simt {
@@ -74,6 +79,14 @@ struct warp {
 	uint8_t state;
 	uint32_t idx;		/* warp index in the block */
 	uint32_t slot;		/* warp slot on the SM */
+	/* timing model */
+	uint64_t *sb;		/* scoreboard: per register (ready << 1 | from memory) */
+	uint64_t pred_rdy;	/* predicates (one entry) */
+	uint64_t age;		/* dispatch order (GTO) */
+	uint8_t why;		/* WHY_*: what @ready waits for */
+	uint8_t fu;		/* unit of the next instruction */
+	uint8_t active;		/* two-level: in the active set */
+	uint64_t iline;		/* L1I line of the last fetch + 1 */
 	int sp;
 	struct simt stack[SIMT_STACK_MAX];
 };
@@ -87,6 +100,7 @@ struct tb {
 	uint8_t *shared;
 	uint8_t *local;
 	uint32_t *regs;
+	uint64_t *sb;		/* the warps' scoreboards */
 	uint32_t nwarps, live, at_bar;
 	uint64_t warp_insts, start;
 	uint64_t fault_addr;
@@ -94,8 +108,16 @@ struct tb {
 	struct warp warps[];
 };
 
+/* What the schedulers look at of a warp slot, kept compact for speed. */
+struct wsum {
+	uint64_t ready;		/* warp->ready; UINT64_MAX: no warp in W_RUN */
+	uint8_t fu, why;	/* warp->fu, warp->why */
+	uint8_t run;		/* a warp in W_RUN */
+};
+
 struct sm {
 	uint32_t id;
+	struct wsum *sum;	/* per warp slot */
 	uint8_t *shared;
 	struct tb **slots;
 	struct warp **ws;	/* warp slots */
@@ -104,6 +126,12 @@ struct sm {
 	uint64_t next;		/* earliest cycle a warp may issue, UINT64_MAX none */
 	uint32_t threads;
 	uint32_t ntbs;
+	uint32_t *last;		/* per scheduler: last warp slot issued (GTO), or UINT32_MAX */
+	uint32_t *ord;		/* per scheduler: its warp slots, oldest first */
+	uint32_t *nord;		/* per scheduler: entries of ord */
+	uint32_t ordcap;	/* ord entries per scheduler */
+	uint64_t *snext;	/* per scheduler: earliest cycle it may issue */
+	struct smt t;		/* timing state */
 };
 
 struct vgpu_sim {
@@ -118,6 +146,14 @@ struct vgpu_sim {
 	struct vgpu_evt *evq;	/* pending events */
 	uint32_t nev, evhead, evcap;
 	struct vgpu_sim_stats stats;
+	/* timing model */
+	const struct sched_ops *sched;
+	struct part *parts;
+	uint64_t age;		/* warps dispatched */
+	uint64_t sector_xfer;	/* DRAM bus time of a 32-byte sector, 1/256 cycles */
+	uint32_t l2_core;	/* slice access cycles (l2_latency less the interconnect) */
+	uint32_t dram_core;	/* DRAM access cycles (mem_latency less the rest) */
+	struct memrec mrec;	/* set by exec.c for LD/ST/ATOM */
 	uint32_t zero[128];	/* reads of RZ */
 	uint32_t sink[256];	/* writes to RZ */
 };
@@ -128,5 +164,27 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 /* exec.c: executes the next instruction of @w at cycle @now. Returns 0, or
  * the negative status that ends the block (tb->fault_addr set for -EFAULT). */
 int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now);
+
+/* timing model: can scheduler @k issue the warp in @slot at @now? */
+static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot, uint64_t now)
+{
+	const struct wsum *x = &sm->sum[slot];
+
+	if (x->ready > now)
+		return false;
+	if (x->fu == FU_LDST)
+		return sm->t.ldst_free <= now;
+	return sm->t.fu_free[k * FU_N + x->fu] <= now;
+}
+
+static inline void sim_wsync(struct sm *sm, const struct warp *w)
+{
+	struct wsum *x = &sm->sum[w->slot];
+
+	x->run = w->state == W_RUN;
+	x->ready = x->run ? w->ready : UINT64_MAX;
+	x->fu = w->fu;
+	x->why = w->why;
+}
 
 #endif /* VGPU_SIM_INT_H */

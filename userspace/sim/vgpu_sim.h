@@ -18,14 +18,27 @@
 
 struct vgpu_sim;
 
+/* Warp scheduling policies (config key "scheduler"). */
+enum vgpu_sched_policy {
+	VGPU_SCHED_LRR = 0,	/* loose round robin */
+	VGPU_SCHED_GTO,		/* greedy then oldest */
+	VGPU_SCHED_TWO_LEVEL,	/* two-level active/pending sets (Narasiman et al.) */
+	VGPU_SCHED_COUNT_
+};
+
 /**
- * struct vgpu_sim_config - what the model is built from.
+ * struct vgpu_sim_config - what the model is built from. Documented with the
+ * key = value file format in Documentation/model.rst. A zero timing field
+ * takes its default (vgpu_sim_config_defaults()).
  * @desc: the hardware limits; reported to the kernel at attach.
- * @schedulers_per_sm: warp schedulers per SM (instructions issued per cycle).
+ * @schedulers_per_sm: warp schedulers (= sub-cores) per SM; warp slot k
+ *	belongs to scheduler k % schedulers_per_sm, each with its own SP, SFU
+ *	and DP pipelines.
  * @alu_latency: cycles from issue to result for integer/f32 arithmetic.
  * @sfu_latency: ... for transcendental / division / sqrt.
- * @mem_latency: ... for a global memory access.
- * @shared_latency: ... for a shared memory access.
+ * @mem_latency: load-to-use cycles of a global load served by DRAM (row
+ *	buffer hit, idle memory system).
+ * @shared_latency: ... of a shared memory load without bank conflicts.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -34,7 +47,40 @@ struct vgpu_sim_config {
 	uint32_t sfu_latency;
 	uint32_t mem_latency;
 	uint32_t shared_latency;
+	/* timing model; see Documentation/model.rst for each key */
+	uint32_t scheduler;		/* enum vgpu_sched_policy */
+	uint32_t two_level_active;	/* active warps per scheduler (two-level) */
+	uint32_t alu_ii, sfu_ii;	/* initiation intervals per scheduler */
+	uint32_t dp_latency, dp_ii;
+	uint32_t const_latency;
+	uint32_t shared_banks;
+	uint32_t l1d_size, l1d_assoc, l1d_mshrs, l1d_latency;	/* 128-byte lines */
+	uint32_t l2_size, l2_assoc, l2_latency;	/* l2_size: all slices together */
+	uint32_t mem_partitions;
+	uint32_t dram_bandwidth_mbs;	/* all partitions, MB/s */
+	uint32_t dram_banks, dram_row_bytes, dram_row_miss;
+	uint32_t icnt_latency;
+	uint32_t atomic_latency;
+	uint32_t l1i_size, l1i_assoc;	/* 0: ideal instruction fetch */
+	uint32_t reg_banks, collectors;	/* per scheduler; 0: ideal operand reads */
 };
+
+/* Fills the zero timing fields of @cfg with defaults. */
+void vgpu_sim_config_defaults(struct vgpu_sim_config *cfg);
+/*
+ * Applies one "key = value" setting (Documentation/model.rst); -ENOENT
+ * unknown key, -EINVAL bad value. "gpu = NAME" loads a preset first.
+ */
+int vgpu_sim_config_set(struct vgpu_sim_config *cfg, const char *key, const char *value);
+/*
+ * Reads a configuration file: lines "key = value", '#' comments. On an
+ * error returns it and, when @err is not NULL, describes it ("file:line:
+ * ...") in @err.
+ */
+int vgpu_sim_config_load(struct vgpu_sim_config *cfg, const char *path, char *err,
+			 size_t errlen);
+/* Writes @cfg in the file format (all keys). */
+int vgpu_sim_config_write(const struct vgpu_sim_config *cfg, char *buf, size_t len);
 
 /* Fills @cfg with the named preset; -ENOENT for an unknown name. */
 int vgpu_sim_preset(const char *name, struct vgpu_sim_config *cfg);
@@ -74,16 +120,61 @@ int vgpu_sim_step(struct vgpu_sim *sim, uint64_t limit, struct vgpu_evt *out,
 		  unsigned int max);
 
 /**
- * struct vgpu_sim_stats - totals since creation.
+ * struct vgpu_sim_stats - counters (totals since creation, per SM or per job).
  * @warp_insts: warp instructions issued.
  * @thread_insts: thread instructions (active lanes) executed.
  * @tbs_done: blocks completed.
+ * @cycles: SM cycles with at least one block resident (per job: cycles
+ *	from its first dispatch to its last completion).
+ * @issue_cycles: SM cycles in which at least one instruction was issued.
+ * @c_idle: SM cycles without a resident block while another SM had one
+ *	(DYNCTA, Kayiran et al. Sec. 4: no threads to issue).
+ * @c_mem: SM cycles in which every resident warp waited for memory (DYNCTA).
+ * @stall_mem_conflict: cycles without issue because the LD/ST unit was
+ *	busy (bank conflicts, uncoalesced accesses, MSHR reservation fails);
+ *	thesis Fig. 3.2 "memory conflict".
+ * @stall_mem_dep: ... because warps waited for loaded data ("memory
+ *	dependency").
+ * @stall_fetch: ... because warps waited for an instruction fetch (L1I miss).
+ * @stall_other: ... any other reason (ALU dependencies, barriers, busy units).
+ * @l1d_accesses, @l1d_hits: global/local load line accesses to L1D.
+ * @l2_accesses, @l2_hits: sector-group accesses at the L2 slices.
+ * @dram_read_bytes, @dram_write_bytes: DRAM traffic.
+ * @shared_accesses, @shared_conflicts: shared memory warp accesses and their
+ *	extra cycles from bank conflicts.
+ * @mshr_fails: L1D misses that found no free MSHR (reservation failures).
+ * @mshr_busy: sum over L1D misses of the MSHRs busy when they were issued
+ *	(mshr_busy / (l1d_accesses - l1d_hits) = mean occupancy seen).
  */
 struct vgpu_sim_stats {
 	uint64_t warp_insts;
 	uint64_t thread_insts;
 	uint64_t tbs_done;
+	uint64_t cycles;
+	uint64_t issue_cycles;
+	uint64_t c_idle;
+	uint64_t c_mem;
+	uint64_t stall_mem_conflict;
+	uint64_t stall_mem_dep;
+	uint64_t stall_fetch;
+	uint64_t stall_other;
+	uint64_t l1d_accesses;
+	uint64_t l1d_hits;
+	uint64_t l2_accesses;
+	uint64_t l2_hits;
+	uint64_t dram_read_bytes;
+	uint64_t dram_write_bytes;
+	uint64_t shared_accesses;
+	uint64_t shared_conflicts;
+	uint64_t mshr_fails;
+	uint64_t mshr_busy;
 };
+/* Totals over all SMs and jobs. */
 void vgpu_sim_get_stats(const struct vgpu_sim *sim, struct vgpu_sim_stats *st);
+/* One SM's counters; -EINVAL for a bad index. */
+int vgpu_sim_get_sm_stats(const struct vgpu_sim *sim, uint32_t sm, struct vgpu_sim_stats *st);
+/* One job's counters (the stall fields stay zero); -ENOENT unknown job. */
+int vgpu_sim_get_job_stats(const struct vgpu_sim *sim, uint32_t job,
+			   struct vgpu_sim_stats *st);
 
 #endif /* VGPU_SIM_H */

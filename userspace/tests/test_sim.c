@@ -1720,6 +1720,481 @@ static int t_narrow(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* timing model: validation micro-benchmarks (userspace/tests/ptx/microbench.ptx) */
+
+#define MCHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("#   %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__); \
+			printf("\n"); \
+			goto out; \
+		} \
+	} while (0)
+
+/* A model of @preset with "key", "value" overrides (NULL-terminated). */
+static int mb_init(struct env *e, struct prog *p, const char *preset, const char *const *kv,
+		   uint64_t size)
+{
+	size_t n;
+	char *src;
+	int r;
+
+	memset(p, 0, sizeof(*p));
+	if (env_init(e, preset, size))
+		return -1;
+	for (; kv && *kv; kv += 2)
+		if (vgpu_sim_config_set(&e->cfg, kv[0], kv[1]))
+			return -1;
+	vgpu_sim_destroy(e->sim);
+	e->sim = vgpu_sim_create(&e->cfg, e->vram, size);
+	if (!e->sim)
+		return -1;
+	src = read_file("userspace/tests/ptx/microbench.ptx", &n);
+	if (!src)
+		return -1;
+	r = load_ptx_text(e, src, n, p);
+	free(src);
+	return r;
+}
+
+static void mb_fini(struct env *e, struct prog *p)
+{
+	free(p->image);
+	env_fini(e);
+}
+
+static bool within(double got, double want, double tol)
+{
+	return fabs(got - want) <= tol * want;
+}
+
+struct chase_params {
+	uint64_t start;
+	uint32_t n, pad;
+	uint64_t out;
+};
+
+/*
+ * Cycles per load of a pointer chase over @count elements @stride bytes
+ * apart (@random: in a random cyclic order), 4 * @n loads timed after 4 * @n
+ * warming ones.
+ */
+static int chase(const char *preset, uint32_t count, uint32_t stride, bool random, uint32_t n,
+		 double *lat, uint32_t *want_l1, uint32_t *want_l2, uint32_t *want_mem)
+{
+	struct env e;
+	struct prog p;
+	struct result res;
+	struct chase_params prm;
+	uint32_t *perm = NULL;
+	int r = -1;
+
+	if (mb_init(&e, &p, preset, NULL, 64u << 20))
+		goto out;
+	*want_l1 = e.cfg.l1d_latency;
+	*want_l2 = e.cfg.l2_latency;
+	*want_mem = e.cfg.mem_latency + e.cfg.dram_row_miss;
+	prm.start = dalloc(&e, (uint64_t)count * stride);
+	prm.out = dalloc(&e, 16);
+	prm.n = n;
+	prm.pad = 0;
+	perm = malloc(sizeof(*perm) * count);
+	MCHECK(perm, "memory");
+	for (uint32_t i = 0; i < count; i++)
+		perm[i] = i;
+	for (uint32_t i = count - 1; random && i > 0; i--) {
+		uint32_t j = (uint32_t)(rnd() % (i + 1)), t = perm[i];
+
+		perm[i] = perm[j];
+		perm[j] = t;
+	}
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t from = prm.start + (uint64_t)perm[i] * stride;
+		uint64_t to = prm.start + (uint64_t)perm[(i + 1) % count] * stride;
+
+		memcpy(e.vram + from, &to, 8);
+	}
+	{
+		struct vgpu_mem_range rg[2] = { { prm.start, (uint64_t)count * stride },
+						{ prm.out, 16 } };
+		struct launch L = {
+			.prog = &p, .entry = "chase", .grid = { 1 }, .block = { 1 },
+			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 2,
+		};
+
+		MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "chase run");
+	}
+	{
+		uint64_t cyc;
+
+		memcpy(&cyc, e.vram + prm.out, 8);
+		*lat = (double)cyc / (4.0 * n);
+	}
+	r = 0;
+out:
+	free(perm);
+	mb_fini(&e, &p);
+	return r;
+}
+
+static int t_mb_latency(void)
+{
+	static const char *const gpus[] = { "fermi-gtx480", "maxwell-gtx980", "volta-v100" };
+
+	for (size_t g = 0; g < sizeof(gpus) / sizeof(gpus[0]); g++) {
+		uint32_t l1, l2, mem;
+		double lat;
+
+		/* 32 lines: L1D hits once warm */
+		CHECK(chase(gpus[g], 32, 128, false, 64, &lat, &l1, &l2, &mem) == 0, "chase");
+		printf("# %s: L1D hit %.1f cycles (configured %u)\n", gpus[g], lat, l1);
+		CHECK(within(lat, l1, 0.05), "L1D latency %.1f, configured %u", lat, l1);
+		/* thrash every L1D set, fit L2: 8 K lines (1 MB), 4 K on Fermi (768 KB L2) */
+		{
+			uint32_t lines = strcmp(gpus[g], "fermi-gtx480") ? 8192 : 4096;
+
+			CHECK(chase(gpus[g], lines, 128, false, lines / 4, &lat, &l1, &l2, &mem) == 0,
+			      "chase");
+		}
+		printf("# %s: L2 hit %.1f cycles (configured %u)\n", gpus[g], lat, l2);
+		CHECK(within(lat, l2, 0.05), "L2 latency %.1f, configured %u", lat, l2);
+		/* cold, random lines of 32 MB: DRAM, a row miss each */
+		CHECK(chase(gpus[g], 1u << 18, 128, true, 128, &lat, &l1, &l2, &mem) == 0,
+		      "chase");
+		printf("# %s: DRAM %.1f cycles (configured %u incl. row miss)\n", gpus[g], lat,
+		       mem);
+		CHECK(within(lat, mem, 0.05), "DRAM latency %.1f, configured %u", lat, mem);
+	}
+	return 0;
+}
+
+struct sh_params {
+	uint32_t stride, n;
+	uint64_t out;
+};
+
+static int t_mb_shared(void)
+{
+	static const uint32_t strides[] = { 1, 2, 4, 8, 32, 3 };
+	struct env e;
+	struct prog p;
+	struct result res;
+	int r = -1;
+
+	if (mb_init(&e, &p, "fermi-gtx480", NULL, 16u << 20))
+		goto out;
+	for (size_t i = 0; i < sizeof(strides) / sizeof(strides[0]); i++) {
+		struct sh_params prm = { strides[i], 64, dalloc(&e, 16) };
+		struct vgpu_mem_range rg[1] = { { prm.out, 16 } };
+		struct launch L = {
+			.prog = &p, .entry = "shchase", .grid = { 1 }, .block = { 32 },
+			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 1,
+		};
+		uint32_t deg = 1;
+		uint64_t cyc;
+		double lat, want;
+
+		while (deg < 32 && strides[i] % (deg * 2) == 0)
+			deg *= 2;
+		MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "shchase run");
+		memcpy(&cyc, e.vram + prm.out, 8);
+		lat = (double)cyc / (4.0 * prm.n);
+		want = e.cfg.shared_latency + deg - 1;
+		printf("# shared stride %u: %.1f cycles per load (latency %u + %u-way conflict)\n",
+		       strides[i], lat, e.cfg.shared_latency, deg);
+		MCHECK(within(lat, want, 0.05), "stride %u: %.1f cycles, expected %.0f",
+		       strides[i], lat, want);
+	}
+	r = 0;
+out:
+	mb_fini(&e, &p);
+	return r;
+}
+
+struct tp_params {
+	uint32_t n, pad;
+	uint64_t out;
+};
+
+/*
+ * Runs @entry with @n iterations on one block of 1024 threads per SM: its
+ * unit's warp instructions (@units) and cycles, and the configured rate.
+ */
+static int throughput(const char *preset, const char *entry, uint32_t n, double *units,
+		      double *cycles, double *want)
+{
+	struct env e;
+	struct prog p;
+	struct result res;
+	struct vgpu_sim_stats st;
+	/* round robin keeps the warps together: no lone warps at the end */
+	static const char *const kv[] = { "scheduler", "lrr", NULL };
+	int r = -1;
+
+	if (mb_init(&e, &p, preset, kv, 16u << 20))
+		goto out;
+	{
+		uint32_t nsm = e.cfg.desc.num_sms, ns = e.cfg.schedulers_per_sm;
+		struct tp_params prm = { n, 0, dalloc(&e, 1024 * 4) };
+		struct vgpu_mem_range rg[1] = { { prm.out, 1024 * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = entry, .grid = { nsm }, .block = { 1024 },
+			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 1,
+			.max_tbs_per_sm = 1,
+		};
+
+		MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "%s run", entry);
+		vgpu_sim_get_stats(e.sim, &st);
+		if (!strcmp(entry, "alu")) {
+			/* every instruction goes to the SP pipelines */
+			*units = (double)st.warp_insts / nsm;
+			*want = (double)ns / e.cfg.alu_ii;
+		} else {
+			*units = 32.0 * 8 * n;
+			*want = (double)ns / e.cfg.sfu_ii;
+		}
+		*cycles = (double)res.cycles;
+	}
+	r = 0;
+out:
+	mb_fini(&e, &p);
+	return r;
+}
+
+/*
+ * Throughput from two runs of different lengths, so that the start (cold
+ * instruction cache) and the end of the block cancel out.
+ */
+static int t_mb_throughput(void)
+{
+	static const char *const gpus[] = { "fermi-gtx480", "maxwell-gtx980", "volta-v100" };
+	static const char *const units[] = { "alu", "sfu" };
+
+	for (size_t g = 0; g < sizeof(gpus) / sizeof(gpus[0]); g++) {
+		for (int u = 0; u < 2; u++) {
+			double u1, c1, u2, c2, want, got;
+			uint32_t n = u ? 16 : 64;
+
+			CHECK(throughput(gpus[g], units[u], n, &u1, &c1, &want) == 0, "run");
+			CHECK(throughput(gpus[g], units[u], 2 * n, &u2, &c2, &want) == 0, "run");
+			got = (u2 - u1) / (c2 - c1);
+			printf("# %s: %s %.3f warp-insts/cycle/SM (configured %.3f)\n", gpus[g],
+			       u ? "SFU" : "SP", got, want);
+			CHECK(within(got, want, 0.05), "%s throughput %.3f, configured %.3f",
+			      units[u], got, want);
+		}
+	}
+	return 0;
+}
+
+struct stream_params {
+	uint64_t in;
+	uint32_t n, pad;
+	uint64_t out;
+};
+
+static int stream_bw(const char *preset, const char *const *kv, double *got, double *want,
+		     struct vgpu_sim_stats *st)
+{
+	struct env e;
+	struct prog p;
+	struct result res;
+	uint32_t n;
+	int r = -1;
+
+	if (mb_init(&e, &p, preset, kv, 64u << 20))
+		goto out;
+	{
+		uint32_t nsm = e.cfg.desc.num_sms, grid = nsm * (e.cfg.desc.max_threads_per_sm / 256);
+
+		/* about 16 MB, a multiple of the 4 loads of every thread */
+		n = (4u << 20) / (4 * grid * 256) * (4 * grid * 256);
+		struct stream_params prm = { dalloc(&e, (uint64_t)n * 4), n, 0,
+					     dalloc(&e, (uint64_t)grid * 256 * 4) };
+		struct vgpu_mem_range rg[2] = { { prm.in, (uint64_t)n * 4 },
+						{ prm.out, (uint64_t)grid * 256 * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = "stream", .grid = { grid }, .block = { 256 },
+			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 2,
+		};
+
+		r = run(&e, &L, &res);
+		MCHECK(r == 0 && res.status == 0, "stream run: %d, status %d", r, res.status);
+		r = -1;
+		vgpu_sim_get_stats(e.sim, st);
+		*got = (double)st->dram_read_bytes / (double)res.cycles;
+		*want = (double)e.cfg.dram_bandwidth_mbs * 1e3 / e.cfg.desc.core_clock_khz;
+	}
+	r = 0;
+out:
+	mb_fini(&e, &p);
+	return r;
+}
+
+static int t_mb_bandwidth(void)
+{
+	/*
+	 * Loads that bypass the L1D (as ld.global.cg would): its MSHRs and
+	 * allocate-on-miss ways, not the DRAM bus, limit a cached stream.
+	 */
+	static const char *const kv[] = { "l1d_size", "0", NULL };
+	static const char *const gpus[] = { "fermi-gtx480", "maxwell-gtx980" };
+	struct vgpu_sim_stats st;
+
+	for (size_t g = 0; g < sizeof(gpus) / sizeof(gpus[0]); g++) {
+		double got, want;
+
+		CHECK(stream_bw(gpus[g], kv, &got, &want, &st) == 0, "stream");
+		printf("# %s: streaming %.1f B/cycle (configured %.1f), %llu DRAM bytes\n", gpus[g],
+		       got, want, (unsigned long long)st.dram_read_bytes);
+		CHECK(within(got, want, 0.05), "bandwidth %.1f B/cycle, configured %.1f", got, want);
+	}
+	return 0;
+}
+
+/* Counters add up; saxpy stalls mostly on memory, alu mostly not at all. */
+static int t_stats(void)
+{
+	struct vgpu_sim_stats st;
+	double got, want;
+	uint64_t stalls;
+
+	CHECK(stream_bw("fermi-gtx480", NULL, &got, &want, &st) == 0, "stream");
+	stalls = st.stall_mem_conflict + st.stall_mem_dep + st.stall_fetch + st.stall_other;
+	printf("# stream: %llu SM cycles, %llu issuing, stalls: mem conflict %llu, mem dep %llu,"
+	       " fetch %llu, other %llu; C_mem %llu C_idle %llu; L1D %llu/%llu L2 %llu/%llu\n",
+	       (unsigned long long)st.cycles, (unsigned long long)st.issue_cycles,
+	       (unsigned long long)st.stall_mem_conflict, (unsigned long long)st.stall_mem_dep,
+	       (unsigned long long)st.stall_fetch, (unsigned long long)st.stall_other,
+	       (unsigned long long)st.c_mem, (unsigned long long)st.c_idle,
+	       (unsigned long long)st.l1d_hits, (unsigned long long)st.l1d_accesses,
+	       (unsigned long long)st.l2_hits, (unsigned long long)st.l2_accesses);
+	CHECK(st.cycles == st.issue_cycles + stalls, "cycles %llu != issue %llu + stalls %llu",
+	      (unsigned long long)st.cycles, (unsigned long long)st.issue_cycles,
+	      (unsigned long long)stalls);
+	CHECK(st.stall_mem_conflict + st.stall_mem_dep > st.stall_other + st.stall_fetch,
+	      "a streaming kernel stalls on memory");
+	CHECK(st.c_mem > 0 && st.c_mem <= st.cycles, "C_mem");
+	CHECK(st.dram_read_bytes >= (3ull << 20) * 4, "DRAM bytes %llu",
+	      (unsigned long long)st.dram_read_bytes);
+	CHECK(st.l1d_accesses > 0 && st.l2_accesses > 0, "cache counters");
+	return 0;
+}
+
+/* The key = value format, presets and schedulers. */
+static int t_config(void)
+{
+	struct vgpu_sim_config c;
+	char path[] = "/tmp/vgpu-cfg-XXXXXX", err[256], buf[4096];
+	int fd;
+	FILE *f;
+
+	CHECK(vgpu_sim_preset("volta-v100", &c) == 0, "volta");
+	CHECK(c.schedulers_per_sm == 4 && c.reg_banks == 2 && c.collectors == 2 &&
+	      c.desc.num_sms == 80 && c.l2_size == 6u << 20 && c.l2_assoc == 24 &&
+	      c.shared_banks == 32 && c.desc.max_threads_per_sm == 64 * 32, "Table II");
+	CHECK(vgpu_sim_preset("fermi-gtx480", &c) == 0, "fermi");
+	CHECK(c.desc.num_sms == 15 && c.l1d_size == 16384 && c.l1d_assoc == 4 &&
+	      c.l1d_mshrs == 32 && c.l2_size == 768 * 1024 && c.mem_partitions == 6 &&
+	      c.dram_bandwidth_mbs == 177400 && c.l1i_size == 2048, "Table 3.1");
+	fd = mkstemp(path);
+	CHECK(fd >= 0, "mkstemp");
+	f = fdopen(fd, "w");
+	CHECK(f, "fdopen");
+	fprintf(f, "# test\ngpu = maxwell-gtx980\n  scheduler = two-level # comment\n"
+		"l1d_size = 32K\nnum_sms=4\n\n");
+	fclose(f);
+	CHECK(vgpu_sim_config_load(&c, path, err, sizeof(err)) == 0, "load: %s", err);
+	CHECK(c.desc.num_sms == 4 && c.l1d_size == 32768 && c.scheduler == VGPU_SCHED_TWO_LEVEL &&
+	      c.schedulers_per_sm == 4 && c.desc.core_clock_khz == 1126000, "values");
+	CHECK(vgpu_sim_config_write(&c, buf, sizeof(buf)) > 0 && strstr(buf, "num_sms = 4\n") &&
+	      strstr(buf, "scheduler = two-level\n"), "write");
+	f = fopen(path, "w");
+	CHECK(f, "reopen");
+	fprintf(f, "num_sms = 2\nno_such_key = 1\n");
+	fclose(f);
+	CHECK(vgpu_sim_config_load(&c, path, err, sizeof(err)) == -ENOENT &&
+	      strstr(err, ":2: unknown key"), "unknown key: %s", err);
+	f = fopen(path, "w");
+	CHECK(f, "reopen");
+	fprintf(f, "l1d_size = lots\n");
+	fclose(f);
+	CHECK(vgpu_sim_config_load(&c, path, err, sizeof(err)) == -EINVAL, "bad value");
+	unlink(path);
+	CHECK(vgpu_sim_config_set(&c, "scheduler", "nope") == -EINVAL, "bad scheduler");
+	return 0;
+}
+
+/* Every scheduler gives the right result, deterministically, in its own time. */
+static int t_schedulers(void)
+{
+	static const char *const names[] = { "lrr", "gto", "two-level" };
+	uint64_t cyc[3][2];
+
+	for (int i = 0; i < 3; i++) {
+		for (int rep = 0; rep < 2; rep++) {
+			const char *kv[] = { "scheduler", names[i], NULL };
+			struct env e;
+			struct prog p;
+			struct result res;
+			uint32_t n = 8 * 4 * 30 * 256;
+			int r = -1;
+
+			if (mb_init(&e, &p, "fermi-gtx480", kv, 16u << 20))
+				goto out;
+			{
+				uint32_t grid = 30;
+				struct stream_params prm = { dalloc(&e, n * 4), n, 0,
+							     dalloc(&e, grid * 256 * 4) };
+				struct vgpu_mem_range rg[2] = { { prm.in, n * 4 },
+								{ prm.out, grid * 256 * 4 } };
+				struct launch L = {
+					.prog = &p, .entry = "stream", .grid = { grid },
+					.block = { 256 }, .params = &prm,
+					.params_size = sizeof(prm), .ranges = rg, .nranges = 2,
+				};
+				uint32_t *in = (uint32_t *)(e.vram + prm.in), sum = 0, got = 0;
+
+				for (uint32_t k = 0; k < n; k++)
+					in[k] = k * 2654435761u;
+				MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "run");
+				for (uint32_t k = 0; k < n; k++)
+					sum += in[k];
+				for (uint32_t k = 0; k < grid * 256; k++)
+					got += ((uint32_t *)(e.vram + prm.out))[k];
+				MCHECK(got == sum, "%s: sum %u, expected %u", names[i], got, sum);
+				cyc[i][rep] = res.cycles;
+			}
+			r = 0;
+out:
+			mb_fini(&e, &p);
+			if (r)
+				return r;
+		}
+		printf("# %s: %llu cycles\n", names[i], (unsigned long long)cyc[i][0]);
+		CHECK(cyc[i][0] == cyc[i][1], "%s not deterministic", names[i]);
+	}
+	return 0;
+}
+
+/* Thesis Fig. 3.2 style: where the SM cycles went. */
+static void print_breakdown(const char *what, const struct vgpu_sim_stats *st)
+{
+	double c = st->cycles ? (double)st->cycles : 1.0;
+
+	printf("# %s: IPC %.2f/SM; SM cycles: issue %.1f%%, stalls: mem conflict %.1f%%,"
+	       " mem dependency %.1f%%, fetch %.1f%%, other %.1f%%; C_mem %.1f%%;"
+	       " L1D hits %.1f%%, L2 hits %.1f%%, DRAM %.1f MB\n", what,
+	       (double)st->warp_insts / c, 100.0 * st->issue_cycles / c,
+	       100.0 * st->stall_mem_conflict / c, 100.0 * st->stall_mem_dep / c,
+	       100.0 * st->stall_fetch / c, 100.0 * st->stall_other / c, 100.0 * st->c_mem / c,
+	       st->l1d_accesses ? 100.0 * st->l1d_hits / st->l1d_accesses : 0.0,
+	       st->l2_accesses ? 100.0 * st->l2_hits / st->l2_accesses : 0.0,
+	       (st->dram_read_bytes + st->dram_write_bytes) / 1e6);
+}
+
 static int bench(void)
 {
 	struct result res;
@@ -1757,6 +2232,7 @@ static int bench(void)
 	       (unsigned long long)st.warp_insts, (unsigned long long)st.thread_insts,
 	       (unsigned long long)res.cycles, s, (double)st.thread_insts / s / 1e6,
 	       (double)st.warp_insts / s / 1e6);
+	print_breakdown("reduce", &st);
 	free(p.image);
 	env_fini(&e);
 	/* saxpy over 4M elements: memory bound */
@@ -1779,8 +2255,10 @@ static int bench(void)
 		vgpu_sim_get_stats(e.sim, &st2);
 		s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 		printf("# bench saxpy: %llu thread-insts, %llu cycles in %.3f s: "
-		       "%.1f M thread-insts/s\n", (unsigned long long)st2.thread_insts,
-		       (unsigned long long)res.cycles, s, (double)st2.thread_insts / s / 1e6);
+		       "%.1f M thread-insts/s, %.2f M warp-insts/s\n",
+		       (unsigned long long)st2.thread_insts, (unsigned long long)res.cycles, s,
+		       (double)st2.thread_insts / s / 1e6, (double)st2.warp_insts / s / 1e6);
+		print_breakdown("saxpy", &st2);
 		free(p.image);
 		env_fini(&e);
 	}
@@ -1814,6 +2292,13 @@ int main(int argc, char **argv)
 	report("nvcc modvars: __constant__ and __device__ variables", t_modvars());
 	report("nvcc atomics2: float add, signed max, 64-bit CAS loop", t_atomics2());
 	report("nvcc narrow: 8/16-bit data", t_narrow());
+	report("model: key = value configuration and presets", t_config());
+	report("model: counters add up, streaming stalls on memory", t_stats());
+	report("model: lrr, gto and two-level schedulers", t_schedulers());
+	report("micro-benchmark: pointer chase reproduces L1D/L2/DRAM latency", t_mb_latency());
+	report("micro-benchmark: shared memory bank conflicts", t_mb_shared());
+	report("micro-benchmark: SP and SFU throughput", t_mb_throughput());
+	report("micro-benchmark: streaming DRAM bandwidth", t_mb_bandwidth());
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
 		report("bench", bench());
 	printf("%d passed, %d failed\n", passed, failed);

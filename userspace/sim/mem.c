@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mem.c - the memory system of the timing model: shared memory banks,
+ * coalescing, L1D with MSHRs, the instruction cache, the interconnect, L2
+ * slices over the memory partitions, atomics at L2 and DRAM channels with
+ * row buffers.
+ *
+ * A warp's global access is coalesced into 128-byte lines with a mask of
+ * the 32-byte sectors it touches (one transaction per line, as GPGPU-Sim
+ * does for Fermi and later). The LD/ST unit handles one transaction per
+ * cycle. L1D (thesis Table 3.1: 16 KB, 4-way, 128 B lines, 32 MSHRs) is
+ * allocate-on-miss: a miss needs a free MSHR and a victim way without a
+ * pending fill; when either is lacking, the LD/ST unit stalls until one
+ * frees (the "reservation fail" of Sec. 3.2.3 that the thesis counts as a
+ * memory conflict). Stores are write-through with write-evict (Fermi).
+ * Misses and stores cross the interconnect to the L2 slice that the address
+ * hash picks; each slice's tag port takes one access per cycle (atomics:
+ * one per lane on the same address). L2 is write-back, write-allocate
+ * without fetch for written sectors. L2 misses go to the partition's DRAM
+ * channel: a data bus of bandwidth / partitions and banks with an open row;
+ * an access to another row pays dram_row_miss.
+ *
+ * Latency parameters are the load-to-use times a pointer chase sees on an
+ * idle machine: l1d_latency (L1 hit), l2_latency (L2 hit), mem_latency (DRAM,
+ * open row); the slice and DRAM internals are derived from them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+#define LOCAL_BASE	(1ull << 56)
+
+struct mctx {
+	struct vgpu_sim *s;
+	struct vgpu_sim_stats *a, *b;	/* SM and job counters */
+};
+
+#define CNT(c, f, v) do { (c)->a->f += (v); (c)->b->f += (v); } while (0)
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* ------------------------------------------------------------------ */
+/* caches */
+
+static int cache_init(struct cache *c, uint32_t size, uint32_t assoc)
+{
+	uint32_t lines = size >> LINE_SHIFT;
+
+	c->sets = 0;
+	c->l = NULL;
+	if (!lines)
+		return 0;
+	if (!assoc || assoc > lines)
+		assoc = lines;
+	c->assoc = assoc;
+	c->sets = lines / assoc;
+	c->l = calloc((size_t)c->sets * assoc, sizeof(*c->l));
+	return c->l ? 0 : -ENOMEM;
+}
+
+static void cache_reset(struct cache *c)
+{
+	if (c->l)
+		memset(c->l, 0, sizeof(*c->l) * c->sets * c->assoc);
+	c->tick = 0;
+}
+
+/*
+ * Looks @line up in set @set at @t. A hit returns its way (*hit true). A
+ * miss returns the victim: an invalid way, else the least recently used way
+ * whose fill is not pending; if every way is pending, *wait is the cycle
+ * the first fill completes and NULL is returned.
+ */
+static struct cline *cache_look(struct cache *c, uint64_t line, uint64_t set, uint64_t t,
+				bool *hit, uint64_t *wait)
+{
+	struct cline *ways = c->l + (size_t)(set % c->sets) * c->assoc, *v = NULL;
+	uint64_t w = UINT64_MAX;
+
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		struct cline *x = &ways[i];
+
+		if (x->tag == line + 1) {
+			*hit = true;
+			x->lru = ++c->tick;
+			return x;
+		}
+		if (x->tag && x->fill > t) {
+			if (x->fill < w)
+				w = x->fill;
+			continue;
+		}
+		if (!v || (v->tag && (!x->tag || x->lru < v->lru)))
+			v = x;
+	}
+	*hit = false;
+	*wait = w;
+	if (v)
+		v->lru = ++c->tick;
+	return v;
+}
+
+static void cache_shift(struct cache *c, int64_t delta)
+{
+	for (size_t i = 0; c->l && i < (size_t)c->sets * c->assoc; i++)
+		if (c->l[i].tag)
+			c->l[i].fill += (uint64_t)delta;
+}
+
+/* ------------------------------------------------------------------ */
+/* DRAM and L2 */
+
+static uint32_t part_of(const struct vgpu_sim *s, uint64_t line)
+{
+	/* XOR-folded address hash over the partitions (avoids camping) */
+	uint64_t x = line ^ (line >> 7) ^ (line >> 14) ^ (line >> 21);
+
+	return (uint32_t)(x % s->cfg.mem_partitions);
+}
+
+/* One DRAM access of @nsect sectors of @line arriving at @t; data time. */
+static uint64_t dram(struct mctx *c, struct part *p, uint64_t line, uint32_t nsect, uint64_t t,
+		     bool write)
+{
+	struct vgpu_sim *s = c->s;
+	uint64_t xfer = nsect * s->sector_xfer, st = max64(t << 8, p->ch_free);
+	uint64_t local = line / s->cfg.mem_partitions;
+	uint64_t lpr = s->cfg.dram_row_bytes >> LINE_SHIFT ? s->cfg.dram_row_bytes >> LINE_SHIFT : 1;
+	uint64_t row = local / lpr, bank = row % s->cfg.dram_banks, rid = row / s->cfg.dram_banks;
+	uint32_t extra = 0;
+
+	p->ch_free = st + xfer;
+	if (p->row[bank] != rid + 1) {
+		extra = s->cfg.dram_row_miss;
+		p->row[bank] = rid + 1;
+	}
+	if (write) {
+		CNT(c, dram_write_bytes, (uint64_t)nsect << SECTOR_SHIFT);
+		return 0;
+	}
+	CNT(c, dram_read_bytes, (uint64_t)nsect << SECTOR_SHIFT);
+	return ((st + xfer + 255) >> 8) + s->dram_core + extra;
+}
+
+enum { L2_RD = 0, L2_WR, L2_ATOM };
+
+/*
+ * An access to the L2 slice of @line for sectors @sect arriving at @a;
+ * @ops tag-port cycles. Returns when the data is ready at the slice.
+ */
+static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t a, int kind,
+			  uint32_t ops)
+{
+	struct vgpu_sim *s = c->s;
+	struct part *p = &s->parts[part_of(s, line)];
+	struct cache *l2 = &p->l2;
+	uint64_t t = max64(a, p->port_free), wait, ready;
+	struct cline *x;
+	uint8_t miss;
+	bool hit;
+
+	p->port_free = t + (ops ? ops : 1);
+	CNT(c, l2_accesses, 1);
+	if (!l2->sets) {
+		if (kind == L2_WR) {
+			dram(c, p, line, (uint32_t)__builtin_popcount(sect), t, true);
+			return t;
+		}
+		return dram(c, p, line, (uint32_t)__builtin_popcount(sect), t, false);
+	}
+	x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
+	if (!x) {
+		/* every way pending: the access waits in the slice's queue */
+		t = wait;
+		p->port_free = t + (ops ? ops : 1);
+		x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
+		if (!x)
+			return t + s->l2_core;
+	}
+	if (hit && (x->valid & sect) == sect) {
+		CNT(c, l2_hits, 1);
+		if (kind != L2_RD)
+			x->dirty |= sect;
+		return max64(t + s->l2_core, x->fill);
+	}
+	if (!hit) {
+		if (x->tag && x->dirty)
+			dram(c, p, x->tag - 1, (uint32_t)__builtin_popcount(x->dirty), t, true);
+		x->tag = line + 1;
+		x->valid = 0;
+		x->dirty = 0;
+		x->fill = 0;
+	}
+	if (kind == L2_WR) {
+		/* write-allocate, no fetch: the written sectors become valid */
+		x->valid |= sect;
+		x->dirty |= sect;
+		return t + s->l2_core;
+	}
+	miss = sect & (uint8_t)~x->valid;
+	ready = dram(c, p, line, (uint32_t)__builtin_popcount(miss), t, false);
+	x->valid |= miss;
+	if (kind == L2_ATOM)
+		x->dirty |= sect;
+	x->fill = max64(x->fill, ready);
+	return max64(ready, t + s->l2_core);
+}
+
+/* ------------------------------------------------------------------ */
+
+int mem_create(struct vgpu_sim *s)
+{
+	const struct vgpu_sim_config *cfg = &s->cfg;
+	uint32_t np = cfg->mem_partitions, ns = cfg->schedulers_per_sm;
+	uint64_t bpc;
+	uint32_t icnt2 = 2 * cfg->icnt_latency;
+
+	s->parts = calloc(np, sizeof(*s->parts));
+	if (!s->parts)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < np; i++) {
+		struct part *p = &s->parts[i];
+
+		p->row = calloc(cfg->dram_banks, sizeof(*p->row));
+		if (!p->row || cache_init(&p->l2, cfg->l2_size / np, cfg->l2_assoc))
+			return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
+		struct smt *t = &s->sms[i].t;
+
+		t->mshr = calloc(cfg->l1d_mshrs, sizeof(*t->mshr));
+		t->fu_free = calloc((size_t)ns * FU_N, sizeof(*t->fu_free));
+		t->bank_free = calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
+		t->coll_free = calloc((size_t)ns * (cfg->collectors + 1), sizeof(*t->coll_free));
+		if (!t->mshr || !t->fu_free || !t->bank_free || !t->coll_free ||
+		    cache_init(&t->l1d, cfg->l1d_size, cfg->l1d_assoc) ||
+		    cache_init(&t->l1i, cfg->l1i_size, cfg->l1i_assoc))
+			return -ENOMEM;
+	}
+	/* bytes per core cycle per partition, fixed point 1/256 cycle per sector */
+	bpc = cfg->dram_bandwidth_mbs ? (uint64_t)cfg->dram_bandwidth_mbs * 1000 : 0;
+	if (bpc && cfg->desc.core_clock_khz) {
+		/* sector time = 32 B / (MB/s * 1e6 / np / (kHz * 1e3)) cycles */
+		s->sector_xfer = ((uint64_t)32 * np * cfg->desc.core_clock_khz * 256 + bpc / 2) / bpc;
+	} else {
+		s->sector_xfer = 0;
+	}
+	s->l2_core = cfg->l2_latency > icnt2 ? cfg->l2_latency - icnt2 : 1;
+	s->dram_core = cfg->mem_latency > icnt2 + (s->sector_xfer >> 8) ?
+		       cfg->mem_latency - icnt2 - (uint32_t)(s->sector_xfer >> 8) : 1;
+	return 0;
+}
+
+void mem_destroy(struct vgpu_sim *s)
+{
+	if (s->parts) {
+		for (uint32_t i = 0; i < s->cfg.mem_partitions; i++) {
+			free(s->parts[i].row);
+			free(s->parts[i].l2.l);
+		}
+		free(s->parts);
+	}
+	for (uint32_t i = 0; s->sms && i < s->cfg.desc.num_sms; i++) {
+		struct smt *t = &s->sms[i].t;
+
+		free(t->mshr);
+		free(t->fu_free);
+		free(t->bank_free);
+		free(t->coll_free);
+		free(t->l1d.l);
+		free(t->l1i.l);
+	}
+}
+
+void mem_reset(struct vgpu_sim *s)
+{
+	const struct vgpu_sim_config *cfg = &s->cfg;
+	uint32_t ns = cfg->schedulers_per_sm;
+
+	for (uint32_t i = 0; i < cfg->mem_partitions; i++) {
+		struct part *p = &s->parts[i];
+
+		cache_reset(&p->l2);
+		memset(p->row, 0, sizeof(*p->row) * cfg->dram_banks);
+		p->port_free = 0;
+		p->ch_free = 0;
+	}
+	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
+		struct smt *t = &s->sms[i].t;
+
+		cache_reset(&t->l1d);
+		cache_reset(&t->l1i);
+		memset(t->mshr, 0, sizeof(*t->mshr) * cfg->l1d_mshrs);
+		memset(t->fu_free, 0, sizeof(*t->fu_free) * ns * FU_N);
+		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
+		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
+		t->ldst_free = 0;
+	}
+}
+
+static void shift_arr(uint64_t *a, size_t n, int64_t delta)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i])
+			a[i] += (uint64_t)delta;
+}
+
+void mem_shift(struct vgpu_sim *s, int64_t delta)
+{
+	const struct vgpu_sim_config *cfg = &s->cfg;
+	uint32_t ns = cfg->schedulers_per_sm;
+
+	for (uint32_t i = 0; i < cfg->mem_partitions; i++) {
+		struct part *p = &s->parts[i];
+
+		cache_shift(&p->l2, delta);
+		if (p->port_free)
+			p->port_free += (uint64_t)delta;
+		if (p->ch_free)
+			p->ch_free += (uint64_t)(delta * 256);
+	}
+	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
+		struct smt *t = &s->sms[i].t;
+
+		cache_shift(&t->l1d, delta);
+		cache_shift(&t->l1i, delta);
+		shift_arr(t->mshr, cfg->l1d_mshrs, delta);
+		shift_arr(t->fu_free, (size_t)ns * FU_N, delta);
+		shift_arr(t->bank_free, (size_t)ns * (cfg->reg_banks + 1), delta);
+		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
+		if (t->ldst_free)
+			t->ldst_free += (uint64_t)delta;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the LD/ST unit */
+
+/* Distinct 4-byte words per bank, maximum over the banks (conflict degree). */
+static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint32_t m,
+			    uint32_t size, uint32_t *same_max)
+{
+	uint32_t nb = s->cfg.shared_banks, words = size >= 4 ? size / 4 : 1;
+	uint32_t deg = 1, cnt[64] = { 0 }, same = 1;
+	uint64_t seen[64][8];
+
+	if (nb > 64)
+		nb = 64;
+	for (uint32_t l = 0; l < 32; l++) {
+		if (!(m >> l & 1))
+			continue;
+		for (uint32_t k = 0; k < words; k++) {
+			uint64_t wd = (off[l] >> 2) + k;
+			uint32_t b = (uint32_t)(wd % nb), i;
+
+			for (i = 0; i < cnt[b] && i < 8; i++)
+				if (seen[b][i] == wd)
+					break;
+			if (i < cnt[b] && i < 8)
+				continue;
+			if (cnt[b] < 8)
+				seen[b][cnt[b]] = wd;
+			if (++cnt[b] > deg)
+				deg = cnt[b];
+		}
+	}
+	if (same_max) {
+		/* lanes on one address serialise (atomics) */
+		for (uint32_t l = 0; l < 32; l++) {
+			uint32_t n = 0;
+
+			if (!(m >> l & 1))
+				continue;
+			for (uint32_t k = l; k < 32; k++)
+				n += (m >> k & 1) && off[k] == off[l];
+			if (n > same)
+				same = n;
+		}
+		*same_max = same;
+	}
+	return deg;
+}
+
+/* Resolves generic addresses; returns the space of lane @l. */
+static unsigned int space_of(unsigned int sp, uint64_t *a)
+{
+	if (sp != VGPU_SP_GENERIC)
+		return sp;
+	if (*a - VGPU_GENERIC_SHARED < VGPU_GENERIC_WINDOW) {
+		*a -= VGPU_GENERIC_SHARED;
+		return VGPU_SP_SHARED;
+	}
+	if (*a - VGPU_GENERIC_LOCAL < VGPU_GENERIC_WINDOW) {
+		*a -= VGPU_GENERIC_LOCAL;
+		return VGPU_SP_LOCAL;
+	}
+	return VGPU_SP_GLOBAL;
+}
+
+/* One L1D load transaction at *@t; returns its data time, may delay *@t. */
+static uint64_t l1_load(struct mctx *c, struct sm *sm, uint64_t line, uint8_t sect, uint64_t *t)
+{
+	struct vgpu_sim *s = c->s;
+	struct smt *st = &sm->t;
+	uint32_t nm = s->cfg.l1d_mshrs, mi = 0, busy = 0;
+	uint64_t wait, back;
+	struct cline *x;
+	bool hit;
+
+	CNT(c, l1d_accesses, 1);
+	if (!st->l1d.sets)
+		return l2_access(c, line, sect, *t + s->cfg.icnt_latency, L2_RD, 1) +
+		       s->cfg.icnt_latency;
+	x = cache_look(&st->l1d, line, line, *t, &hit, &wait);
+	if (hit && (x->valid & sect) == sect) {
+		CNT(c, l1d_hits, 1);
+		return max64(*t + s->cfg.l1d_latency, x->fill);
+	}
+	if (!x) {
+		/* every way of the set has a fill pending: reservation fail */
+		CNT(c, mshr_fails, 1);
+		*t = wait;
+		x = cache_look(&st->l1d, line, line, *t, &hit, &wait);
+		if (!x)
+			return *t + s->cfg.l2_latency;
+	}
+	for (uint32_t i = 1; i < nm; i++)
+		if (st->mshr[i] < st->mshr[mi])
+			mi = i;
+	if (st->mshr[mi] > *t) {
+		/* no free MSHR: the LD/ST unit waits for one (reservation fail) */
+		CNT(c, mshr_fails, 1);
+		*t = st->mshr[mi];
+	}
+	for (uint32_t i = 0; i < nm; i++)
+		busy += st->mshr[i] > *t;
+	CNT(c, mshr_busy, busy);
+	back = l2_access(c, line, sect, *t + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
+	if (!hit) {
+		x->tag = line + 1;
+		x->valid = 0;
+	}
+	x->valid |= sect;
+	x->fill = back;
+	st->mshr[mi] = back;
+	return back;
+}
+
+uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
+		    bool *is_mem)
+{
+	struct memrec *r = &s->mrec;
+	struct mctx c = { s, &sm->t.st, &w->tb->job->st };
+	uint32_t m = r->mask, n = 0, icnt = s->cfg.icnt_latency;
+	uint64_t off[32], lines[64], t = now, ready = now + 1;
+	uint8_t sects[64], same[64];
+	unsigned int sp = VGPU_SP_GLOBAL;
+	bool first = true;
+
+	*is_mem = false;
+	if (!m)
+		return now + 1;
+	for (uint32_t l = 0; l < 32; l++) {
+		if (!(m >> l & 1))
+			continue;
+		off[l] = r->addr[l];
+		if (first) {
+			sp = space_of(r->sp, &off[l]);
+			first = false;
+		} else {
+			space_of(r->sp, &off[l]);
+		}
+	}
+	switch (sp) {
+	case VGPU_SP_SHARED: {
+		uint32_t sm_max = 1, deg = bank_degree(s, off, m, r->size,
+						       r->kind == MR_ATOM ? &sm_max : NULL);
+
+		if (sm_max > deg)
+			deg = sm_max;
+		CNT(&c, shared_accesses, 1);
+		CNT(&c, shared_conflicts, deg - 1);
+		sm->t.ldst_free = now + deg;
+		return now + s->cfg.shared_latency + deg - 1 +
+		       (r->kind == MR_ATOM ? s->cfg.atomic_latency : 0);
+	}
+	case VGPU_SP_PARAM: case VGPU_SP_CONST: {
+		/* constant cache: one access per distinct address */
+		uint32_t d = 0;
+
+		for (uint32_t l = 0; l < 32; l++) {
+			uint32_t k;
+
+			if (!(m >> l & 1))
+				continue;
+			for (k = 0; k < l; k++)
+				if ((m >> k & 1) && off[k] == off[l])
+					break;
+			d += k == l;
+		}
+		sm->t.ldst_free = now + d;
+		return now + s->cfg.const_latency + d - 1;
+	}
+	case VGPU_SP_LOCAL:
+		/* per-thread words interleaved across the lanes, as CUDA lays them out */
+		for (uint32_t l = 0; l < 32; l++)
+			if (m >> l & 1)
+				off[l] = LOCAL_BASE + ((uint64_t)sm->id << 40) +
+					 ((((uint64_t)w->slot << 20) + (off[l] >> 2)) * 32 + l) * 4 +
+					 (off[l] & 3);
+		break;
+	default:
+		break;
+	}
+	/* coalescing: 128-byte lines with their 32-byte sector masks */
+	for (uint32_t l = 0; l < 32; l++) {
+		uint64_t a, line;
+		uint32_t k;
+		uint8_t sm_;
+
+		if (!(m >> l & 1))
+			continue;
+		a = off[l];
+		line = a >> LINE_SHIFT;
+		sm_ = (uint8_t)(1u << ((a >> SECTOR_SHIFT) & 3));
+		if (r->size > 32 || ((a + r->size - 1) >> SECTOR_SHIFT) != a >> SECTOR_SHIFT)
+			sm_ |= (uint8_t)(1u << (((a + r->size - 1) >> SECTOR_SHIFT) & 3));
+		for (k = 0; k < n; k++)
+			if (lines[k] == line)
+				break;
+		if (k == n) {
+			if (n == 64)
+				continue;
+			lines[n] = line;
+			sects[n] = 0;
+			same[n] = 1;
+			n++;
+		} else if (r->kind == MR_ATOM) {
+			uint32_t cnt = 1;
+
+			for (uint32_t q = 0; q < l; q++)
+				cnt += (m >> q & 1) && off[q] == a;
+			if (cnt > same[k])
+				same[k] = (uint8_t)cnt;
+		}
+		sects[k] |= sm_;
+	}
+	for (uint32_t k = 0; k < n; k++) {
+		uint64_t done;
+
+		switch (r->kind) {
+		case MR_LD:
+			done = l1_load(&c, sm, lines[k], sects[k], &t);
+			break;
+		case MR_ST:
+			/* write-through, write-evict at L1D */
+			if (sm->t.l1d.sets) {
+				uint64_t wait;
+				bool hit;
+				struct cline *x = cache_look(&sm->t.l1d, lines[k], lines[k], t, &hit,
+							     &wait);
+
+				if (hit && x->fill <= t)
+					x->tag = 0;
+			}
+			l2_access(&c, lines[k], sects[k], t + icnt, L2_WR, 1);
+			done = t + 1;
+			break;
+		default:
+			/* atomics are performed at the L2 slice */
+			done = l2_access(&c, lines[k], sects[k], t + icnt, L2_ATOM, same[k]) +
+			       same[k] - 1 + s->cfg.atomic_latency + icnt;
+			break;
+		}
+		if (done > ready)
+			ready = done;
+		t++;
+	}
+	sm->t.ldst_free = t;
+	*is_mem = r->kind != MR_ST;
+	return ready;
+}
+
+uint64_t mem_fetch(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
+{
+	struct job *j = w->tb->job;
+	uint64_t addr = j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8;
+	uint64_t line = addr >> LINE_SHIFT, wait, back;
+	struct mctx c = { s, &sm->t.st, &j->st };
+	struct cline *x;
+	bool hit;
+
+	if (!sm->t.l1i.sets || w->iline == line + 1)
+		return now;
+	w->iline = line + 1;
+	x = cache_look(&sm->t.l1i, line, line, now, &hit, &wait);
+	if (hit)
+		return max64(now, x->fill);
+	if (!x)
+		return wait;
+	back = l2_access(&c, line, 0xf, now + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
+	x->tag = line + 1;
+	x->valid = 0xf;
+	x->fill = back;
+	return back;
+}

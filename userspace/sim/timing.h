@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timing.h - internals of the timing model (sim.c, mem.c, sched.c):
+ * per-instruction timing classes, the scoreboard encoding, caches, memory
+ * partitions and the warp scheduler ops table. Included by sim_int.h.
+ *
+ * The model is "timed at issue": when a warp instruction issues, its
+ * functional effect happens at once (exec.c) and the memory system works
+ * out, from the state of its resources (LD/ST unit, MSHRs, L2 slice ports,
+ * DRAM channels and row buffers, each a busy-until time), when its result
+ * is ready. The scoreboard then holds the warp's dependent instructions
+ * until then. Everything is a function of the issue order, which is
+ * deterministic, so cycle counts are too.
+ */
+#ifndef VGPU_TIMING_H
+#define VGPU_TIMING_H
+
+#include <stdint.h>
+
+#include "vgpu_sim.h"
+
+/* Functional units (per scheduler, LD/ST per SM). */
+enum { FU_SP = 0, FU_SFU, FU_DP, FU_LDST, FU_N };
+
+/* Why a warp cannot issue (thesis Fig. 3.2 classes). */
+enum { WHY_OTHER = 0, WHY_MEM, WHY_FETCH, WHY_CONFLICT };
+
+/* struct itime flags */
+#define IT_PRED_R	1	/* reads predicates */
+#define IT_PRED_W	2	/* writes predicates */
+#define IT_MEM		4	/* LD/ST/ATOM */
+#define IT_MAXOP	10
+
+/* Timing of one decoded instruction, derived once per job. */
+struct itime {
+	uint8_t fu, flags, nsrc, ndst;
+	uint8_t src[IT_MAXOP], dst[IT_MAXOP];
+	uint32_t lat;		/* result latency (non-memory) */
+	uint32_t ii;		/* initiation interval of its unit */
+};
+
+/* Memory access of the instruction just executed (filled by exec.c). */
+struct memrec {
+	uint32_t mask;		/* lanes that accessed; 0: none */
+	uint8_t sp;		/* VGPU_SP_* as encoded (generic unresolved) */
+	uint8_t size;		/* bytes per lane */
+	uint8_t kind;		/* MR_LD, MR_ST, MR_ATOM */
+	uint64_t addr[32];
+};
+enum { MR_LD = 0, MR_ST, MR_ATOM };
+
+#define LINE_SHIFT	7	/* 128-byte lines */
+#define SECTOR_SHIFT	5	/* 32-byte sectors */
+
+struct cline {
+	uint64_t tag;		/* line address + 1; 0 = invalid */
+	uint64_t fill;		/* cycle the pending fill completes */
+	uint64_t lru;
+	uint8_t valid, dirty;	/* sector masks */
+};
+
+struct cache {
+	uint32_t sets, assoc;
+	uint64_t tick;
+	struct cline *l;
+};
+
+/* A memory partition: an L2 slice and a DRAM channel (Table 3.1: 6). */
+struct part {
+	struct cache l2;
+	uint64_t port_free;	/* L2 slice tag port */
+	uint64_t ch_free;	/* DRAM data bus, in 1/256 cycles */
+	uint64_t *row;		/* open row + 1 per bank; 0 closed */
+};
+
+/* Per-SM timing state. */
+struct smt {
+	struct cache l1d, l1i;
+	uint64_t *mshr;			/* free time of each L1D MSHR */
+	uint64_t ldst_free;		/* LD/ST unit */
+	uint64_t *fu_free;		/* [scheduler][FU_N] */
+	uint64_t *bank_free;		/* [scheduler][reg_banks] */
+	uint64_t *coll_free;		/* [scheduler][collectors] */
+	uint64_t last;			/* last cycle accounted */
+	uint64_t idle_since;		/* no block resident since; UINT64_MAX busy */
+	uint8_t wclass;			/* stall class of the cycles after @last */
+	uint8_t wall_mem;		/* ... and whether all warps waited on memory */
+	struct vgpu_sim_stats st;
+};
+
+struct vgpu_sim;
+struct sm;
+struct warp;
+
+/* sched.c: a warp scheduler policy; one instance per scheduler of an SM. */
+struct sched_ops {
+	const char *name;
+	/* the warp scheduler @k of @sm issues this cycle, or NULL */
+	struct warp *(*pick)(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now);
+	/* @w was issued; @long_lat: it now waits for memory */
+	void (*issued)(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
+		       bool long_lat);
+};
+const struct sched_ops *sched_get(uint32_t policy);
+
+/* mem.c */
+int mem_create(struct vgpu_sim *s);
+void mem_destroy(struct vgpu_sim *s);
+/* forgets every cache line, row buffer and busy time (idle device) */
+void mem_reset(struct vgpu_sim *s);
+/* shifts every pending time by @delta (vgpu_sim_set_cycle) */
+void mem_shift(struct vgpu_sim *s, int64_t delta);
+/*
+ * Times the memory access in s->mrec of warp @w issued at @now: returns the
+ * cycle its result is ready and sets *@is_mem for a long-latency (global/
+ * local) access. Occupies the LD/ST unit, MSHRs, L2 ports and DRAM.
+ */
+uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
+		    bool *is_mem);
+/* instruction fetch of instruction @pc by @w at @now: cycle it is available */
+uint64_t mem_fetch(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint32_t pc,
+		   uint64_t now);
+
+#endif /* VGPU_TIMING_H */
