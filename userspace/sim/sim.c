@@ -85,7 +85,10 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->nord = calloc(cfg->schedulers_per_sm, sizeof(*sm->nord));
 		sm->snext = calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = calloc(sm->nws, sizeof(*sm->sum));
-		if (!sm->sum || !sm->shared || !sm->slots || !sm->ws || !sm->rr || !sm->last || !sm->ord ||
+		sm->minr = calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
+		sm->nsched = cfg->schedulers_per_sm;
+		sm->dirty = ~0ull;
+		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr || !sm->last || !sm->ord ||
 		    !sm->nord || !sm->snext)
 			goto fail;
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
@@ -141,6 +144,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->nord);
 			free(sm->snext);
 			free(sm->sum);
+			free(sm->minr);
 		}
 		mem_destroy(s);
 		free(s->sms);
@@ -463,18 +467,27 @@ static void stall_add(struct sm *sm, uint64_t n)
 static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
-	uint64_t next = UINT64_MAX, minr[64 * FU_N];
+	uint64_t next = UINT64_MAX, *minr = sm->minr;
 
-	/* per scheduler and unit: the earliest ready warp, then the unit */
-	for (uint32_t i = 0; i < ns * FU_N; i++)
-		minr[i] = UINT64_MAX;
-	for (uint32_t k = 0, q = 0; k < sm->nws; k++, q = q + 1 == ns ? 0 : q + 1) {
-		const struct wsum *x = &sm->sum[k];
-		uint64_t *m = &minr[q * FU_N + x->fu];
+	/*
+	 * Per scheduler and unit: the earliest ready warp (only for the
+	 * schedulers whose warps changed), then when the unit takes it.
+	 */
+	for (uint32_t q = 0; sm->dirty && q < ns; q++) {
+		uint64_t *m = &minr[q * FU_N];
 
-		if (x->ready < *m)
-			*m = x->ready;
+		if (!(sm->dirty >> q & 1))
+			continue;
+		for (uint32_t f = 0; f < FU_N; f++)
+			m[f] = UINT64_MAX;
+		for (uint32_t k = q; k < sm->nws; k += ns) {
+			const struct wsum *x = &sm->sum[k];
+
+			if (x->ready < m[x->fu])
+				m[x->fu] = x->ready;
+		}
 	}
+	sm->dirty = 0;
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
@@ -623,6 +636,7 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 			sm->ws[w->slot] = NULL;
 			sm->sum[w->slot].run = 0;
 			sm->sum[w->slot].ready = UINT64_MAX;
+			sm->dirty |= 1ull << (w->slot % sm->nsched);
 			ord_remove(s, sm, w->slot);
 		}
 	}
@@ -1019,6 +1033,7 @@ static int issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, 
 		sm->ws[w->slot] = NULL;
 		sm->sum[w->slot].run = 0;
 		sm->sum[w->slot].ready = UINT64_MAX;
+		sm->dirty |= 1ull << (w->slot % sm->nsched);
 		ord_remove(s, sm, w->slot);
 		tb->live--;
 		if (!tb->live)

@@ -131,6 +131,9 @@ struct sm {
 	uint32_t *nord;		/* per scheduler: entries of ord */
 	uint32_t ordcap;	/* ord entries per scheduler */
 	uint64_t *snext;	/* per scheduler: earliest cycle it may issue */
+	uint64_t *minr;		/* [scheduler][FU_N]: earliest ready warp for the unit */
+	uint64_t dirty;		/* schedulers whose minr must be worked out again */
+	uint32_t nsched;	/* schedulers */
 	struct smt t;		/* timing state */
 };
 
@@ -185,6 +188,7 @@ static inline void sim_wsync(struct sm *sm, const struct warp *w)
 	x->ready = x->run ? w->ready : UINT64_MAX;
 	x->fu = w->fu;
 	x->why = w->why;
+	sm->dirty |= 1ull << (w->slot % sm->nsched);
 }
 
 #endif /* VGPU_SIM_INT_H */
