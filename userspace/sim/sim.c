@@ -1049,12 +1049,13 @@ static int issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, 
 static int sm_cycle(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
-	bool issued = false;
+	bool issued = false, classified = false;
 	int ret;
 
 	/* the cycles skipped since the last visit: no warp could issue */
 	if (now > sm->t.last + 1) {
 		sm_classify(s, sm);
+		classified = true;
 		stall_add(sm, now - sm->t.last - 1);
 	}
 	for (uint32_t k = 0; k < ns && k < sm->nws && sm->ntbs; k++) {
@@ -1074,7 +1075,9 @@ static int sm_cycle(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		sm->t.st.cycles++;
 		sm->t.st.issue_cycles++;
 	} else {
-		sm_classify(s, sm);
+		/* nothing issued: the state is still the one just classified */
+		if (!classified)
+			sm_classify(s, sm);
 		stall_add(sm, 1);
 	}
 	sm->t.last = now;
