@@ -221,7 +221,9 @@ static int t_workloads(void)
 	/* reduce(u64 in, u64 out, u32 n): dynamic shared only */
 	e = entry(&im[1], "reduce");
 	CHECK(e && e->param_size == 20 && e->shared_static == 0, "reduce metadata");
-	CHECK(e->flags == 0, "reduce writes only out: flags %x", e->flags);
+	/* in and out are distinct parameters but may point into one buffer */
+	CHECK(e->flags == VGPU_ENTRY_HAS_GLOBAL_RMW, "reduce: in and out may alias: flags %x",
+	      e->flags);
 	e = entry(&im[1], "reduce_static");
 	CHECK(e && e->param_size == 20 && e->shared_static == 1024, "reduce_static metadata");
 	/* histogram */
@@ -576,18 +578,21 @@ static int boundaries(const struct img *im, const char *name, uint32_t *at, int 
 static int t_idempotence(void)
 {
 	static const char src[] = HEAD
-		/* reads a, writes b: idempotent */
+		/* reads a, writes b: a and b may alias, so the store is a boundary */
 		KPRO("copy") "\tld.global.u32 %r2, [%rd4];\n\tst.global.u32 [%rd5], %r2;\n"
 		"\tret;\n}\n"
+		/* reads a through .nc (read-only for the whole kernel): idempotent */
+		KPRO("copy_nc") "\tld.global.nc.u32 %r2, [%rd4];\n\tst.global.u32 [%rd5], %r2;\n"
+		"\tret;\n}\n"
 		/* a global atomic in the middle: the boundary */
-		KPRO("atom") "\tld.global.u32 %r2, [%rd4];\n"
+		KPRO("atom") "\tld.global.nc.u32 %r2, [%rd4];\n"
 		"\tatom.global.add.u32 %r3, [%rd5], %r2;\n"
 		"\tadd.s32 %r4, %r3, 1;\n\tst.global.u32 [%rd5+4], %r4;\n\tret;\n}\n"
 		/* overwrites what it reads: the store is the boundary */
 		KPRO("inplace") "\tld.global.u32 %r2, [%rd4];\n\tadd.s32 %r2, %r2, 1;\n"
 		"\tst.global.u32 [%rd4], %r2;\n\tret;\n}\n"
 		/* shared atomics only: no boundary */
-		KPRO("shatom") "\t.shared .u32 cnt;\n\tld.global.u32 %r2, [%rd4];\n"
+		KPRO("shatom") "\t.shared .u32 cnt;\n\tld.global.nc.u32 %r2, [%rd4];\n"
 		"\tatom.shared.add.u32 %r3, [cnt], %r2;\n\tst.global.u32 [%rd5], %r3;\n\tret;\n}\n"
 		/* store through a pointer loaded from memory: may alias a */
 		KPRO("indirect") "\tld.global.u32 %r2, [%rd4];\n\tld.global.u64 %rd6, [%rd5];\n"
@@ -605,10 +610,19 @@ static int t_idempotence(void)
 	CHECK(check_image(&im) == 0, "image");
 
 	a = analysis(&im, "copy");
-	CHECK(a && a->size == sizeof(*a) && a->num_boundaries == 0 &&
-	      a->first_boundary == VGPU_NO_BOUNDARY && a->idem_insts == a->insts && a->insts,
-	      "copy: %u boundaries, %u/%u", a->num_boundaries, a->idem_insts, a->insts);
-	CHECK(boundaries(&im, "copy", at, 4) == 0, "copy: no marks");
+	CHECK(a && a->size == sizeof(*a) && a->num_boundaries == 1 &&
+	      boundaries(&im, "copy", at, 4) == 1 && a->first_boundary == at[0],
+	      "copy: %u boundaries", a->num_boundaries);
+	c = code_of(&im, "copy", &n);
+	CHECK(VGPU_I_OP(c[at[0]]) == VGPU_OP_ST, "copy: the mark is on the store");
+	CHECK(entry(&im, "copy")->flags == VGPU_ENTRY_HAS_GLOBAL_RMW, "copy flags");
+
+	a = analysis(&im, "copy_nc");
+	CHECK(a && a->num_boundaries == 0 && a->first_boundary == VGPU_NO_BOUNDARY &&
+	      a->idem_insts == a->insts && a->insts,
+	      "copy_nc: %u boundaries, %u/%u", a->num_boundaries, a->idem_insts, a->insts);
+	CHECK(boundaries(&im, "copy_nc", at, 4) == 0, "copy_nc: no marks");
+	CHECK(entry(&im, "copy_nc")->flags == 0, "copy_nc flags");
 
 	a = analysis(&im, "atom");
 	CHECK(a->num_boundaries == 1 && boundaries(&im, "atom", at, 4) == 1 &&

@@ -28,7 +28,6 @@ struct vreg {
 	uint8_t cls;
 	int phys;		/* machine register / predicate, -1 unallocated */
 	int start, end;		/* live interval in positions, -1 when unused */
-	uint64_t roots;		/* provenance bits (ptx_codegen.c) */
 };
 
 enum okind { OK_NONE = 0, OK_REG, OK_IMM };
@@ -64,6 +63,7 @@ struct ins {
 	bool dead;		/* removed after allocation (no effect) */
 	bool boundary;		/* idempotence boundary (VGPU_I_BOUNDARY) */
 	bool internal;		/* ATOM of a lowering (bar.red), not of the PTX */
+	bool nc;		/* ld.global.nc: read-only while the kernel runs */
 };
 
 /* Parameter of an entry. */

@@ -13,9 +13,6 @@
 
 #include "compiler_int.h"
 
-#define ROOT_DATA	(1ull << 62)
-#define ROOT_UNKNOWN	(1ull << 63)
-
 struct block {
 	int first, last;	/* instruction range, inclusive */
 	int succ[2];
@@ -467,21 +464,7 @@ static void postdom(struct cg *g)
 }
 
 /* ------------------------------------------------------------------ */
-/* provenance of global addresses -> VGPU_ENTRY_HAS_GLOBAL_RMW */
-
-static uint64_t opnd_roots(struct entry *e, const struct opnd *o)
-{
-	return o->k == OK_REG ? e->vregs[o->r].roots : 0;
-}
-
-static uint64_t addr_roots(struct entry *e, const struct ins *in)
-{
-	uint64_t r = opnd_roots(e, &in->a);
-
-	if (VGPU_M_MEM_REL(in->mod))
-		r |= ROOT_DATA;
-	return r ? r : ROOT_UNKNOWN;
-}
+/* entry flags and idempotence boundaries */
 
 static bool global_space(const struct ins *in)
 {
@@ -493,61 +476,8 @@ static bool global_space(const struct ins *in)
 static void flags(struct cg *g)
 {
 	struct entry *e = g->e;
-	uint64_t ld = 0, st = 0;
-	bool changed;
-	int d[8];
+	bool reads_writable = false, stores = false;
 
-	do {
-		changed = false;
-		for (size_t i = 0; i < e->nins; i++) {
-			struct ins *in = &e->ins[i];
-			uint64_t r;
-			int nd = ins_defs(in, d);
-
-			if (!nd)
-				continue;
-			switch (in->op) {
-			case VGPU_OP_LD:
-				if (VGPU_M_MEM_SP(in->mod) == VGPU_SP_PARAM && in->a.k != OK_REG) {
-					r = ROOT_UNKNOWN;
-					/* a 64-bit parameter may be a pointer: a root;
-					 * a narrower one is an integer (a size, an index),
-					 * no root of its own */
-					for (size_t p = 0; p < e->nparams && p < 62; p++)
-						if ((uint64_t)in->off >= e->params[p].offset &&
-						    (uint64_t)in->off < e->params[p].offset +
-						    e->params[p].size)
-							r = e->params[p].size == 8 ? 1ull << p : 0;
-				} else {
-					r = ROOT_UNKNOWN;
-				}
-				break;
-			case VGPU_OP_LEAD:
-				r = ROOT_DATA;
-				break;
-			case VGPU_OP_S2R: case VGPU_OP_SETP: case VGPU_OP_PLOP: case VGPU_OP_VOTE:
-				r = 0;
-				break;
-			case VGPU_OP_ATOM:
-				r = ROOT_UNKNOWN;	/* a value from memory */
-				break;
-			default:
-				/* computed from its operands (min/max clamps of an
-				 * index, shuffles of an address, ...): their roots */
-				r = opnd_roots(e, &in->a) | opnd_roots(e, &in->b) |
-				    opnd_roots(e, &in->c);
-				break;
-			}
-			for (int j = 0; j < nd; j++) {
-				struct vreg *v = &e->vregs[d[j]];
-
-				if ((v->roots | r) != v->roots) {
-					v->roots |= r;
-					changed = true;
-				}
-			}
-		}
-	} while (changed);
 	for (size_t i = 0; i < e->nins; i++) {
 		struct ins *in = &e->ins[i];
 
@@ -555,31 +485,34 @@ static void flags(struct cg *g)
 			e->flags |= VGPU_ENTRY_HAS_ATOMICS;
 		if ((in->op == VGPU_OP_LD || in->op == VGPU_OP_ST) && global_space(in)) {
 			if (in->op == VGPU_OP_LD)
-				ld |= addr_roots(e, in);
+				reads_writable |= !in->nc;
 			else
-				st |= addr_roots(e, in);
+				stores = true;
 		}
 	}
-	if ((ld & st) || (st && (ld & ROOT_UNKNOWN)) || (ld && (st & ROOT_UNKNOWN)))
+	/*
+	 * Two pointer parameters may point into the same buffer (nothing in
+	 * PTX says they do not), so provenance alone cannot prove that a store
+	 * leaves the entry's reads alone: a global store may overwrite any
+	 * location the entry reads from writable global memory. Only loads
+	 * marked .nc are known not to be overwritten (read-only for the whole
+	 * kernel).
+	 */
+	if (stores && reads_writable)
 		e->flags |= VGPU_ENTRY_HAS_GLOBAL_RMW;
 	/*
-	 * Chimera's relaxed idempotence boundaries: an atomic on global
-	 * memory, and a global store that may overwrite a location the entry
-	 * reads (by the same provenance rule as above; an address of unknown
-	 * origin may alias anything). Shared-memory atomics are not
+	 * Chimera's relaxed idempotence boundaries (thesis Sec. 4.3.1): an
+	 * atomic on global memory, and a global store that may overwrite a
+	 * location the entry reads. Shared-memory atomics are not
 	 * boundaries: a re-executed block starts with fresh shared memory.
 	 */
 	for (size_t i = 0; i < e->nins; i++) {
 		struct ins *in = &e->ins[i];
 
-		if (in->op == VGPU_OP_ATOM && global_space(in)) {
+		if (in->op == VGPU_OP_ATOM && global_space(in))
 			in->boundary = true;
-		} else if (in->op == VGPU_OP_ST && global_space(in)) {
-			uint64_t r = addr_roots(e, in);
-
-			in->boundary = (r & ld) || (ld && (r & ROOT_UNKNOWN)) ||
-				       (ld & ROOT_UNKNOWN);
-		}
+		else if (in->op == VGPU_OP_ST && global_space(in))
+			in->boundary = reads_writable;
 	}
 }
 

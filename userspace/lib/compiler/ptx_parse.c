@@ -2432,6 +2432,12 @@ static void lower_ldst(struct parser *P, struct opword *w, struct pop *o, int n,
 	}
 	mem_addr(P, addr, &space, &base, &off, &a64, &rel, &fix);
 	in = emit(P, st ? VGPU_OP_ST : VGPU_OP_LD, rt);
+	/*
+	 * ld.global.nc promises the data is read-only for the kernel's whole
+	 * run (nvcc emits it for const __restrict__ pointers): no store of the
+	 * kernel can overwrite it, whatever the aliasing.
+	 */
+	in->nc = !st && has(w, "nc");
 	in->a = base >= 0 ? R(base) : (struct opnd){ 0 };
 	in->mod = VGPU_M_MEM(space, lsz, lvec, sx, a64, rel);
 	if (nv > 1) {
