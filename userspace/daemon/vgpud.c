@@ -280,6 +280,14 @@ int main(int argc, char **argv)
 	logmsg("%s at cycle %" PRIu64 ": %" PRIu64 " warp instructions, %" PRIu64
 	       " thread blocks", ret ? strerror(-ret) : "stopped",
 	       vgpu_sim_cycle(d.sim), st.warp_insts, st.tbs_done);
+	logmsg("SM cycles %" PRIu64 ": issuing %" PRIu64 ", stalled on memory conflicts %"
+	       PRIu64 ", memory data %" PRIu64 ", fetch %" PRIu64 ", other %" PRIu64
+	       "; C_idle %" PRIu64 ", C_mem %" PRIu64 "; L1D %" PRIu64 "/%" PRIu64
+	       " hits, L2 %" PRIu64 "/%" PRIu64 " hits, DRAM %" PRIu64 " bytes",
+	       st.cycles, st.issue_cycles, st.stall_mem_conflict, st.stall_mem_dep,
+	       st.stall_fetch, st.stall_other, st.c_idle, st.c_mem, st.l1d_hits,
+	       st.l1d_accesses, st.l2_hits, st.l2_accesses,
+	       st.dram_read_bytes + st.dram_write_bytes);
 	if (ready && *ready)
 		unlink(ready);
 	vgpu_sim_destroy(d.sim);
