@@ -156,6 +156,11 @@ GARBAGE(entry_code_beyond, ent(buf, 1)->code_end = IMG_CODE_SIZE + 8)
 GARBAGE(entry_code_misaligned, ent(buf, 1)->code_start = 20)
 GARBAGE(entry_reserved, ent(buf, 1)->reserved[7] = 1)
 GARBAGE(entry_unknown_flags, ent(buf, 0)->flags = 1u << 5)
+GARBAGE(analysis_beyond, { H(buf)->analysis_offset = IMG_SIZE; H(buf)->analysis_size = 16; })
+GARBAGE(analysis_misaligned, { H(buf)->analysis_offset = IMG_DATA + 4; H(buf)->analysis_size = 2; })
+GARBAGE(analysis_not_per_entry, { H(buf)->analysis_offset = IMG_DATA; H(buf)->analysis_size = 3; })
+GARBAGE(analysis_no_size, H(buf)->analysis_offset = IMG_DATA)
+GARBAGE(analysis_overlaps_code, { H(buf)->analysis_offset = IMG_CODE; H(buf)->analysis_size = 16; })
 
 static const struct garbage garbage_cases[] = {
 #define G(n) { #n, mut_##n }
@@ -169,7 +174,9 @@ static const struct garbage garbage_cases[] = {
 	G(code_overlaps_entries), G(data_overlaps_code),
 	G(entries_overlap_header), G(name_unterminated), G(name_empty),
 	G(entry_code_empty), G(entry_code_beyond), G(entry_code_misaligned),
-	G(entry_reserved), G(entry_unknown_flags),
+	G(entry_reserved), G(entry_unknown_flags), G(analysis_beyond),
+	G(analysis_misaligned), G(analysis_not_per_entry), G(analysis_no_size),
+	G(analysis_overlaps_code),
 #undef G
 };
 
@@ -188,6 +195,18 @@ static void prog_garbage(struct kunit *test)
 
 	g->mutate(c->buf, &size);
 	KUNIT_EXPECT_EQ_MSG(test, validate(test, size), -EINVAL, "%s", g->name);
+}
+
+/* An analysis section after the data, one 8-byte record per entry, is fine. */
+static void prog_analysis_section(struct kunit *test)
+{
+	struct prog_ctx *c = test->priv;
+
+	BUILD_BUG_ON(IMG_SIZE % 8 || IMG_SIZE + 16 > IMG_BUF);
+	hdr(c->buf)->analysis_offset = IMG_SIZE;
+	hdr(c->buf)->analysis_size = 16;
+	hdr(c->buf)->image_size = IMG_SIZE + 16;
+	KUNIT_EXPECT_EQ(test, validate(test, IMG_SIZE + 16), 0);
 }
 
 static void prog_over_limit(struct kunit *test)
@@ -247,6 +266,7 @@ static struct kunit_case vgpu_program_cases[] = {
 	KUNIT_CASE_PARAM(prog_garbage, garbage_gen_params),
 	KUNIT_CASE(prog_over_limit),
 	KUNIT_CASE(prog_garbage_wins),
+	KUNIT_CASE(prog_analysis_section),
 	KUNIT_CASE(prog_device_limits),
 	{}
 };

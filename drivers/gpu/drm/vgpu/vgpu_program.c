@@ -62,7 +62,7 @@ static int vgpu_program_check_format(const void *image, size_t size,
 				     const char **why)
 {
 	const struct vgpu_program_header *h = image;
-	struct vgpu_region r[4];
+	struct vgpu_region r[5];
 	u32 i, j;
 
 	if (size < sizeof(*h)) {
@@ -125,6 +125,19 @@ static int vgpu_program_check_format(const void *image, size_t size,
 		return -EINVAL;
 	}
 
+	/*
+	 * The analysis section (minor 1) is advisory and unused here, but a
+	 * header that describes one must describe it sanely: 8-byte aligned,
+	 * inside the image, one record per entry, apart from the rest.
+	 */
+	if ((h->analysis_offset || h->analysis_size) &&
+	    (!h->analysis_size || h->analysis_offset % 8 ||
+	     h->analysis_size % h->num_entries ||
+	     !vgpu_in_bounds(h->analysis_offset, h->analysis_size, size))) {
+		*why = "analysis section misaligned, empty, outside or not per entry";
+		return -EINVAL;
+	}
+
 	r[0] = (struct vgpu_region){ 0, h->header_size };
 	r[1] = (struct vgpu_region){ h->entries_offset, h->entries_offset +
 				     (u64)h->num_entries * h->entry_size };
@@ -132,10 +145,12 @@ static int vgpu_program_check_format(const void *image, size_t size,
 				     (u64)h->code_offset + h->code_size };
 	r[3] = (struct vgpu_region){ h->data_offset,
 				     (u64)h->data_offset + h->data_init_size };
+	r[4] = (struct vgpu_region){ h->analysis_offset,
+				     (u64)h->analysis_offset + h->analysis_size };
 	for (i = 0; i < ARRAY_SIZE(r); i++) {
 		for (j = i + 1; j < ARRAY_SIZE(r); j++) {
 			if (vgpu_regions_overlap(&r[i], &r[j])) {
-				*why = "header, entries, code and data overlap";
+				*why = "header, entries, code, data and analyses overlap";
 				return -EINVAL;
 			}
 		}
