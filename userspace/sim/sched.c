@@ -80,7 +80,8 @@ static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint6
 
 	for (uint32_t slot = k; slot < sm->nws; slot += ns) {
 		w = sm->ws[slot];
-		if (w && w->active && w->state != W_DONE)
+		/* warps at a barrier give up their place (or it could never fill) */
+		if (w && w->active && w->state == W_RUN)
 			nact++;
 	}
 	/* refill the active set from the pending pool, in slot order */

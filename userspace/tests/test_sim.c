@@ -2176,6 +2176,59 @@ out:
 		printf("# %s: %llu cycles\n", names[i], (unsigned long long)cyc[i][0]);
 		CHECK(cyc[i][0] == cyc[i][1], "%s not deterministic", names[i]);
 	}
+	/* two-level with a small active set and blocks synchronising at barriers */
+	{
+		static const char *const kv[] = { "scheduler", "two-level", "two_level_active", "2",
+						  NULL };
+		struct env e;
+		struct prog p;
+		struct red_params prm;
+		struct result res;
+		uint32_t n = 1u << 16, grid = n / 1024, sum = 0, got = 0;
+		int r = -1;
+
+		if (mb_init(&e, &p, "fermi-gtx480", kv, 16u << 20))
+			goto out2;
+		free(p.image);
+		p.image = NULL;
+		if (load_ptx_file(&e, "reduce.ptx", &p)) {
+			printf("# reduce.ptx\n");
+			goto out2;
+		}
+		prm.n = n;
+		prm.in = dalloc(&e, n * 4);
+		prm.out = dalloc(&e, grid * 4);
+		for (uint32_t k = 0; k < n; k++) {
+			((uint32_t *)(e.vram + prm.in))[k] = k * 7 + 1;
+			sum += k * 7 + 1;
+		}
+		{
+			struct vgpu_mem_range rg[2] = { { prm.in, n * 4 }, { prm.out, grid * 4 } };
+			struct launch L = {
+				.prog = &p, .entry = "reduce", .grid = { grid }, .block = { 512 },
+				.dynamic_shared = 512 * 4, .params = &prm, .params_size = 20,
+				.ranges = rg, .nranges = 2,
+			};
+
+			if (!(run(&e, &L, &res) == 0 && res.status == 0)) {
+			printf("# reduce run\n");
+			goto out2;
+		}
+		}
+		for (uint32_t k = 0; k < grid; k++)
+			got += ((uint32_t *)(e.vram + prm.out))[k];
+		if (!(got == sum)) {
+			printf("# two-level reduce: %u, expected %u\n", got, sum);
+			goto out2;
+		}
+		printf("# two-level (2 active), reduce with barriers: %llu cycles\n",
+		       (unsigned long long)res.cycles);
+		r = 0;
+out2:
+		mb_fini(&e, &p);
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
