@@ -101,9 +101,10 @@ guest: module $(GUEST_PROGS)
 	@for s in $(GUEST_SCRIPTS); do install -m 755 $$s $(B)/guest/$$(basename $$s .sh); done
 
 # Host unit tests, under AddressSanitizer and UBSan.
-$(B)/host/test_%: userspace/tests/test_%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
-		$(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< $(COMPILER_SRCS) $(SIM_SRCS),-lm -lpthread)
+$(B)/host/test_%: userspace/tests/test_%.c userspace/tests/tap.c userspace/tests/tap.h \
+		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(COMPILER_SRCS) \
+		$(SIM_SRCS),-lm -lpthread)
 
 host-tests: $(HOST_TESTS)
 

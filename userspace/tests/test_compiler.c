@@ -19,94 +19,7 @@
 #include <vgpu/isa.h>
 
 #include "compiler/vgpu_compile.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("#   %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-			return -1; \
-		} \
-	} while (0)
-
-static void report(const char *name, int r)
-{
-	printf("%s - %s\n", r ? "not ok" : "ok", name);
-	if (r)
-		failed++;
-	else
-		passed++;
-}
-
-/*
- * Opens @rel (a path from the repository root): from the current directory
- * or its parents, from $VGPU_SRCDIR, or from the executable's location
- * (build/host/ in the tree).
- */
-static FILE *open_src(const char *rel)
-{
-	static const char *const dirs[] = { "", "../", "../../", "../../../" };
-	char path[1024], exe[512];
-	ssize_t n;
-	FILE *f;
-
-	for (int i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
-		f = fopen(path, "rb");
-		if (f)
-			return f;
-	}
-	if (getenv("VGPU_SRCDIR")) {
-		snprintf(path, sizeof(path), "%s/%s", getenv("VGPU_SRCDIR"), rel);
-		f = fopen(path, "rb");
-		if (f)
-			return f;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = 0;
-		for (int up = 0; up < 4; up++) {
-			slash = strrchr(exe, '/');
-			if (!slash)
-				break;
-			*slash = 0;
-			snprintf(path, sizeof(path), "%s/%s", exe, rel);
-			f = fopen(path, "rb");
-			if (f)
-				return f;
-		}
-	}
-	printf("# cannot find %s (set VGPU_SRCDIR to the repository)\n", rel);
-	return NULL;
-}
-
-static char *read_src(const char *rel, size_t *len)
-{
-	FILE *f = open_src(rel);
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n + 1);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
+#include "tap.h"
 
 struct img {
 	void *p;
@@ -901,6 +814,5 @@ int main(void)
 	report("reconvergence points on nested divergent loops", t_reconvergence());
 	report("ELF program points: a loop with loads; merging to 32 slots", t_elf());
 	report("registers and shared memory printed next to ptxas -v (when installed)", t_ptxas());
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }

@@ -22,27 +22,7 @@
 
 #include "compiler/vgpu_compile.h"
 #include "sim/vgpu_sim.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("#   %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-			return -1; \
-		} \
-	} while (0)
-
-static void report(const char *name, int r)
-{
-	printf("%s - %s\n", r ? "not ok" : "ok", name);
-	if (r)
-		failed++;
-	else
-		passed++;
-}
+#include "tap.h"
 
 #define VRAM	(8u << 20)
 #define OUT	16384		/* output buffer bytes */
@@ -924,6 +904,5 @@ int main(void)
 	report("redux.sync add/min/max/xor, full and divergent", t_redux());
 	report("match.any/match.all, b32 and b64, in a divergent branch", t_match());
 	report("f16: cvt in every rounding mode, add/mul/fma/min/neg/abs/setp/sat", t_f16());
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }

@@ -24,71 +24,7 @@
 
 #include "compiler/vgpu_compile.h"
 #include "sim/vgpu_sim.h"
-
-static int passed, failed;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("#   %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-			return -1; \
-		} \
-	} while (0)
-
-static void report(const char *name, int r)
-{
-	printf("%s - %s\n", r ? "not ok" : "ok", name);
-	if (r)
-		failed++;
-	else
-		passed++;
-}
-
-/*
- * Opens @rel (a path from the repository root): from the current directory
- * or its parents, from $VGPU_SRCDIR, or from the executable's location
- * (build/host/ in the tree).
- */
-static FILE *open_src(const char *rel)
-{
-	static const char *const dirs[] = { "", "../", "../../", "../../../" };
-	char path[1024], exe[512];
-	ssize_t n;
-	FILE *f;
-
-	for (int i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s%s", dirs[i], rel);
-		f = fopen(path, "rb");
-		if (f)
-			return f;
-	}
-	if (getenv("VGPU_SRCDIR")) {
-		snprintf(path, sizeof(path), "%s/%s", getenv("VGPU_SRCDIR"), rel);
-		f = fopen(path, "rb");
-		if (f)
-			return f;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = 0;
-		for (int up = 0; up < 4; up++) {
-			slash = strrchr(exe, '/');
-			if (!slash)
-				break;
-			*slash = 0;
-			snprintf(path, sizeof(path), "%s/%s", exe, rel);
-			f = fopen(path, "rb");
-			if (f)
-				return f;
-		}
-	}
-	printf("# cannot find %s (set VGPU_SRCDIR to the repository)\n", rel);
-	return NULL;
-}
+#include "tap.h"
 
 /* ------------------------------------------------------------------ */
 /* environment: vram with a bump allocator, a model */
@@ -134,29 +70,6 @@ static uint64_t dalloc(struct env *e, uint64_t size)
 	return a;
 }
 
-static char *read_file(const char *rel, size_t *len)
-{
-	FILE *f = open_src(rel);
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n + 1);
-	if (!buf || fread(buf, 1, n, f) != (size_t)n) {
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	buf[n] = 0;
-	fclose(f);
-	*len = n;
-	return buf;
-}
-
 struct prog {
 	uint64_t addr;
 	uint32_t size;
@@ -186,7 +99,7 @@ static int load_ptx_file(struct env *e, const char *name, struct prog *p)
 	char *src;
 
 	snprintf(rel, sizeof(rel), "userspace/workloads/%s", name);
-	src = read_file(rel, &len);
+	src = read_src(rel, &len);
 	int r;
 
 	if (!src)
@@ -1280,7 +1193,7 @@ static int kinit(struct kenv *k)
 	memset(k, 0, sizeof(*k));
 	if (env_init(&k->e, "fermi-gtx480", 32u << 20))
 		goto fail;
-	src = read_file("userspace/tests/ptx/kernels.ptx", &n);
+	src = read_src("userspace/tests/ptx/kernels.ptx", &n);
 	if (!src)
 		goto fail;
 	r = load_ptx_text(&k->e, src, n, &k->p);
@@ -1751,7 +1664,7 @@ static int mb_init(struct env *e, struct prog *p, const char *preset, const char
 	e->sim = vgpu_sim_create(&e->cfg, e->vram, size);
 	if (!e->sim)
 		return -1;
-	src = read_file("userspace/tests/ptx/microbench.ptx", &n);
+	src = read_src("userspace/tests/ptx/microbench.ptx", &n);
 	if (!src)
 		return -1;
 	r = load_ptx_text(e, src, n, p);
@@ -2354,6 +2267,5 @@ int main(int argc, char **argv)
 	report("micro-benchmark: streaming DRAM bandwidth", t_mb_bandwidth());
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
 		report("bench", bench());
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return test_summary();
 }
