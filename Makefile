@@ -80,14 +80,16 @@ endef
 # Guest programs (optimised, no sanitizers).
 $(B)/guest/vgpud: $(DAEMON_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS),$(DAEMON_SRCS) $(SIM_SRCS),-lm -lpthread)
-$(B)/guest/vgpu: $(TOOL_SRCS) $(WORKLOAD_SRCS) $(RUNTIME_SRCS) $(COMPILER_SRCS) \
+$(B)/guest/vgpu: $(TOOL_SRCS) $(WORKLOAD_SRCS) $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
 		$(B)/gen/workload_ptx.c $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$(TOOL_SRCS) $(WORKLOAD_SRCS) \
-		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(B)/gen/workload_ptx.c,$(DRM_LIBS) -lm)
+		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(B)/gen/workload_ptx.c,$(DRM_LIBS) -lm -lpthread)
 $(B)/guest/ioctl_test: userspace/tests/ioctl_test.c $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),userspace/tests/ioctl_test.c,$(DRM_LIBS))
-$(B)/guest/%: userspace/tests/guest/%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$< $(RUNTIME_SRCS) $(COMPILER_SRCS),$(DRM_LIBS) -lm)
+$(B)/guest/%: userspace/tests/guest/%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
+		$(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$< $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS),\
+		$(DRM_LIBS) -lm -lpthread)
 
 GUEST_PROGS := $(B)/guest/vgpud $(B)/guest/vgpu $(B)/guest/ioctl_test \
 	$(patsubst userspace/tests/guest/%.c,$(B)/guest/%,$(wildcard userspace/tests/guest/*.c))
@@ -105,6 +107,15 @@ $(B)/host/test_%: userspace/tests/test_%.c userspace/tests/tap.c userspace/tests
 		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(COMPILER_SRCS) \
 		$(SIM_SRCS),-lm -lpthread)
+
+# test_local runs the workload suite on the in-process device, so it also
+# links the runtime (libdrm), the workloads and their embedded PTX.
+$(B)/host/test_local: userspace/tests/test_local.c userspace/tests/tap.c userspace/tests/tap.h \
+		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) \
+		$(B)/gen/workload_ptx.c $(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(RUNTIME_SRCS) \
+		$(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) $(B)/gen/workload_ptx.c,\
+		$(DRM_LIBS) -lm -lpthread)
 
 host-tests: $(HOST_TESTS)
 

@@ -19,6 +19,7 @@
 
 struct vgpu_device {
 	int fd;
+	struct vgpu_local *local;	/* in-process model (vgpu_local.c), or NULL */
 };
 
 static int vgpu_ioctl(struct vgpu_device *dev, unsigned long req, void *arg)
@@ -72,11 +73,30 @@ int vgpu_device_open(const char *path, struct vgpu_device **out)
 	return 0;
 }
 
+struct vgpu_device *vgpu_device_new_local(struct vgpu_local *local)
+{
+	struct vgpu_device *dev = calloc(1, sizeof(*dev));
+
+	if (dev) {
+		dev->fd = -1;
+		dev->local = local;
+	}
+	return dev;
+}
+
+struct vgpu_local *vgpu_device_local(const struct vgpu_device *dev)
+{
+	return dev->local;
+}
+
 void vgpu_device_close(struct vgpu_device *dev)
 {
 	if (!dev)
 		return;
-	close(dev->fd);
+	if (dev->local)
+		vgpu_local_close(dev->local);
+	else
+		close(dev->fd);
 	free(dev);
 }
 
@@ -88,8 +108,11 @@ int vgpu_device_fd(const struct vgpu_device *dev)
 int vgpu_get_param(struct vgpu_device *dev, uint32_t param, uint64_t *value)
 {
 	struct drm_vgpu_get_param gp = { .param = param };
-	int ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_GET_PARAM, &gp);
+	int ret;
 
+	if (dev->local)
+		return vgpu_local_get_param(dev->local, param, value);
+	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_GET_PARAM, &gp);
 	if (!ret)
 		*value = gp.value;
 	return ret;
@@ -109,6 +132,8 @@ int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out)
 	struct vgpu_bo *bo;
 	int ret;
 
+	if (dev->local)
+		return vgpu_local_bo_create(dev->local, dev, size, out);
 	bo = calloc(1, sizeof(*bo));
 	if (!bo)
 		return -ENOMEM;
@@ -143,6 +168,10 @@ void vgpu_bo_destroy(struct vgpu_bo *bo)
 {
 	if (!bo)
 		return;
+	if (bo->dev->local) {
+		vgpu_local_bo_destroy(bo->dev->local, bo);
+		return;
+	}
 	munmap(bo->map, bo->size);
 	gem_close(bo->dev, bo->handle);
 	free(bo);
@@ -160,6 +189,8 @@ int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
 
 	if (size > VGPU_PROGRAM_MAX_SIZE)
 		return -E2BIG;
+	if (dev->local)
+		return vgpu_local_program_create(dev->local, dev, image, size, out);
 	prog = calloc(1, sizeof(*prog));
 	if (!prog)
 		return -ENOMEM;
@@ -206,6 +237,10 @@ void vgpu_program_destroy(struct vgpu_program *prog)
 
 	if (!prog)
 		return;
+	if (prog->dev->local) {
+		vgpu_local_program_destroy(prog->dev->local, prog);
+		return;
+	}
 	pd = (struct drm_vgpu_program_destroy){ .handle = prog->handle };
 	vgpu_ioctl(prog->dev, DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
 	free(prog->image);
@@ -306,6 +341,8 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	uint32_t syncobj;
 	int ret;
 
+	if (dev->local)
+		return vgpu_local_submit(dev->local, dev, prog, launch, job);
 	if (launch->params && launch->params->overflow)
 		return -E2BIG;
 	if (launch->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
@@ -364,6 +401,8 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 	int64_t deadline = timeout_ns < 0 ? INT64_MAX : now_ns() + timeout_ns;
 	int ret;
 
+	if (job->dev->local)
+		return vgpu_local_job_wait(job->dev->local, job, timeout_ns, res);
 	ret = drmSyncobjWait(job->dev->fd, &job->syncobj, 1, deadline,
 			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
 	if (ret)
