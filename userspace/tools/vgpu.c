@@ -5,9 +5,15 @@
  *   vgpu run NAME [--size small|default|large|N] [--seed S]
  *                                         run a workload, check it, print figures
  *   vgpu run --all [--size ...] [--seed S] every workload, one line each
+ *   vgpu run ... --local [--gpu NAME] [--config FILE] [--threads N] [--stats]
+ *                                         on the GPU model in this process (no
+ *                                         vgpu.ko, no vgpud); --stats prints the
+ *                                         model's stall breakdown and counters
+ *   vgpu bench model-speed [...]          how fast the model simulates (bench.c)
  *   vgpu list                             the workload suite and its metadata
  *   vgpu info                             the device's parameters
  *   vgpu compile FILE.ptx [-o OUT]        compile PTX; print the disassembly
+ *   vgpu ptx FILE.ptx                     resources and analyses per entry
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
 #include "compiler/vgpu_compile.h"
 #include "ptx_cmd.h"
 #include "vgpu.h"
@@ -24,8 +31,13 @@
 static int usage(FILE *f, int status)
 {
 	fprintf(f,
-		"usage: vgpu run NAME [--size small|default|large|N] [--seed S]\n"
-		"       vgpu run --all [--size small|default|large|N] [--seed S]\n"
+		"usage: vgpu run NAME [--size small|default|large|N] [--seed S] [LOCAL]\n"
+		"       vgpu run --all [--size small|default|large|N] [--seed S] [LOCAL]\n"
+		"         LOCAL: --local [--gpu NAME] [--config FILE] [--threads N] [--stats]\n"
+		"           --local: run on the GPU model in this process, not the vgpu device\n"
+		"           --stats: the model's stall breakdown and counters per workload\n"
+		"       vgpu bench model-speed [--gpu NAME] [--config FILE]"
+		" [--size small|default|large|N] [--threads N]\n"
 		"       vgpu list\n"
 		"       vgpu info\n"
 		"       vgpu compile FILE.ptx [-o IMAGE]\n"
@@ -52,7 +64,7 @@ static int open_device(struct vgpu_device **dev)
 }
 
 /* "small", "default", "large" or a number; 0 in *v means the default. */
-static int parse_size(const char *s, uint64_t *v, int *which)
+int tool_parse_size(const char *s, uint64_t *v, int *which)
 {
 	*v = 0;
 	*which = 0;
@@ -67,7 +79,7 @@ static int parse_size(const char *s, uint64_t *v, int *which)
 	return 0;
 }
 
-static uint64_t size_of(const struct vgpu_workload *w, uint64_t n, int which)
+uint64_t tool_size_of(const struct vgpu_workload *w, uint64_t n, int which)
 {
 	switch (which) {
 	case 1:
@@ -101,25 +113,92 @@ static int run_one(struct vgpu_device *dev, const struct vgpu_workload *w,
 	return 0;
 }
 
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* Thesis Fig. 3.2 style: where the SM cycles went, and the memory system. */
+static void print_stats_header(void)
+{
+	printf("# stalls in %% of SM cycles with a block resident (ISSUE + MCONF + MDEP +"
+	       " FETCH + OTHER = 100);\n"
+	       "# MEMSTL = MCONF + MDEP; CIDLE in %% of all SM cycles; CMEM: every warp waits"
+	       " for memory; IPC: warp-insts per GPU cycle;\n"
+	       "# MSHR: MSHRs busy per L1D miss (mean); DRAM: GB/s at the simulated clock\n");
+	printf("%-12s %-3s %10s %11s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %5s %7s\n",
+	       "NAME", "CLS", "CYCLES", "WARP-INSTS", "IPC", "ISSUE", "MCONF", "MDEP", "FETCH",
+	       "OTHER", "MEMSTL", "CIDLE", "CMEM", "L1D%", "L2%", "MSHR", "DRAM");
+}
+
+static void print_stats_row(const struct vgpu_workload *w, const struct local_run *r)
+{
+	const struct vgpu_sim_stats *st = &r->st;
+	uint64_t misses = st->l1d_accesses - st->l1d_hits;
+	double secs = r->core_clock_khz ? (double)r->res.cycles / (r->core_clock_khz * 1e3) : 0;
+
+	printf("%-12s %-3s %10" PRIu64 " %11" PRIu64 " %6.2f %6.1f %6.1f %6.1f %6.1f %6.1f"
+	       " %6.1f %6.1f %6.1f %6.1f %6.1f %5.1f %7.1f\n",
+	       w->name, w->cls ? w->cls : "-", r->res.cycles, r->res.warp_insts,
+	       r->res.cycles ? (double)r->res.warp_insts / (double)r->res.cycles : 0.0,
+	       pct(st->issue_cycles, st->cycles), pct(st->stall_mem_conflict, st->cycles),
+	       pct(st->stall_mem_dep, st->cycles), pct(st->stall_fetch, st->cycles),
+	       pct(st->stall_other, st->cycles),
+	       pct(st->stall_mem_conflict + st->stall_mem_dep, st->cycles),
+	       pct(st->c_idle, st->cycles + st->c_idle), pct(st->c_mem, st->cycles),
+	       pct(st->l1d_hits, st->l1d_accesses), pct(st->l2_hits, st->l2_accesses),
+	       misses ? (double)st->mshr_busy / (double)misses : 0.0,
+	       secs > 0 ? (double)(st->dram_read_bytes + st->dram_write_bytes) / secs / 1e9 : 0.0);
+}
+
+/* One workload on a fresh local device: the usual line, or a --stats row. */
+static int run_one_local(const struct vgpu_sim_config *cfg, const struct vgpu_workload *w,
+			 const struct workload_args *args, bool stats)
+{
+	struct local_run r;
+
+	if (local_run_workload(cfg, w, args, &r))
+		return 1;
+	if (r.ret) {
+		printf("%s: FAILED: %s\n", w->name, r.msg);
+	} else if (stats) {
+		print_stats_row(w, &r);
+	} else {
+		printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%"
+		       PRIu64 " size=%" PRIu64 "\n", w->name, r.res.cycles, r.res.warp_insts,
+		       r.res.launches, r.res.tbs, args->size);
+	}
+	fflush(stdout);
+	return r.ret ? 1 : 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 'n' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "local", no_argument, NULL, 'l' },
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "stats", no_argument, NULL, 'S' },
 		{ 0 },
 	};
 	struct workload_args args = { .seed = 1 };
 	const struct vgpu_workload *w = NULL;
-	struct vgpu_device *dev;
-	uint64_t size = 0;
-	int opt, which = 0, all = 0, failed = 0, ran = 0;
+	const char *gpu = NULL, *config = NULL;
+	struct vgpu_sim_config cfg;
+	struct vgpu_device *dev = NULL;
+	uint64_t size = 0, threads = 0;
+	unsigned int threads_used;
+	int opt, which = 0, all = 0, failed = 0, ran = 0, local = 0, stats = 0;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "n:s:a", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (parse_size(optarg, &size, &which)) {
+			if (tool_parse_size(optarg, &size, &which)) {
 				fprintf(stderr, "vgpu: bad --size '%s' (small, default, large or N)\n",
 					optarg);
 				return 2;
@@ -134,12 +213,36 @@ static int cmd_run(int argc, char **argv)
 		case 'a':
 			all = 1;
 			break;
+		case 'l':
+			local = 1;
+			break;
+		case 'g':
+			gpu = optarg;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 't':
+			if (parse_u64(optarg, &threads) || !threads || threads > 4096) {
+				fprintf(stderr, "vgpu: bad --threads '%s' (1 ... 4096)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			stats = 1;
+			break;
 		default:
 			return usage(stderr, 2);
 		}
 	}
 	if (all ? optind != argc : optind != argc - 1)
 		return usage(stderr, 2);
+	if (!local && (stats || gpu || config || threads)) {
+		fprintf(stderr, "vgpu: %s needs --local: the model's counters and settings are"
+			" only available when it runs in this process\n",
+			stats ? "--stats" : gpu ? "--gpu" : config ? "--config" : "--threads");
+		return 2;
+	}
 	if (!all) {
 		w = vgpu_workload_find(argv[optind]);
 		if (!w) {
@@ -148,19 +251,24 @@ static int cmd_run(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (open_device(&dev))
+	if (local) {
+		if (local_config(gpu ? gpu : "fermi-gtx480", config, (unsigned int)threads,
+				 &cfg, &threads_used))
+			return 1;
+		if (stats)
+			print_stats_header();
+	} else if (open_device(&dev)) {
 		return 1;
-	if (w) {
-		args.size = size_of(w, size, which);
-		failed = run_one(dev, w, &args);
-	} else {
-		for (const struct vgpu_workload *const *x = vgpu_workloads; *x; x++) {
-			args.size = size_of(*x, size, which);
-			failed += run_one(dev, *x, &args);
-			ran++;
-		}
-		printf("%d workloads, %d ok, %d failed\n", ran, ran - failed, failed);
 	}
+	for (const struct vgpu_workload *const *x = vgpu_workloads; *x; x++) {
+		if (w && *x != w)
+			continue;
+		args.size = tool_size_of(*x, size, which);
+		failed += local ? run_one_local(&cfg, *x, &args, stats) : run_one(dev, *x, &args);
+		ran++;
+	}
+	if (all)
+		printf("%d workloads, %d ok, %d failed\n", ran, ran - failed, failed);
 	vgpu_device_close(dev);
 	return failed ? 1 : 0;
 }
@@ -288,6 +396,8 @@ int main(int argc, char **argv)
 		return cmd_compile(argc - 1, argv + 1);
 	if (strcmp(argv[1], "ptx") == 0)
 		return vgpu_ptx_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "bench") == 0)
+		return cmd_bench(argc - 1, argv + 1);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return usage(stdout, 0);
 	return usage(stderr, 2);

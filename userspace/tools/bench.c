@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench.c - "vgpu bench SUBCOMMAND": the benchmarks of the tool, one table
+ * entry each.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+
+static const struct bench_cmd {
+	const char *name;
+	const char *args;
+	const char *what;
+	int (*run)(int argc, char **argv);
+} bench_cmds[] = {
+	{ "model-speed", "[--gpu NAME] [--config FILE] [--size small|default|large|N] [--threads N]",
+	  "simulated warp-insts/s and cycles/s of the model on the suite, 1 thread and all cores",
+	  bench_model_speed },
+};
+
+static int bench_usage(FILE *f, int status)
+{
+	fprintf(f, "usage: vgpu bench SUBCOMMAND ...\n");
+	for (size_t i = 0; i < sizeof(bench_cmds) / sizeof(bench_cmds[0]); i++)
+		fprintf(f, "  vgpu bench %s %s\n      %s\n", bench_cmds[i].name,
+			bench_cmds[i].args, bench_cmds[i].what);
+	return status;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	if (argc < 2)
+		return bench_usage(stderr, 2);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return bench_usage(stdout, 0);
+	for (size_t i = 0; i < sizeof(bench_cmds) / sizeof(bench_cmds[0]); i++) {
+		if (!strcmp(argv[1], bench_cmds[i].name))
+			return bench_cmds[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "vgpu: unknown benchmark '%s'\n", argv[1]);
+	return bench_usage(stderr, 2);
+}

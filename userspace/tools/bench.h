@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench.h - "vgpu bench SUBCOMMAND" (bench.c), running workloads on a
+ * local device, the GPU model in-process (bench_model.c), and the problem
+ * sizes of the tool (vgpu.c).
+ */
+#ifndef VGPU_TOOL_BENCH_H
+#define VGPU_TOOL_BENCH_H
+
+#include <stdint.h>
+
+#include "vgpu.h"
+#include "vgpu_sim.h"
+#include "workloads/workload.h"
+
+/* vgpu bench SUBCOMMAND ...: argv[0] is "bench". Returns the exit status. */
+int cmd_bench(int argc, char **argv);
+/* vgpu bench model-speed ...: argv[0] is "model-speed". */
+int bench_model_speed(int argc, char **argv);
+
+/*
+ * The model's configuration for a local device: preset @gpu, then the
+ * settings of @config_file (may be NULL), then @threads host threads when
+ * not 0. A model without the "threads" setting runs single-threaded; that
+ * is said on stderr and *@threads_used is 1. Errors are printed; returns 0
+ * or a negative errno.
+ */
+int local_config(const char *gpu, const char *config_file, unsigned int threads,
+		 struct vgpu_sim_config *cfg, unsigned int *threads_used);
+
+/**
+ * struct local_run - one workload on a fresh local device.
+ * @res: what the workload measured.
+ * @st: the model's counters over the run.
+ * @model_s: host seconds spent in the model.
+ * @core_clock_khz: the simulated clock, for rates.
+ * @ret: the workload's result (0 passed).
+ * @msg: what went wrong, when @ret is not 0.
+ */
+struct local_run {
+	struct workload_result res;
+	struct vgpu_sim_stats st;
+	double model_s;
+	uint32_t core_clock_khz;
+	int ret;
+	char msg[512];
+};
+
+/*
+ * Runs @w with @args on a new local device built from @cfg. Returns 0 when
+ * the device could be opened (the workload's own outcome is in @out->ret),
+ * else a negative errno.
+ */
+int local_run_workload(const struct vgpu_sim_config *cfg, const struct vgpu_workload *w,
+		       const struct workload_args *args, struct local_run *out);
+
+/* vgpu.c: "small", "default", "large" or a number N > 0; -EINVAL otherwise. */
+int tool_parse_size(const char *s, uint64_t *n, int *which);
+/* vgpu.c: the problem size of @w for what tool_parse_size() gave. */
+uint64_t tool_size_of(const struct vgpu_workload *w, uint64_t n, int which);
+
+#endif /* VGPU_TOOL_BENCH_H */
