@@ -20,6 +20,9 @@
  *     take effect at C'.
  *  3. With nothing to simulate, the daemon sleeps in poll() until the
  *     command ring is non-empty (POLLIN); simulated time does not advance.
+ *  4. While the device clock is held (KICK reports %VGPU_KICK_HOLD), the
+ *     daemon sleeps in VGPU_BACKEND_IOC_WAIT_CLOCK before simulating on;
+ *     it also calls it when it wakes from poll().
  * A second doorbell is therefore not needed in either direction: KICK is
  * the daemon's, POLLIN the kernel's.
  *
@@ -132,7 +135,10 @@ struct vgpu_backend_attach {
  * struct vgpu_backend_kick - VGPU_BACKEND_IOC_KICK argument.
  * @cycle: in, the cycle the daemon has simulated up to; events in the event
  *	ring carry cycles <= @cycle. Must not go backwards.
- * @flags: in, must be zero.
+ * @flags: in, must be zero; out, %VGPU_KICK_HOLD when the device clock is
+ *	held (a process of the synchronised clock is running on the host, see
+ *	&drm_vgpu_clock_sync): the daemon must not simulate past @cycle until
+ *	VGPU_BACKEND_IOC_WAIT_CLOCK returns 0.
  * @pending_cmds: out, commands in the command ring after the kernel's turn.
  */
 struct vgpu_backend_kick {
@@ -144,6 +150,16 @@ struct vgpu_backend_kick {
 #define VGPU_BACKEND_IOC_MAGIC	'V'
 #define VGPU_BACKEND_IOC_ATTACH	_IOWR(VGPU_BACKEND_IOC_MAGIC, 0x01, struct vgpu_backend_attach)
 #define VGPU_BACKEND_IOC_KICK	_IOWR(VGPU_BACKEND_IOC_MAGIC, 0x02, struct vgpu_backend_kick)
+/*
+ * Sleeps until the device clock is no longer held; returns at once when it
+ * is not. 0, or -EINTR on a signal. The daemon calls it after a KICK that
+ * reported %VGPU_KICK_HOLD and before it starts simulating after an idle
+ * period (a hold can begin while it sleeps in poll()).
+ */
+#define VGPU_BACKEND_IOC_WAIT_CLOCK	_IO(VGPU_BACKEND_IOC_MAGIC, 0x03)
+
+/* &vgpu_backend_kick.flags, out */
+#define VGPU_KICK_HOLD		_BITUL(0)
 
 /* Commands, kernel -> daemon. */
 enum vgpu_cmd_op {

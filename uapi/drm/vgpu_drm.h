@@ -36,6 +36,8 @@ extern "C" {
 #define DRM_VGPU_PROGRAM_DESTROY	0x04
 #define DRM_VGPU_SUBMIT			0x05
 #define DRM_VGPU_JOB_INFO		0x06
+#define DRM_VGPU_WAIT			0x07
+#define DRM_VGPU_CLOCK_SYNC		0x08
 
 #define DRM_IOCTL_VGPU_GET_PARAM \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_GET_PARAM, struct drm_vgpu_get_param)
@@ -51,6 +53,10 @@ extern "C" {
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_SUBMIT, struct drm_vgpu_submit)
 #define DRM_IOCTL_VGPU_JOB_INFO \
 	DRM_IOWR(DRM_COMMAND_BASE + DRM_VGPU_JOB_INFO, struct drm_vgpu_job_info)
+#define DRM_IOCTL_VGPU_WAIT \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VGPU_WAIT, struct drm_vgpu_wait)
+#define DRM_IOCTL_VGPU_CLOCK_SYNC \
+	DRM_IOW(DRM_COMMAND_BASE + DRM_VGPU_CLOCK_SYNC, struct drm_vgpu_clock_sync)
 
 /**
  * enum drm_vgpu_param - what DRM_IOCTL_VGPU_GET_PARAM can report.
@@ -238,6 +244,59 @@ struct drm_vgpu_job_info {
 	__u64 end_cycle;
 	__u64 warp_insts;
 	__u64 tbs_done;
+};
+
+/**
+ * struct drm_vgpu_wait - wait for a job of this file to end.
+ * @job_id: in, from &drm_vgpu_submit.job_id.
+ * @timeout_ns: in, relative timeout in nanoseconds of host time; negative
+ *	for none.
+ * @flags: in, must be zero.
+ * @pad: must be zero.
+ *
+ * Returns 0 once the job has ended (JOB_INFO then tells how), -ETIME when
+ * the timeout passed first, -EINTR on a signal, -ENOENT for a job this file
+ * has no record of. A file that joined the synchronised clock must wait
+ * for its jobs with this ioctl: only here does it let simulated time run
+ * (see &drm_vgpu_clock_sync).
+ */
+struct drm_vgpu_wait {
+	__u64 job_id;
+	__s64 timeout_ns;
+	__u32 flags;
+	__u32 pad;
+};
+
+/* &drm_vgpu_clock_sync.flags */
+/** Join the synchronised clock (without it: leave it). */
+#define DRM_VGPU_CLOCK_SYNC_JOIN	_BITUL(0)
+#define DRM_VGPU_CLOCK_SYNC_FLAGS	(DRM_VGPU_CLOCK_SYNC_JOIN)
+
+/**
+ * struct drm_vgpu_clock_sync - make this file's host time take no
+ * simulated time.
+ * @flags: in, %DRM_VGPU_CLOCK_SYNC_JOIN to join, 0 to leave.
+ * @rank: in, when joining: orders the jobs of different files that arrive
+ *	at the same cycle (lower first; then submission order).
+ *
+ * The device clock normally runs whenever the GPU has work, whatever the
+ * processes feeding it are doing, so the cycle at which a program's next
+ * launch arrives depends on host scheduling. While any joined file is
+ * running on the host - it has joined and is not blocked in
+ * DRM_IOCTL_VGPU_WAIT - the device holds its clock: vgpud stops at the
+ * current cycle and the scheduler takes no decision. When every joined
+ * file waits, the jobs submitted meanwhile arrive together at that cycle,
+ * in @rank order, and time runs again until a job some joined file waits
+ * for ends. A multi-process run is then as deterministic as a single
+ * program: experiments (vgpu bench) start their programs together this
+ * way and measure them in cycles only. A joined file that never waits
+ * stops the device clock; closing it leaves.
+ *
+ * Returns 0; -EINVAL for unknown flags or non-zero @rank when leaving.
+ */
+struct drm_vgpu_clock_sync {
+	__u32 flags;
+	__u32 rank;
 };
 
 #if defined(__cplusplus)

@@ -142,6 +142,19 @@ int backend_kick(struct backend *be, uint64_t cycle)
 		if (errno != EINTR)
 			return -errno;
 	}
+	be->held = k.flags & VGPU_KICK_HOLD;
+	return 0;
+}
+
+int backend_wait_clock(struct backend *be)
+{
+	/* A hold begins in a kick or while the daemon sleeps, nowhere else. */
+	if (!be->held && !be->slept)
+		return 0;
+	if (ioctl(be->fd, VGPU_BACKEND_IOC_WAIT_CLOCK))
+		return -errno;
+	be->held = false;
+	be->slept = false;
 	return 0;
 }
 
@@ -149,6 +162,7 @@ int backend_wait(struct backend *be)
 {
 	struct pollfd p = { .fd = be->fd, .events = POLLIN };
 
+	be->slept = true;
 	if (poll(&p, 1, -1) < 0)
 		return -errno;
 	if (p.revents & (POLLERR | POLLHUP | POLLNVAL))

@@ -39,6 +39,8 @@ struct ring {
  * @vram: device memory mapping.
  * @vram_size: its size.
  * @start_cycle: the device's cycle at attach.
+ * @held: the last kick reported the device clock held.
+ * @slept: slept in poll() since the last wait for the clock.
  */
 struct backend {
 	int fd;
@@ -47,6 +49,8 @@ struct backend {
 	uint8_t *vram;
 	uint64_t vram_size;
 	uint64_t start_cycle;
+	bool held;
+	bool slept;
 };
 
 int backend_attach(struct backend *be, const char *path,
@@ -62,6 +66,11 @@ uint32_t backend_evt_space(const struct backend *be);
 void backend_evt_push(struct backend *be, const struct vgpu_evt *evt);
 /* Publishes queued events and hands the turn to the kernel at @cycle. */
 int backend_kick(struct backend *be, uint64_t cycle);
+/*
+ * Sleeps while the device clock is held (the last kick said so, or a hold
+ * began while the daemon slept); 0, or -EINTR on a signal.
+ */
+int backend_wait_clock(struct backend *be);
 /* Sleeps until the command ring is non-empty; -EINTR on a signal. */
 int backend_wait(struct backend *be);
 

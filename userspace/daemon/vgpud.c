@@ -170,6 +170,16 @@ static int run(struct daemon *d)
 	int ret;
 
 	while (!stop_requested) {
+		/*
+		 * The synchronised clock: while a program of it runs on the
+		 * host, time stands (uapi/drm/vgpu_drm.h, drm_vgpu_clock_sync).
+		 * A hold may also have begun while the daemon slept in poll().
+		 */
+		ret = backend_wait_clock(&d->be);
+		if (ret == -EINTR)
+			continue;
+		if (ret)
+			return ret;
 		ret = apply_commands(d);
 		if (ret)
 			return ret;

@@ -382,12 +382,16 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	return 0;
 }
 
-static int64_t now_ns(void)
+int vgpu_clock_sync(struct vgpu_device *dev, bool join, uint32_t rank)
 {
-	struct timespec ts;
+	struct drm_vgpu_clock_sync cs = {
+		.flags = join ? DRM_VGPU_CLOCK_SYNC_JOIN : 0,
+		.rank = join ? rank : 0,
+	};
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (dev->local)
+		return -EOPNOTSUPP;	/* one program, nothing to synchronise with */
+	return vgpu_ioctl(dev, DRM_IOCTL_VGPU_CLOCK_SYNC, &cs);
 }
 
 int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
@@ -397,16 +401,18 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 		.job_id = job->id,
 		.flags = DRM_VGPU_JOB_INFO_RELEASE,
 	};
-	/* drmSyncobjWait takes an absolute CLOCK_MONOTONIC deadline. */
-	int64_t deadline = timeout_ns < 0 ? INT64_MAX : now_ns() + timeout_ns;
+	/*
+	 * The driver's own wait rather than the syncobj's: a process of the
+	 * synchronised clock lets simulated time run only while it waits here.
+	 */
+	struct drm_vgpu_wait wait = { .job_id = job->id, .timeout_ns = timeout_ns };
 	int ret;
 
 	if (job->dev->local)
 		return vgpu_local_job_wait(job->dev->local, job, timeout_ns, res);
-	ret = drmSyncobjWait(job->dev->fd, &job->syncobj, 1, deadline,
-			     DRM_SYNCOBJ_WAIT_FLAGS_WAIT_FOR_SUBMIT, NULL);
+	ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_WAIT, &wait);
 	if (ret)
-		return ret;	/* libdrm returns -errno here */
+		return ret;
 	ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_JOB_INFO, &info);
 	if (ret)
 		return ret;

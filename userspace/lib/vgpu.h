@@ -163,6 +163,13 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
  */
 int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 		  struct vgpu_job_result *res);
+/*
+ * Joins (or leaves) the device's synchronised clock: while this process
+ * runs on the host between its waits, simulated time stands; among jobs
+ * arriving at the same cycle, lower @rank goes first (uapi vgpu_drm.h,
+ * struct drm_vgpu_clock_sync). Wait for jobs with vgpu_job_wait().
+ */
+int vgpu_clock_sync(struct vgpu_device *dev, bool join, uint32_t rank);
 /* vgpu_submit() + vgpu_job_wait(); the job's own error is in @res. */
 int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
 	     const struct vgpu_launch *launch, struct vgpu_job_result *res);

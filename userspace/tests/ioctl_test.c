@@ -740,6 +740,147 @@ out:
 	bo_close(bo);
 }
 
+/* ---- WAIT and the synchronised clock ----------------------------------------- */
+
+static int job_state(uint64_t job_id, struct drm_vgpu_job_info *ji)
+{
+	memset(ji, 0, sizeof(*ji));
+	ji->job_id = job_id;
+	return vioctl(DRM_IOCTL_VGPU_JOB_INFO, ji);
+}
+
+static int clock_sync(uint32_t flags, uint32_t rank)
+{
+	struct drm_vgpu_clock_sync cs = { .flags = flags, .rank = rank };
+
+	return vioctl(DRM_IOCTL_VGPU_CLOCK_SYNC, &cs);
+}
+
+static int wait_for(uint64_t job_id, int64_t timeout_ns)
+{
+	struct drm_vgpu_wait w = { .job_id = job_id, .timeout_ns = timeout_ns };
+
+	return vioctl(DRM_IOCTL_VGPU_WAIT, &w);
+}
+
+static void check_wait_and_clock(void)
+{
+	static struct launch l;
+	struct drm_vgpu_clock_sync cs = { 0 };
+	struct drm_vgpu_wait w = { 0 };
+	struct drm_vgpu_job_info ji;
+	uint64_t c0 = 0, c1 = 0;
+	uint32_t prog, bo;
+	struct image im;
+	int main_fd = fd, other_fd;
+
+	img_build(&im);
+	if (program_create(&im, &prog) || bo_create(4096, &bo, NULL)) {
+		result(false, "program and buffer for the WAIT checks");
+		return;
+	}
+
+	w.job_id = 1;
+	w.flags = 1;
+	expect("WAIT unknown flags -> EINVAL", DRM_IOCTL_VGPU_WAIT, &w, EINVAL);
+	w.flags = 0;
+	w.pad = 1;
+	expect("WAIT pad set -> EINVAL", DRM_IOCTL_VGPU_WAIT, &w, EINVAL);
+	w.pad = 0;
+	w.job_id = 0xfffffff0u;
+	expect("WAIT unknown job -> ENOENT", DRM_IOCTL_VGPU_WAIT, &w, ENOENT);
+	w.job_id = UINT64_MAX;
+	expect("WAIT job id above 2^32 -> ENOENT", DRM_IOCTL_VGPU_WAIT, &w, ENOENT);
+
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 4;
+	if (!vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
+		result(!wait_for(l.s.job_id, 120000000000LL) && !job_state(l.s.job_id, &ji) &&
+		       ji.state == DRM_VGPU_JOB_DONE && ji.error == 0 && ji.tbs_done == 4,
+		       "WAIT returns once the job has ended");
+		result(!wait_for(l.s.job_id, 0), "WAIT on an ended job returns at once");
+	} else {
+		result(false, "SUBMIT for WAIT");
+	}
+
+	cs.flags = 1u << 7;
+	expect("CLOCK_SYNC unknown flags -> EINVAL", DRM_IOCTL_VGPU_CLOCK_SYNC, &cs, EINVAL);
+	cs.flags = 0;
+	cs.rank = 2;
+	expect("CLOCK_SYNC leave with a rank -> EINVAL", DRM_IOCTL_VGPU_CLOCK_SYNC, &cs, EINVAL);
+	result(!clock_sync(0, 0), "CLOCK_SYNC leave without having joined");
+
+	/*
+	 * Joined and running on the host: the device clock stands and the
+	 * scheduler takes no decision, however long we take.
+	 */
+	result(!clock_sync(DRM_VGPU_CLOCK_SYNC_JOIN, 3), "CLOCK_SYNC join");
+	get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &c0);
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 2000;
+	if (!vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
+		usleep(300000);
+		get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &c1);
+		result(!job_state(l.s.job_id, &ji) && ji.state == DRM_VGPU_JOB_QUEUED && c1 == c0,
+		       "while a joined file runs, its job stays queued and the clock stands (%llu)",
+		       (unsigned long long)c1);
+		/* Woken by the timeout, not by the job: the clock stands again. */
+		result(wait_for(l.s.job_id, 1) == ETIME, "WAIT with a 1 ns timeout -> ETIME");
+		result(!wait_for(l.s.job_id, 120000000000LL) && !job_state(l.s.job_id, &ji) &&
+		       ji.state == DRM_VGPU_JOB_DONE && ji.error == 0 && ji.tbs_done == 2000,
+		       "the job runs while its file waits, and ends");
+		result(ji.start_cycle >= c0, "it starts no earlier than the held cycle");
+		get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &c1);
+		usleep(100000);
+		get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &c0);
+		result(c1 == ji.end_cycle && c0 == c1,
+		       "after the wait the clock stands at the job's end (%llu, end %llu)",
+		       (unsigned long long)c1, (unsigned long long)ji.end_cycle);
+	} else {
+		result(false, "SUBMIT while joined");
+	}
+
+	/* A joined file that runs holds back another file's job too. */
+	other_fd = open_render_node();
+	if (other_fd >= 0) {
+		uint32_t other_prog, other_bo;
+
+		/* Programs and buffers are per file. */
+		fd = other_fd;
+		if (!program_create(&im, &other_prog) && !bo_create(4096, &other_bo, NULL)) {
+			launch_init(&l, other_prog, other_bo);
+			if (!vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
+				usleep(200000);
+				result(!job_state(l.s.job_id, &ji) &&
+				       ji.state == DRM_VGPU_JOB_QUEUED,
+				       "another file's job waits while a joined file runs");
+				fd = main_fd;
+				result(!clock_sync(0, 0), "CLOCK_SYNC leave");
+				fd = other_fd;
+				result(!wait_for(l.s.job_id, 120000000000LL) &&
+				       !job_state(l.s.job_id, &ji) &&
+				       ji.state == DRM_VGPU_JOB_DONE && ji.error == 0,
+				       "once it leaves, the other job runs");
+			} else {
+				result(false, "SUBMIT in a second file");
+			}
+		} else {
+			result(false, "program and buffer in a second file");
+		}
+		fd = main_fd;
+		close(other_fd);
+	} else {
+		result(false, "open a second render node file");
+	}
+	clock_sync(0, 0);
+	{
+		struct drm_vgpu_program_destroy pd = { .handle = prog };
+
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	}
+	bo_close(bo);
+}
+
 /* ---- the backend device ---------------------------------------------------- */
 
 /* A small valid device: 2 SMs of a Fermi-like machine. */
@@ -1028,6 +1169,7 @@ int main(int argc, char **argv)
 	if (daemon) {
 		check_programs();
 		check_submit();
+		check_wait_and_clock();
 		check_backend_attached_elsewhere();
 	} else {
 		check_no_daemon();

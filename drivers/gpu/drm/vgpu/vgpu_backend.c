@@ -424,11 +424,27 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 	vgpu_backend_consume(b);
 	vgpu_sched_run(&vdev->sched);
 	args.pending_cmds = vgpu_cmd_pending(b);
+	args.flags = vdev->sched.held ? VGPU_KICK_HOLD : 0;
 out:
 	mutex_unlock(&vdev->lock);
 	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
 		ret = -EFAULT;
 	return ret;
+}
+
+/* Sleep while the synchronised clock holds the device (vgpu_clock.c). */
+static long vgpu_backend_wait_clock(struct vgpu_backend *b)
+{
+	struct vgpu_device *vdev = b->vdev;
+
+	if (!READ_ONCE(b->attached)) {
+		dev_dbg(vdev->drm.dev, "WAIT_CLOCK: not attached\n");
+		return -EINVAL;
+	}
+	if (wait_event_interruptible(vdev->clock.wq,
+				     !READ_ONCE(vdev->sched.held)))
+		return -EINTR;
+	return 0;
 }
 
 static long vgpu_backend_ioctl(struct file *file, unsigned int cmd,
@@ -441,6 +457,8 @@ static long vgpu_backend_ioctl(struct file *file, unsigned int cmd,
 		return vgpu_backend_attach(b, (void __user *)arg);
 	case VGPU_BACKEND_IOC_KICK:
 		return vgpu_backend_kick(b, (void __user *)arg);
+	case VGPU_BACKEND_IOC_WAIT_CLOCK:
+		return vgpu_backend_wait_clock(b);
 	default:
 		return -ENOTTY;
 	}

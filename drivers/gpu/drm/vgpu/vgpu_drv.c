@@ -119,6 +119,7 @@ static int vgpu_open(struct drm_device *drm, struct drm_file *file)
 	xa_init_flags(&vf->programs, XA_FLAGS_ALLOC1);
 	xa_init(&vf->jobs);
 	atomic_set(&vf->num_jobs, 0);
+	vgpu_clock_file_init(vf);
 	file->driver_priv = vf;
 	return 0;
 }
@@ -127,6 +128,7 @@ static void vgpu_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vgpu_file *vf = file->driver_priv;
 
+	vgpu_clock_file_fini(vf);
 	vgpu_file_jobs_fini(vf);
 	vgpu_file_programs_fini(vf);
 	kfree(vf);
@@ -145,6 +147,9 @@ static const struct drm_ioctl_desc vgpu_ioctls[] = {
 			  DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VGPU_SUBMIT, vgpu_submit_ioctl, DRM_RENDER_ALLOW),
 	DRM_IOCTL_DEF_DRV(VGPU_JOB_INFO, vgpu_job_info_ioctl,
+			  DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_WAIT, vgpu_wait_ioctl, DRM_RENDER_ALLOW),
+	DRM_IOCTL_DEF_DRV(VGPU_CLOCK_SYNC, vgpu_clock_sync_ioctl,
 			  DRM_RENDER_ALLOW),
 };
 
@@ -173,6 +178,7 @@ static int vgpu_device_init(struct vgpu_device *vdev)
 		return ret;
 	spin_lock_init(&vdev->fence_lock);
 	init_waitqueue_head(&vdev->cmd_wq);
+	vgpu_clock_init(&vdev->clock);
 	vdev->fence_context = dma_fence_context_alloc(1);
 	vgpu_sched_init(&vdev->sched, &vdev->lock, vdev->drm.dev);
 	dev_set_drvdata(vdev->drm.dev, vdev);

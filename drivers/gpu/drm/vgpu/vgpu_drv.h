@@ -53,6 +53,37 @@ struct vgpu_vram {
 };
 
 /**
+ * struct vgpu_clock - the synchronised clock (vgpu_clock.c).
+ * @joined: files that joined (&vgpu_clock_file.link).
+ * @running: joined files not blocked in DRM_IOCTL_VGPU_WAIT; while it is
+ *	not zero, &vgpu_sched.held is set and the device clock stands.
+ * @wq: the daemon waits here for the hold to end.
+ *
+ * @joined and @running are protected by &vgpu_device.lock.
+ */
+struct vgpu_clock {
+	struct list_head joined;
+	u32 running;
+	wait_queue_head_t wq;
+};
+
+/**
+ * struct vgpu_clock_file - a file's part in the synchronised clock.
+ * @link: on &vgpu_clock.joined while joined, else empty.
+ * @rank: orders its jobs among those arriving at the same cycle.
+ * @waiting: blocked in DRM_IOCTL_VGPU_WAIT for @wait_job.
+ * @wait_job: the job it waits for.
+ *
+ * Protected by &vgpu_device.lock.
+ */
+struct vgpu_clock_file {
+	struct list_head link;
+	u32 rank;
+	bool waiting;
+	u32 wait_job;
+};
+
+/**
  * struct vgpu_device - one vgpu device.
  * @drm: the DRM device.
  * @vram: device memory.
@@ -67,6 +98,7 @@ struct vgpu_vram {
  * @fence_context: dma-fence context of the job fences.
  * @fence_seqno: last fence seqno handed out.
  * @misc: the backend character device /dev/vgpu-backend.
+ * @clock: the synchronised clock; under @lock.
  */
 struct vgpu_device {
 	struct drm_device drm;
@@ -79,6 +111,7 @@ struct vgpu_device {
 	u64 fence_context;
 	u64 fence_seqno;
 	struct miscdevice misc;
+	struct vgpu_clock clock;
 };
 
 /**
@@ -88,12 +121,14 @@ struct vgpu_device {
  * @jobs: job id -> &struct vgpu_job (one reference each): the job records
  *	JOB_INFO reports.
  * @num_jobs: records in @jobs.
+ * @clock: its part in the synchronised clock.
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
 	struct xarray programs;
 	struct xarray jobs;
 	atomic_t num_jobs;
+	struct vgpu_clock_file clock;
 };
 
 /**
@@ -195,6 +230,15 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 void vgpu_file_jobs_fini(struct vgpu_file *vf);
+
+/* vgpu_clock.c */
+void vgpu_clock_init(struct vgpu_clock *clock);
+void vgpu_clock_file_init(struct vgpu_file *vf);
+void vgpu_clock_file_fini(struct vgpu_file *vf);
+void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id);
+int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
+			  struct drm_file *file);
+int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 /* vgpu_backend.c */
 int vgpu_backend_validate_desc(const struct vgpu_device_desc *desc,

@@ -192,6 +192,7 @@ static void vgpu_job_done(struct vgpu_kcb_entry *e)
 			dma_fence_set_error(job->fence, e->error);
 		dma_fence_signal(job->fence);
 	}
+	vgpu_clock_job_done(&job->vdev->clock, e->id);
 	vgpu_job_cleanup(job);
 }
 
@@ -421,6 +422,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		}
 		job->kcb.num_tbs = num_tbs;
 	}
+	job->kcb.rank = vf->clock.rank;
 	ret = vgpu_kcb_add(&s->kcb, &job->kcb, s->cycle);
 	if (ret) {
 		drm_dbg(drm, "SUBMIT: no job id (%d)\n", ret);

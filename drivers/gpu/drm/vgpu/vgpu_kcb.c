@@ -71,8 +71,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_entry_init);
  * @e: the entry; @e->not_before and the launch fields already set.
  * @cycle: the device's current cycle.
  *
- * The entry is placed after every active entry that arrives no later than
- * it does (arrival = max(@cycle, not_before)), so the active list is in
+ * The entry is placed after every active entry that arrives earlier than
+ * it does (arrival = max(@cycle, not_before)), or at the same cycle with a
+ * rank no higher than its &vgpu_kcb_entry.rank, so the active list is in
  * FCFS order. The table takes its own reference. Caller holds the device
  * lock.
  *
@@ -95,9 +96,14 @@ int vgpu_kcb_add(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e, u64 cycle)
 	e->arrival = max(cycle, e->not_before);
 	e->state = VGPU_KCB_QUEUED;
 
-	/* Walk back from the tail to the last entry that arrives no later. */
+	/*
+	 * Walk back from the tail to the last entry that arrives no later
+	 * (of the same arrival: ranks no higher), so that jobs of the same
+	 * cycle are in rank order whatever order their SUBMITs came in.
+	 */
 	list_for_each_entry_reverse(pos, &kcb->active, link) {
-		if (pos->arrival <= e->arrival)
+		if (pos->arrival < e->arrival ||
+		    (pos->arrival == e->arrival && pos->rank <= e->rank))
 			break;
 	}
 	list_add(&e->link, &pos->link);

@@ -69,6 +69,8 @@ struct vgpu_kcb_entry_ops {
  *	TB starts; 0 otherwise.
  * @arrival: cycle at which the job enters the FCFS order: the later of
  *	the submission cycle and @not_before.
+ * @rank: among jobs of the same @arrival, lower ranks come first (the
+ *	submitting file's &drm_vgpu_clock_sync.rank; 0 otherwise).
  * @submit_cycle: device cycle when the job was submitted.
  * @start_cycle: cycle at which the daemon applied the first dispatch; until
  *	the daemon has consumed it (see vgpu_sched_applied()), the cycle at
@@ -119,6 +121,7 @@ struct vgpu_kcb_entry {
 	u32 latency_budget_us;
 	u64 not_before;
 	u64 arrival;
+	u32 rank;
 	u64 submit_cycle;
 	u64 start_cycle;
 	u64 end_cycle;

@@ -677,6 +677,14 @@ void vgpu_sched_run(struct vgpu_sched *s)
 			break;
 		}
 	}
+	/*
+	 * A held clock (possibly just held by a job's end above) defers every
+	 * decision to the cycle's release, when all its arrivals are known.
+	 */
+	if (READ_ONCE(s->held)) {
+		s->sink->publish(s->sink_ctx);
+		return;
+	}
 	if (!s->ring_full) {
 		if (s->policy->plan)
 			s->policy->plan(s);

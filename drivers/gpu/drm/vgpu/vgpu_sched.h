@@ -101,6 +101,9 @@ struct vgpu_partition_ops {
  * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
  *	(1 ... %VGPU_SMST_MAX_SLOTS).
  * @policy_changes: times the partition policy was switched.
+ * @held: the device clock is held (vgpu_clock.c): vgpu_sched_run() ends
+ *	jobs but takes no dispatch decision. Written under the device lock;
+ *	the daemon's wait for its end reads it without.
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -122,6 +125,7 @@ struct vgpu_sched {
 	enum vgpu_smst_alloc_mode alloc_mode;
 	u32 smk_quota_min;
 	u64 policy_changes;
+	bool held;
 };
 
 extern struct vgpu_partition_ops vgpu_policy_fcfs;
