@@ -11,7 +11,8 @@
  * it out. Waiting runs the model: jobs run one after another in submission
  * order, each job's thread blocks go in linear order to the first SM, from
  * a round-robin start, with a free slot, threads, registers and shared
- * memory (the FCFS policy of the kernel, without overlapping jobs).
+ * memory (the FCFS policy of the kernel, without overlapping jobs; so
+ * priorities and latency budgets make no difference here).
  *
  * Everything is deterministic: the same calls give the same cycles. A
  * device is not thread-safe; use it from one thread at a time.
@@ -198,7 +199,7 @@ static int range_alloc(struct vgpu_local *l, uint64_t size, uint64_t align,
 
 	if (!size)
 		return -EINVAL;
-	if (size > l->vram_size - LOCAL_PAGE)
+	if (size > l->vram_size)
 		return -E2BIG;
 	for (;;) {
 		uint64_t end = *pp ? (*pp)->start : l->vram_size;

@@ -170,6 +170,8 @@ static int t_bo_alloc(void)
 	CHECK(open_local(&dev) == 0, "open_local");
 	CHECK(vgpu_bo_create(dev, 0, &a) == -EINVAL, "size 0");
 	CHECK(vgpu_bo_create(dev, VGPU_LOCAL_VRAM_SIZE + 1, &a) == -E2BIG, "beyond vram");
+	CHECK(vgpu_bo_create(dev, VGPU_LOCAL_VRAM_SIZE, &a) == -ENOSPC,
+	      "all of vram: the first page is never handed out");
 	CHECK(vgpu_bo_create(dev, 100, &a) == 0, "a");
 	CHECK(vgpu_bo_create(dev, 5000, &b) == 0, "b");
 	CHECK(vgpu_bo_create(dev, 4096, &c) == 0, "c");
