@@ -172,6 +172,13 @@ enum vgpu_cmd_op {
 	VGPU_CMD_JOB_END = 3,
 	/** Simulate up to at least cycle @addr and kick there. */
 	VGPU_CMD_WAKE_AT = 4,
+	/**
+	 * Nothing runs and no program has the device open: forget what the
+	 * caches, row buffers and pipelines hold, as a fresh device would.
+	 * Between the launches of programs that keep the device open that
+	 * state carries over, as on a real GPU.
+	 */
+	VGPU_CMD_RESET = 5,
 };
 
 /**

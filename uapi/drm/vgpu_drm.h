@@ -277,7 +277,12 @@ struct drm_vgpu_wait {
  * simulated time.
  * @flags: in, %DRM_VGPU_CLOCK_SYNC_JOIN to join, 0 to leave.
  * @rank: in, when joining: orders the jobs of different files that arrive
- *	at the same cycle (lower first; then submission order).
+ *	at the same cycle (lower first; then submission order). A non-zero
+ *	rank also gives the file its own part of the device memory (one of
+ *	seven eighths, by rank), where its buffers, programs and job
+ *	descriptors go while they fit, so that their addresses - and with
+ *	them cache sets and DRAM rows - do not depend on how the host
+ *	interleaves the allocations of different processes.
  *
  * The device clock normally runs whenever the GPU has work, whatever the
  * processes feeding it are doing, so the cycle at which a program's next

@@ -74,11 +74,30 @@ static void vgpu_clock_stop_running(struct vgpu_device *vdev)
 		vgpu_clock_release(vdev);
 }
 
+/**
+ * vgpu_file_arena() - where a file's device memory is allocated.
+ * @vf: the file.
+ *
+ * Addresses decide cache sets, memory partitions and DRAM rows, so a run
+ * is only repeatable if its buffers land at the same addresses. Files of
+ * the synchronised clock allocate concurrently, in whatever order the host
+ * runs them; each gets its own part of the device memory, chosen by its
+ * rank, so that its addresses depend on its own allocations only (while
+ * they fit there).
+ *
+ * Return: 0 (anywhere) or the arena index, 1 to %VGPU_VRAM_ARENAS - 1.
+ */
+u32 vgpu_file_arena(struct vgpu_file *vf)
+{
+	return READ_ONCE(vf->clock.arena);
+}
+
 /* Device lock held. */
 static void vgpu_clock_leave(struct vgpu_device *vdev, struct vgpu_file *vf)
 {
 	if (list_empty(&vf->clock.link))
 		return;
+	WRITE_ONCE(vf->clock.arena, 0);
 	list_del_init(&vf->clock.link);
 	if (!vf->clock.waiting)
 		vgpu_clock_stop_running(vdev);
@@ -159,6 +178,8 @@ int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
 	mutex_lock(&vdev->lock);
 	if (args->flags & DRM_VGPU_CLOCK_SYNC_JOIN) {
 		vf->clock.rank = args->rank;
+		WRITE_ONCE(vf->clock.arena, args->rank ?
+			   1 + (args->rank - 1) % (VGPU_VRAM_ARENAS - 1) : 0);
 		if (list_empty(&vf->clock.link)) {
 			list_add_tail(&vf->clock.link, &vdev->clock.joined);
 			vgpu_clock_hold(vdev);

@@ -121,17 +121,31 @@ static int vgpu_open(struct drm_device *drm, struct drm_file *file)
 	atomic_set(&vf->num_jobs, 0);
 	vgpu_clock_file_init(vf);
 	file->driver_priv = vf;
+	mutex_lock(&vf->vdev->lock);
+	vf->vdev->sched.users++;
+	mutex_unlock(&vf->vdev->lock);
 	return 0;
 }
 
 static void vgpu_postclose(struct drm_device *drm, struct drm_file *file)
 {
 	struct vgpu_file *vf = file->driver_priv;
+	struct vgpu_device *vdev = vf->vdev;
 
 	vgpu_clock_file_fini(vf);
 	vgpu_file_jobs_fini(vf);
 	vgpu_file_programs_fini(vf);
 	kfree(vf);
+
+	mutex_lock(&vdev->lock);
+	vdev->sched.users--;
+	vdev->sched.emitted = 0;
+	vgpu_sched_fresh_start(&vdev->sched);
+	if (vdev->sched.emitted) {
+		vdev->sched.sink->publish(vdev->sched.sink_ctx);
+		vgpu_backend_notify(vdev);
+	}
+	mutex_unlock(&vdev->lock);
 }
 
 static const struct drm_ioctl_desc vgpu_ioctls[] = {

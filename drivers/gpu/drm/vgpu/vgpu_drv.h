@@ -28,6 +28,9 @@
 
 #define VGPU_DRIVER_NAME	"vgpu"
 
+/** Parts of the device memory the synchronised clock's files allocate in. */
+#define VGPU_VRAM_ARENAS		8
+
 /** Program handles one DRM file may hold. */
 #define VGPU_MAX_PROGRAMS_PER_FILE	4096
 /** Job records (unreleased jobs) one DRM file may hold. */
@@ -71,6 +74,8 @@ struct vgpu_clock {
  * struct vgpu_clock_file - a file's part in the synchronised clock.
  * @link: on &vgpu_clock.joined while joined, else empty.
  * @rank: orders its jobs among those arriving at the same cycle.
+ * @arena: where its device memory goes (vgpu_file_arena()); written under
+ *	the device lock, read without it.
  * @waiting: blocked in DRM_IOCTL_VGPU_WAIT for @wait_job.
  * @wait_job: the job it waits for.
  *
@@ -79,6 +84,7 @@ struct vgpu_clock {
 struct vgpu_clock_file {
 	struct list_head link;
 	u32 rank;
+	u32 arena;
 	bool waiting;
 	u32 wait_job;
 };
@@ -197,7 +203,7 @@ static inline struct vgpu_bo *to_vgpu_bo(struct drm_gem_object *obj)
 int vgpu_vram_init(struct vgpu_vram *vram, u64 size);
 void vgpu_vram_fini(struct vgpu_vram *vram);
 int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
-		    u64 size, u64 align);
+		    u64 size, u64 align, u32 arena);
 void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node);
 void *vgpu_vram_ptr(struct vgpu_vram *vram, u64 addr);
 
@@ -236,6 +242,7 @@ void vgpu_clock_init(struct vgpu_clock *clock);
 void vgpu_clock_file_init(struct vgpu_file *vf);
 void vgpu_clock_file_fini(struct vgpu_file *vf);
 void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id);
+u32 vgpu_file_arena(struct vgpu_file *vf);
 int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);
 int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file);

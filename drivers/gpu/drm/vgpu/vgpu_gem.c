@@ -95,7 +95,8 @@ int vgpu_bo_create_ioctl(struct drm_device *drm, void *data,
 	bo->base.funcs = &vgpu_bo_funcs;
 	drm_gem_private_object_init(drm, &bo->base, size);
 
-	ret = vgpu_vram_alloc(&vdev->vram, &bo->node, size, PAGE_SIZE);
+	ret = vgpu_vram_alloc(&vdev->vram, &bo->node, size, PAGE_SIZE,
+			      vgpu_file_arena(file->driver_priv));
 	if (ret) {
 		drm_dbg(drm, "BO_CREATE: no free range of %llu bytes\n", size);
 		goto err_put;

@@ -381,7 +381,8 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	nr_ranges = job->num_bos + (prog->data_size ? 1 : 0);
 	desc_size = sizeof(struct vgpu_job_desc) +
 		    nr_ranges * sizeof(struct vgpu_mem_range) + args->params_size;
-	ret = vgpu_vram_alloc(&vdev->vram, &job->desc_node, desc_size, 64);
+	ret = vgpu_vram_alloc(&vdev->vram, &job->desc_node, desc_size, 64,
+			      vgpu_file_arena(vf));
 	if (ret) {
 		drm_dbg(drm, "SUBMIT: no device memory for the job descriptor\n");
 		goto err;

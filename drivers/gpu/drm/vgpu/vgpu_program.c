@@ -281,6 +281,7 @@ struct vgpu_program *vgpu_program_lookup(struct vgpu_file *vf, u32 handle)
 }
 
 static struct vgpu_program *vgpu_program_load(struct vgpu_device *vdev,
+					      u32 arena,
 					      const void *image, u32 size)
 {
 	const struct vgpu_program_header *h = image;
@@ -300,7 +301,7 @@ static struct vgpu_program *vgpu_program_load(struct vgpu_device *vdev,
 		memcpy(&prog->entries[i], vgpu_image_entry(image, h, i),
 		       sizeof(prog->entries[i]));
 
-	ret = vgpu_vram_alloc(&vdev->vram, &prog->image, size, 64);
+	ret = vgpu_vram_alloc(&vdev->vram, &prog->image, size, 64, arena);
 	if (ret)
 		goto err;
 	memcpy(vgpu_vram_ptr(&vdev->vram, prog->image.start), image, size);
@@ -310,7 +311,8 @@ static struct vgpu_program *vgpu_program_load(struct vgpu_device *vdev,
 		u64 len = PAGE_ALIGN((u64)h->data_size);
 		void *data;
 
-		ret = vgpu_vram_alloc(&vdev->vram, &prog->data, len, PAGE_SIZE);
+		ret = vgpu_vram_alloc(&vdev->vram, &prog->data, len, PAGE_SIZE,
+				      arena);
 		if (ret)
 			goto err;
 		data = vgpu_vram_ptr(&vdev->vram, prog->data.start);
@@ -376,7 +378,8 @@ int vgpu_program_create_ioctl(struct drm_device *drm, void *data,
 		drm_dbg(drm, "PROGRAM_CREATE: rejected: %s\n", why);
 		goto out;
 	}
-	prog = vgpu_program_load(vdev, image, args->size);
+	prog = vgpu_program_load(vdev, vgpu_file_arena(file->driver_priv), image,
+				 args->size);
 	if (IS_ERR(prog)) {
 		ret = PTR_ERR(prog);
 		drm_dbg(drm, "PROGRAM_CREATE: no device memory (%d)\n", ret);

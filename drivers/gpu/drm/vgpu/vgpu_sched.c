@@ -239,15 +239,34 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 		e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
 	e->ops->done(e);
 	vgpu_kcb_retire(&s->kcb, e);
-	/*
-	 * An idle device forgets where the round robin stood, so that the
-	 * same launches on an idle device are placed the same way every
-	 * time (ARCHITECTURE.md, "Time and determinism").
-	 */
-	if (list_empty(&s->kcb.active))
-		s->rr_next = 0;
+	vgpu_sched_fresh_start(s);
 	return true;
 }
+
+/**
+ * vgpu_sched_fresh_start() - start afresh if nothing uses the device.
+ * @s: the scheduler.
+ *
+ * With no job in the KCB and no render-node file open, the device forgets
+ * where its round robin stood and tells the daemon to forget what its
+ * caches, row buffers and pipelines hold (%VGPU_CMD_RESET), so that a
+ * program run on an unused device takes the same cycles every time
+ * (ARCHITECTURE.md, "Time and determinism"). Between the launches of
+ * programs that keep the device open, that state carries over, as it does
+ * on a real GPU. Caller holds the device lock; the caller publishes.
+ */
+void vgpu_sched_fresh_start(struct vgpu_sched *s)
+{
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_RESET };
+
+	lockdep_assert_held(s->lock);
+	if (!list_empty(&s->kcb.active) || s->users)
+		return;
+	s->rr_next = 0;
+	if (s->attached)
+		vgpu_sched_emit(s, &cmd);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_fresh_start);
 
 /**
  * vgpu_sched_detach() - the backend went away.

@@ -86,8 +86,8 @@ struct vgpu_partition_ops {
  * @cycle: the device's current simulated cycle; kept across re-attach.
  * @wake_at: cycle of the last WAKE_AT issued and not yet reached, or 0.
  * @rr_next: SM at which the next search for room starts (round robin);
- *	back to 0 whenever the KCB becomes empty, so that the same launches
- *	on an idle device are placed the same way.
+ *	back to 0 when the device is unused (vgpu_sched_fresh_start()), so
+ *	that the same launches on an unused device are placed the same way.
  * @ring_full: the last pass stopped because the command ring was full.
  * @emitted: commands issued since the counter was last cleared.
  * @cmd_seq: commands issued since the backend attached (the command
@@ -101,6 +101,7 @@ struct vgpu_partition_ops {
  * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
  *	(1 ... %VGPU_SMST_MAX_SLOTS).
  * @policy_changes: times the partition policy was switched.
+ * @users: render-node files open (vgpu_sched_fresh_start()).
  * @held: the device clock is held (vgpu_clock.c): vgpu_sched_run() ends
  *	jobs but takes no dispatch decision. Written under the device lock;
  *	the daemon's wait for its end reads it without.
@@ -125,6 +126,7 @@ struct vgpu_sched {
 	enum vgpu_smst_alloc_mode alloc_mode;
 	u32 smk_quota_min;
 	u64 policy_changes;
+	u32 users;
 	bool held;
 };
 
@@ -144,6 +146,7 @@ int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle);
 void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
+void vgpu_sched_fresh_start(struct vgpu_sched *s);
 
 bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
 int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);

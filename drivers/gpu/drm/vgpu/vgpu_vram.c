@@ -58,6 +58,9 @@ void vgpu_vram_fini(struct vgpu_vram *vram)
  * @node: zeroed node that receives the range.
  * @size: bytes, non-zero.
  * @align: alignment in bytes (0 for none).
+ * @arena: 0 for anywhere; 1 to %VGPU_VRAM_ARENAS - 1 for the lowest free
+ *	range in that eighth of the device memory if there is one (the
+ *	synchronised clock's files, see vgpu_file_arena()), else anywhere.
  *
  * The range's contents are not cleared.
  *
@@ -65,17 +68,24 @@ void vgpu_vram_fini(struct vgpu_vram *vram)
  * memory, -ENOSPC when no free range is large enough.
  */
 int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
-		    u64 size, u64 align)
+		    u64 size, u64 align, u32 arena)
 {
-	int ret;
+	u64 slice = vram->size / VGPU_VRAM_ARENAS;
+	int ret = -ENOSPC;
 
 	if (!size)
 		return -EINVAL;
 	if (size > vram->size)
 		return -E2BIG;
 	mutex_lock(&vram->lock);
-	ret = drm_mm_insert_node_generic(&vram->mm, node, size, align, 0,
-					 DRM_MM_INSERT_BEST);
+	if (arena && arena < VGPU_VRAM_ARENAS)
+		ret = drm_mm_insert_node_in_range(&vram->mm, node, size, align, 0,
+						  arena * slice,
+						  (arena + 1) * slice,
+						  DRM_MM_INSERT_LOW);
+	if (ret)
+		ret = drm_mm_insert_node_generic(&vram->mm, node, size, align,
+						 0, DRM_MM_INSERT_BEST);
 	mutex_unlock(&vram->lock);
 	return ret ? -ENOSPC : 0;
 }
