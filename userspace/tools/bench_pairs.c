@@ -1,0 +1,578 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_pairs.c - "vgpu bench pairs": multi-programmed workloads under the
+ * kernel's partition policies, measured as the thesis measures them (Park,
+ * dissertation, Ch. IV §4.4 and Ch. V §5.5):
+ *
+ *  - every program of a group runs in its own process, all joined to the
+ *    device's synchronised clock (DRM_IOCTL_VGPU_CLOCK_SYNC), so that they
+ *    start at the same cycle and their host work takes no simulated time;
+ *  - a program that finishes early starts again, so the others keep
+ *    sharing the GPU with it, until every program has finished once; only
+ *    the first run of each counts;
+ *  - a program's turnaround is the cycles from the common start to the end
+ *    of its first run; alone, it is the same program's turnaround on an
+ *    idle GPU (measured once per workload and kept);
+ *  - NTT_i = T_shared_i / T_alone_i; ANTT = mean NTT (Eq. 4.1, lower is
+ *    better); STP = sum of 1 / NTT_i (Eq. 4.2, higher is better).
+ *
+ * Everything is in simulated cycles, so the same command gives the same
+ * table every time.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "vgpu.h"
+#include "workloads/workload.h"
+
+#define MAX_WORKLOADS	32
+#define MAX_POLICIES	8
+#define GROUP_MAX	4
+
+/**
+ * struct group_share - what the processes of one group report, in memory
+ * shared with the parent.
+ * @start: cycle at which the group started (every member reads the same).
+ * @end: cycle at which each member's first run ended.
+ * @first_done: members whose first run is over.
+ * @status: 0, or the negative errno of a member that failed.
+ * @msg: what went wrong.
+ */
+struct group_share {
+	uint64_t start[GROUP_MAX];
+	uint64_t end[GROUP_MAX];
+	int first_done[GROUP_MAX];
+	int status[GROUP_MAX];
+	char msg[GROUP_MAX][160];
+};
+
+struct bench_opts {
+	const struct vgpu_workload *w[MAX_WORKLOADS];
+	unsigned int nw;
+	const char *policy[MAX_POLICIES];
+	unsigned int np;
+	uint64_t size;
+	int size_which;		/* as tool_parse_size() gives */
+	uint64_t seed;
+	const char *csv, *svg;
+};
+
+/* One member of a group: runs its workload until every member ran once. */
+static int member(struct group_share *sh, unsigned int n, unsigned int i,
+		  const struct vgpu_workload *w, const struct workload_args *args,
+		  int ready_fd)
+{
+	struct vgpu_device *dev;
+	char c = 'r';
+	int ret;
+
+	ret = vgpu_device_open(NULL, &dev);
+	if (!ret)
+		ret = vgpu_clock_sync(dev, true, i + 1);
+	if (ret) {
+		snprintf(sh->msg[i], sizeof(sh->msg[i]), "device: %s", strerror(-ret));
+		sh->status[i] = ret;
+		return 1;
+	}
+	if (write(ready_fd, &c, 1) != 1)
+		return 1;
+	close(ready_fd);
+	/* The clock stands until every member waits for its first job. */
+	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[i]);
+	for (unsigned int run = 0; !ret; run++) {
+		struct workload_result res = { 0 };
+		bool all = true;
+
+		ret = w->run(dev, args, &res, sh->msg[i], sizeof(sh->msg[i]));
+		if (ret)
+			break;
+		if (run == 0) {
+			ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->end[i]);
+			__atomic_store_n(&sh->first_done[i], 1, __ATOMIC_RELEASE);
+		}
+		/*
+		 * Read while this process holds the clock: every member that
+		 * ended earlier in simulated time has said so by now.
+		 */
+		for (unsigned int k = 0; k < n; k++)
+			all &= __atomic_load_n(&sh->first_done[k], __ATOMIC_ACQUIRE);
+		if (all)
+			break;
+	}
+	sh->status[i] = ret;
+	vgpu_device_close(dev);
+	return ret ? 1 : 0;
+}
+
+/*
+ * Runs @n workloads together from a common start; fills @turnaround with
+ * each one's first-run cycles. This process holds the clock until every
+ * member has joined, so none starts early; it closes its device before the
+ * members end, so that the device, unused between groups, starts each one
+ * afresh (VGPU_CMD_RESET).
+ */
+static int run_group(const struct bench_opts *o, const struct vgpu_workload *const *w,
+		     unsigned int n, uint64_t *turnaround)
+{
+	struct vgpu_device *dev = NULL;
+	struct group_share *sh;
+	pid_t pid[GROUP_MAX];
+	int fds[2], ret = 0;
+	unsigned int started = 0;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return -errno;
+	memset(sh, 0, sizeof(*sh));
+	if (pipe(fds)) {
+		munmap(sh, sizeof(*sh));
+		return -errno;
+	}
+	ret = vgpu_device_open(NULL, &dev);
+	if (!ret)
+		ret = vgpu_clock_sync(dev, true, 0);
+	if (ret)
+		goto out;
+	fflush(stdout);
+	for (unsigned int i = 0; i < n; i++) {
+		struct workload_args args = {
+			.size = tool_size_of(w[i], o->size, o->size_which),
+			.seed = o->seed,
+		};
+
+		pid[i] = fork();
+		if (pid[i] < 0) {
+			ret = -errno;
+			break;
+		}
+		if (pid[i] == 0) {
+			/* Not the parent's file: it leaves the clock on its own. */
+			close(vgpu_device_fd(dev));
+			close(fds[0]);
+			_exit(member(sh, n, i, w[i], &args, fds[1]));
+		}
+		started++;
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	for (unsigned int i = 0; i < started; i++) {
+		char c;
+
+		if (read(fds[0], &c, 1) != 1)
+			break;	/* a member died before joining: its status says why */
+	}
+	vgpu_clock_sync(dev, false, 0);
+	vgpu_device_close(dev);
+	dev = NULL;
+	for (unsigned int i = 0; i < started; i++) {
+		int st;
+
+		while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if (!ret && (sh->status[i] || !WIFEXITED(st) || WEXITSTATUS(st))) {
+			ret = sh->status[i] ? sh->status[i] : -ECHILD;
+			fprintf(stderr, "vgpu bench: %s: %s\n", w[i]->name,
+				sh->msg[i][0] ? sh->msg[i] : strerror(-ret));
+		}
+	}
+	for (unsigned int i = 0; !ret && i < n; i++) {
+		if (sh->start[i] != sh->start[0]) {
+			fprintf(stderr, "vgpu bench: members started at different cycles\n");
+			ret = -EPROTO;
+		}
+		turnaround[i] = sh->end[i] - sh->start[i];
+	}
+out:
+	vgpu_device_close(dev);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	close(fds[0]);
+	munmap(sh, sizeof(*sh));
+	return ret;
+}
+
+/* The sysfs directory of the render node behind @dev. */
+static int sysfs_dir(struct vgpu_device *dev, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (fstat(vgpu_device_fd(dev), &st))
+		return -errno;
+	snprintf(buf, len, "/sys/dev/char/%u:%u/device", major(st.st_rdev), minor(st.st_rdev));
+	return 0;
+}
+
+static int set_policy(const char *dir, const char *policy)
+{
+	char path[512];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/partition_policy", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%s\n", policy) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int get_policy(const char *dir, char *buf, size_t len)
+{
+	char path[512], line[256], *a, *b;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/partition_policy", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	a = strchr(line, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (!b)
+		return -EPROTO;
+	*b = '\0';
+	snprintf(buf, len, "%s", a + 1);
+	return 0;
+}
+
+static const char *pair_class(const struct vgpu_workload *a, const struct vgpu_workload *b)
+{
+	bool ma = a->cls && !strcmp(a->cls, "MEM"), mb = b->cls && !strcmp(b->cls, "MEM");
+
+	return ma && mb ? "MEM/MEM" : ma || mb ? "COM/MEM" : "COM/COM";
+}
+
+static const char *const classes[] = { "COM/COM", "COM/MEM", "MEM/MEM", "ALL" };
+#define NCLASS 4
+
+/**
+ * struct pair_result - one pair under one policy.
+ * @a, @b: workload indices.
+ * @shared: turnaround of each in the pair.
+ * @antt, @stp: the pair's metrics.
+ */
+struct pair_result {
+	unsigned int a, b;
+	uint64_t shared[2];
+	double antt, stp;
+};
+
+static int split_list(char *s, const char **out, unsigned int max, unsigned int *n)
+{
+	*n = 0;
+	for (char *t = strtok(s, ","); t; t = strtok(NULL, ",")) {
+		if (*n == max)
+			return -E2BIG;
+		out[(*n)++] = t;
+	}
+	return *n ? 0 : -EINVAL;
+}
+
+/* An SVG bar chart of the geometric means per class, like Fig. 5.10. */
+static int write_svg(const char *path, const struct bench_opts *o,
+		     double gm[][2][NCLASS])
+{
+	static const char *const colors[] = { "#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+					      "#76b7b2", "#edc948", "#b07aa1", "#9c755f" };
+	const int pw = 480, ph = 260, left = 60, top = 40, gap = 40;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n",
+		2 * pw + 3 * left, ph + top + 80);
+	for (int m = 0; m < 2; m++) {
+		double max = 0;
+		int x0 = left + m * (pw + left);
+
+		for (unsigned int p = 0; p < o->np; p++)
+			for (int c = 0; c < NCLASS; c++)
+				if (gm[p][m][c] > max)
+					max = gm[p][m][c];
+		max = max > 0 ? max * 1.15 : 1;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"14\">%s (geometric mean, %s)</text>\n",
+			x0, top - 15, m ? "ANTT" : "STP", m ? "lower is better" : "higher is better");
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+			x0, top + ph, x0 + pw, top + ph);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+			x0, top, x0, top + ph);
+		for (int t = 0; t <= 4; t++) {
+			double v = max * t / 4;
+			int y = top + ph - (int)(ph * t / 4);
+
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.2f</text>\n",
+				x0 - 5, y + 4, v);
+		}
+		for (int c = 0; c < NCLASS; c++) {
+			int gw = (pw - gap) / NCLASS, bw = (gw - 10) / (int)o->np;
+			int gx = x0 + gap / 2 + c * gw;
+
+			for (unsigned int p = 0; p < o->np; p++) {
+				int h = (int)(ph * gm[p][m][c] / max);
+
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+					"fill=\"%s\"/>\n", gx + (int)p * bw, top + ph - h, bw - 2, h,
+					colors[p % 8]);
+			}
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+				gx + gw / 2 - 5, top + ph + 18, classes[c]);
+		}
+	}
+	for (unsigned int p = 0; p < o->np; p++) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+			left + (int)p * 130, top + ph + 40, colors[p % 8]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", left + (int)p * 130 + 16,
+			top + ph + 51, o->policy[p]);
+	}
+	fprintf(f, "</svg>\n");
+	return fclose(f) ? -errno : 0;
+}
+
+static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, char **pl)
+{
+	static const struct option opts[] = {
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "policies", required_argument, NULL, 'p' },
+		{ "size", required_argument, NULL, 'n' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "svg", required_argument, NULL, 'g' },
+		{ 0 },
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:", opts, NULL)) != -1) {
+		char *end;
+
+		switch (opt) {
+		case 'w':
+			*wl = optarg;
+			break;
+		case 'p':
+			*pl = optarg;
+			break;
+		case 'n':
+			if (tool_parse_size(optarg, &o->size, &o->size_which)) {
+				fprintf(stderr, "vgpu bench: bad --size '%s' (small, default, large or N)\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 's':
+			errno = 0;
+			o->seed = strtoull(optarg, &end, 0);
+			if (errno || *end) {
+				fprintf(stderr, "vgpu bench: bad --seed '%s'\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'c':
+			o->csv = optarg;
+			break;
+		case 'g':
+			o->svg = optarg;
+			break;
+		default:
+			return -EINVAL;
+		}
+	}
+	if (optind != argc || !*wl) {
+		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
+			"[--policies P1,P2,...] [--size small|default|large|N] [--seed S] "
+			"[--csv FILE] [--svg FILE]\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bench_pairs(int argc, char **argv)
+{
+	struct bench_opts o = { .seed = 1 };
+	char *wl = NULL, *pl = NULL, dir[256], before[64];
+	char defpol[] = "fcfs,spatial,smk-even";
+	const char *names[MAX_WORKLOADS];
+	uint64_t alone[MAX_WORKLOADS];
+	struct pair_result *res = NULL;
+	double gm[MAX_POLICIES][2][NCLASS];
+	unsigned int npairs, nr = 0;
+	struct vgpu_device *dev;
+	FILE *csv = NULL;
+	int ret;
+
+	if (parse_opts(argc, argv, &o, &wl, &pl))
+		return 2;
+	if (split_list(wl, names, MAX_WORKLOADS, &o.nw) || o.nw < 2) {
+		fprintf(stderr, "vgpu bench: --workloads needs 2 to %d names\n", MAX_WORKLOADS);
+		return 2;
+	}
+	for (unsigned int i = 0; i < o.nw; i++) {
+		o.w[i] = vgpu_workload_find(names[i]);
+		if (!o.w[i]) {
+			fprintf(stderr, "vgpu bench: unknown workload '%s' (vgpu list)\n", names[i]);
+			return 2;
+		}
+	}
+	if (split_list(pl ? pl : defpol, o.policy, MAX_POLICIES, &o.np)) {
+		fprintf(stderr, "vgpu bench: --policies needs 1 to %d names\n", MAX_POLICIES);
+		return 2;
+	}
+	ret = vgpu_device_open(NULL, &dev);
+	if (ret) {
+		fprintf(stderr, "vgpu bench: no vgpu device: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = sysfs_dir(dev, dir, sizeof(dir));
+	vgpu_device_close(dev);
+	if (ret || get_policy(dir, before, sizeof(before))) {
+		fprintf(stderr, "vgpu bench: cannot read the partition policy in sysfs\n");
+		return 1;
+	}
+	for (unsigned int p = 0; p < o.np; p++) {
+		ret = set_policy(dir, o.policy[p]);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: unknown partition policy '%s': %s\n",
+				o.policy[p], strerror(-ret));
+			goto out;
+		}
+	}
+	npairs = o.nw * (o.nw - 1) / 2;
+	res = calloc((size_t)npairs * o.np, sizeof(*res));
+	if (!res) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	/* Alone: each workload on an idle GPU, all SMs its own (fcfs). */
+	ret = set_policy(dir, "fcfs");
+	printf("alone (fcfs, cycles):\n");
+	for (unsigned int i = 0; !ret && i < o.nw; i++) {
+		ret = run_group(&o, &o.w[i], 1, &alone[i]);
+		if (!ret)
+			printf("  %-12s %-3s %12" PRIu64 "\n", o.w[i]->name,
+			       o.w[i]->cls ? o.w[i]->cls : "-", alone[i]);
+		if (!ret && !alone[i])
+			ret = -EPROTO;
+	}
+	if (ret)
+		goto out;
+
+	printf("\n%-10s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
+	       "shared A", "shared B", "ANTT", "STP");
+	for (unsigned int p = 0; p < o.np; p++) {
+		ret = set_policy(dir, o.policy[p]);
+		for (unsigned int a = 0; !ret && a < o.nw; a++) {
+			for (unsigned int b = a + 1; !ret && b < o.nw; b++) {
+				const struct vgpu_workload *g[2] = { o.w[a], o.w[b] };
+				struct pair_result *r = &res[nr];
+				double ntt0, ntt1;
+				char pair[64];
+
+				ret = run_group(&o, g, 2, r->shared);
+				if (ret)
+					break;
+				r->a = a;
+				r->b = b;
+				ntt0 = (double)r->shared[0] / (double)alone[a];
+				ntt1 = (double)r->shared[1] / (double)alone[b];
+				r->antt = (ntt0 + ntt1) / 2;
+				r->stp = 1 / ntt0 + 1 / ntt1;
+				snprintf(pair, sizeof(pair), "%s+%s", g[0]->name, g[1]->name);
+				printf("%-10s %-26s %-7s %12" PRIu64 " %12" PRIu64 " %8.3f %8.3f\n",
+				       o.policy[p], pair, pair_class(g[0], g[1]), r->shared[0],
+				       r->shared[1], r->antt, r->stp);
+				fflush(stdout);
+				nr++;
+			}
+		}
+		if (ret)
+			goto out;
+	}
+
+	/* Geometric means per class (thesis Fig. 5.10). */
+	printf("\ngeometric means:\n%-10s", "policy");
+	for (int c = 0; c < NCLASS; c++)
+		printf(" %8s-ANTT %8s-STP", classes[c], classes[c]);
+	printf("\n");
+	for (unsigned int p = 0; p < o.np; p++) {
+		printf("%-10s", o.policy[p]);
+		for (int c = 0; c < NCLASS; c++) {
+			double la = 0, ls = 0;
+			unsigned int k = 0;
+
+			for (unsigned int i = p * npairs; i < (p + 1) * npairs; i++) {
+				const char *cl = pair_class(o.w[res[i].a], o.w[res[i].b]);
+
+				if (c != NCLASS - 1 && strcmp(cl, classes[c]))
+					continue;
+				la += log(res[i].antt);
+				ls += log(res[i].stp);
+				k++;
+			}
+			gm[p][1][c] = k ? exp(la / k) : 0;
+			gm[p][0][c] = k ? exp(ls / k) : 0;
+			if (k)
+				printf(" %13.3f %12.3f", gm[p][1][c], gm[p][0][c]);
+			else
+				printf(" %13s %12s", "-", "-");
+		}
+		printf("\n");
+	}
+
+	if (o.csv) {
+		csv = fopen(o.csv, "w");
+		if (!csv) {
+			ret = -errno;
+			fprintf(stderr, "vgpu bench: %s: %s\n", o.csv, strerror(-ret));
+			goto out;
+		}
+		fprintf(csv, "policy,workload_a,workload_b,class,alone_a,alone_b,shared_a,shared_b,"
+			"antt,stp\n");
+		for (unsigned int i = 0; i < nr; i++) {
+			const struct pair_result *r = &res[i];
+
+			fprintf(csv, "%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%.6f,%.6f\n", o.policy[i / npairs], o.w[r->a]->name,
+				o.w[r->b]->name, pair_class(o.w[r->a], o.w[r->b]), alone[r->a],
+				alone[r->b], r->shared[0], r->shared[1], r->antt, r->stp);
+		}
+		if (fclose(csv)) {
+			ret = -errno;
+			goto out;
+		}
+		printf("csv: %s\n", o.csv);
+	}
+	if (o.svg) {
+		ret = write_svg(o.svg, &o, gm);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: %s: %s\n", o.svg, strerror(-ret));
+			goto out;
+		}
+		printf("svg: %s\n", o.svg);
+	}
+out:
+	set_policy(dir, before);
+	free(res);
+	if (ret)
+		fprintf(stderr, "vgpu bench: failed: %s\n", strerror(-ret));
+	return ret ? 1 : 0;
+}
