@@ -381,6 +381,8 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 	e->tb_cycles += evt->tb_cycles;
 	trace_vgpu_tb_done(e->id, evt->tb, evt->sm, status, evt->tb_cycles,
 			   s->cycle);
+	if (s->policy->tb_done)
+		s->policy->tb_done(s, e, evt);
 	if (!status) {
 		e->tbs_done++;
 		return 0;

@@ -55,6 +55,9 @@ struct vgpu_cmd_sink_ops {
  *	says the command ring is full. NULL for vgpu_sched_tb_dispatch(),
  *	which carries out @plan. Called with the device lock held, after
  *	finished jobs have been retired.
+ * @tb_done: a TB of @e finished (@evt: its TB_DONE; the SMST slot is
+ *	already free); optional. For policies that measure (per-SM, per-kernel
+ *	throughput); decisions belong in @plan. Device lock held.
  * @list: entry in the list of registered policies.
  *
  * Policies, one file each: vgpu_policy_fcfs.c (non-preemptive baseline),
@@ -65,6 +68,8 @@ struct vgpu_partition_ops {
 	const char *name;
 	void (*plan)(struct vgpu_sched *s);
 	void (*dispatch)(struct vgpu_sched *s);
+	void (*tb_done)(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+			const struct vgpu_evt *evt);
 	struct list_head list;
 };
 
