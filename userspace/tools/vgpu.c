@@ -14,6 +14,7 @@
  *   vgpu info                             the device's parameters
  *   vgpu compile FILE.ptx [-o OUT]        compile PTX; print the disassembly
  *   vgpu ptx FILE.ptx                     resources and analyses per entry
+ *   vgpu top [--interval MS] [--once] [--count N]  live view of the device (top.c)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +26,7 @@
 #include "bench.h"
 #include "compiler/vgpu_compile.h"
 #include "ptx_cmd.h"
+#include "top.h"
 #include "vgpu.h"
 #include "workloads/workload.h"
 
@@ -41,7 +43,8 @@ static int usage(FILE *f, int status)
 		"       vgpu list\n"
 		"       vgpu info\n"
 		"       vgpu compile FILE.ptx [-o IMAGE]\n"
-		"       vgpu ptx FILE.ptx   resources and analyses per entry (like ptxas -v)\n");
+		"       vgpu ptx FILE.ptx   resources and analyses per entry (like ptxas -v)\n"
+		"       vgpu top [--interval MS] [--once] [--count N]   live view of the device\n");
 	return status;
 }
 
@@ -407,6 +410,8 @@ int main(int argc, char **argv)
 		return vgpu_ptx_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "bench") == 0)
 		return cmd_bench(argc - 1, argv + 1);
+	if (strcmp(argv[1], "top") == 0)
+		return cmd_top(argc - 1, argv + 1);
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)
 		return usage(stdout, 0);
 	return usage(stderr, 2);
