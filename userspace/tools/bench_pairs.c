@@ -398,7 +398,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 	}
 	if (optind != argc || !*wl) {
 		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
-			"[--policies P1,P2,...] [--size small|default|large|N] [--seed S] "
+			"[--policies P1,P2,...] [--size small|medium|default|large|N] [--seed S] "
 			"[--csv FILE] [--svg FILE]\n");
 		return -EINVAL;
 	}

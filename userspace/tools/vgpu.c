@@ -66,7 +66,7 @@ static int open_device(struct vgpu_device **dev)
 	return ret;
 }
 
-/* "small", "default", "large" or a number; 0 in *v means the default. */
+/* "small", "medium", "default", "large" or a number; 0 in *v means the default. */
 int tool_parse_size(const char *s, uint64_t *v, int *which)
 {
 	*v = 0;
@@ -77,6 +77,8 @@ int tool_parse_size(const char *s, uint64_t *v, int *which)
 		*which = 2;
 	else if (strcmp(s, "large") == 0)
 		*which = 3;
+	else if (strcmp(s, "medium") == 0)
+		*which = 4;
 	else if (parse_u64(s, v) || *v == 0)
 		return -EINVAL;
 	return 0;
@@ -89,6 +91,8 @@ uint64_t tool_size_of(const struct vgpu_workload *w, uint64_t n, int which)
 		return w->small_size ? w->small_size : w->default_size;
 	case 3:
 		return w->large_size ? w->large_size : w->default_size;
+	case 4:
+		return w->medium_size ? w->medium_size : w->default_size;
 	case 2:
 		return w->default_size;
 	default:
@@ -287,15 +291,15 @@ static int cmd_run(int argc, char **argv)
 
 static int cmd_list(void)
 {
-	printf("%-12s %-3s %9s %9s %9s  %-28s %s\n", "NAME", "CLS", "SMALL", "DEFAULT",
-	       "LARGE", "SIZE COUNTS", "STANDS FOR / KERNELS");
+	printf("%-12s %-3s %9s %9s %9s %9s  %-28s %s\n", "NAME", "CLS", "SMALL", "MEDIUM",
+	       "DEFAULT", "LARGE", "SIZE COUNTS", "STANDS FOR / KERNELS");
 	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
-		printf("%-12s %-3s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "  %-28s %s\n",
+		printf("%-12s %-3s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "  %-28s %s\n",
 		       (*w)->name, (*w)->cls ? (*w)->cls : "-", (*w)->small_size,
-		       (*w)->default_size, (*w)->large_size,
+		       (*w)->medium_size, (*w)->default_size, (*w)->large_size,
 		       (*w)->size_unit ? (*w)->size_unit : "elements", (*w)->paper);
-		printf("%-12s %-3s %9s %9s %9s  %-28s kernels: %s\n", "", "", "", "", "", "",
-		       (*w)->kernels ? (*w)->kernels : (*w)->name);
+		printf("%-12s %-3s %9s %9s %9s %9s  %-28s kernels: %s\n", "", "", "", "", "", "",
+		       "", (*w)->kernels ? (*w)->kernels : (*w)->name);
 	}
 	return 0;
 }

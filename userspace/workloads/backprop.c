@@ -139,6 +139,7 @@ const struct vgpu_workload workload_backprop = {
 	.cls = "COM",
 	.kernels = "bp_forward bp_adjust",
 	.small_size = 1024,
+	.medium_size = 32768,
 	.default_size = 1 << 16,
 	.large_size = 1 << 20,
 	.size_unit = "inputs (16 hidden units)",

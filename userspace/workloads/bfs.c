@@ -139,6 +139,7 @@ const struct vgpu_workload workload_bfs = {
 	.cls = "MEM",
 	.kernels = "bfs_expand bfs_update (relaunched per level)",
 	.small_size = 2048,
+	.medium_size = 16384,
 	.default_size = 1 << 18,
 	.large_size = 1 << 22,
 	.size_unit = "nodes",

@@ -164,6 +164,7 @@ const struct vgpu_workload workload_blackscholes = {
 	.cls = "MEM",
 	.kernels = "blackscholes",
 	.small_size = 4096,
+	.medium_size = 262144,
 	.default_size = 1 << 20,
 	.large_size = 1 << 22,
 	.size_unit = "options",

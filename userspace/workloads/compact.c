@@ -95,6 +95,7 @@ const struct vgpu_workload workload_compact = {
 	.cls = "MEM",
 	.kernels = "compact_global compact_block",
 	.small_size = 8192,
+	.medium_size = 262144,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

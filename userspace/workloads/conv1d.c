@@ -80,6 +80,7 @@ const struct vgpu_workload workload_conv1d = {
 	.cls = "MEM",
 	.kernels = "conv1d",
 	.small_size = 5000,
+	.medium_size = 524288,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

@@ -92,6 +92,7 @@ const struct vgpu_workload workload_cp = {
 	.cls = "COM",
 	.kernels = "cenergy",
 	.small_size = 48,
+	.medium_size = 64,
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "lattice side (<= 256 atoms)",

@@ -120,6 +120,7 @@ const struct vgpu_workload workload_fdtd2d = {
 	.cls = "MEM",
 	.kernels = "fdtd_ey fdtd_ex fdtd_hz (x4 steps)",
 	.small_size = 40,
+	.medium_size = 256,
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "rows (columns = rows + 5)",

@@ -88,6 +88,7 @@ const struct vgpu_workload workload_gaussian = {
 	.cls = "MEM",
 	.kernels = "gauss_fan1 gauss_fan2 (per pivot)",
 	.small_size = 24,
+	.medium_size = 64,
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order",

@@ -96,6 +96,7 @@ const struct vgpu_workload workload_histogram = {
 	.cls = "MEM",
 	.kernels = "histogram histogram_shared",
 	.small_size = 8192,
+	.medium_size = 524288,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "bytes",

@@ -109,6 +109,7 @@ const struct vgpu_workload workload_hotspot = {
 	.cls = "COM",
 	.kernels = "hotspot (x4 steps)",
 	.small_size = 40,
+	.medium_size = 256,
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "grid side",

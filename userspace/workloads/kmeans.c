@@ -132,6 +132,7 @@ const struct vgpu_workload workload_kmeans = {
 	.cls = "MEM",
 	.kernels = "kmeans_invert kmeans_assign (x3 iterations)",
 	.small_size = 4096,
+	.medium_size = 16384,
 	.default_size = 1 << 18,
 	.large_size = 1 << 21,
 	.size_unit = "points (8 features, k = 5)",

@@ -134,6 +134,7 @@ const struct vgpu_workload workload_lud = {
 	.cls = "MEM",
 	.kernels = "lud_diagonal lud_perimeter lud_internal",
 	.small_size = 64,
+	.medium_size = 32,
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order (x16)",

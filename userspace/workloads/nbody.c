@@ -128,6 +128,7 @@ const struct vgpu_workload workload_nbody = {
 	.cls = "COM",
 	.kernels = "nbody_step (x2 steps)",
 	.small_size = 128,
+	.medium_size = 256,
 	.default_size = 4096,
 	.large_size = 16384,
 	.size_unit = "bodies (x64)",

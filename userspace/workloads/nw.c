@@ -107,6 +107,7 @@ const struct vgpu_workload workload_nw = {
 	.cls = "MEM",
 	.kernels = "nw_upper nw_lower (one launch per block anti-diagonal)",
 	.small_size = 64,
+	.medium_size = 64,
 	.default_size = 1024,
 	.large_size = 4096,
 	.size_unit = "sequence length (x16)",

@@ -89,6 +89,7 @@ const struct vgpu_workload workload_pathfinder = {
 	.cls = "MEM",
 	.kernels = "pathfinder_row (one launch per row, 31)",
 	.small_size = 2000,
+	.medium_size = 32768,
 	.default_size = 1 << 18,
 	.large_size = 1 << 21,
 	.size_unit = "columns (32 rows)",

@@ -148,6 +148,7 @@ const struct vgpu_workload workload_reduce = {
 	.cls = "MEM",
 	.kernels = "reduce reduce_static",
 	.small_size = 8192,
+	.medium_size = 524288,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

@@ -108,6 +108,7 @@ const struct vgpu_workload workload_saxpy = {
 	.cls = "MEM",
 	.kernels = "saxpy saxpy_stride",
 	.small_size = 4096,
+	.medium_size = 524288,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

@@ -98,6 +98,7 @@ const struct vgpu_workload workload_scan = {
 	.cls = "MEM",
 	.kernels = "scan_block scan_add",
 	.small_size = 20000,
+	.medium_size = 262144,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

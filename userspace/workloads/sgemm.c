@@ -87,6 +87,7 @@ const struct vgpu_workload workload_sgemm = {
 	.cls = "COM",
 	.kernels = "sgemm_tiled sgemm_naive",
 	.small_size = 32,
+	.medium_size = 128,
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order (x16)",

@@ -89,6 +89,7 @@ const struct vgpu_workload workload_sortnet = {
 	.cls = "MEM",
 	.kernels = "sortnet_shared sortnet_global sortnet_merge",
 	.small_size = 4096,
+	.medium_size = 32768,
 	.default_size = 1 << 18,
 	.large_size = 1 << 22,
 	.size_unit = "keys (power of two)",

@@ -131,6 +131,7 @@ const struct vgpu_workload workload_spmv = {
 	.cls = "MEM",
 	.kernels = "spmv_scalar spmv_vector",
 	.small_size = 1024,
+	.medium_size = 4096,
 	.default_size = 1 << 16,
 	.large_size = 1 << 20,
 	.size_unit = "rows",

@@ -149,6 +149,7 @@ const struct vgpu_workload workload_srad = {
 	.cls = "MEM",
 	.kernels = "srad_coef srad_update (x2 iterations)",
 	.small_size = 40,
+	.medium_size = 128,
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "image side",

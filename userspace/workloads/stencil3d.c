@@ -107,6 +107,7 @@ const struct vgpu_workload workload_stencil3d = {
 	.cls = "MEM",
 	.kernels = "stencil3d (x2 sweeps)",
 	.small_size = 24,
+	.medium_size = 128,
 	.default_size = 256,
 	.large_size = 512,
 	.size_unit = "grid side (16 planes)",

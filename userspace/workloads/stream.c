@@ -117,6 +117,7 @@ const struct vgpu_workload workload_stream = {
 	.cls = "MEM",
 	.kernels = "stream_copy stream_scale stream_add stream_triad",
 	.small_size = 8192,
+	.medium_size = 262144,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

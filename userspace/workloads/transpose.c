@@ -75,6 +75,7 @@ const struct vgpu_workload workload_transpose = {
 	.cls = "MEM",
 	.kernels = "transpose_naive transpose_tiled",
 	.small_size = 64,
+	.medium_size = 512,
 	.default_size = 1024,
 	.large_size = 4096,
 	.size_unit = "rows (columns = rows + 17)",

@@ -68,6 +68,7 @@ const struct vgpu_workload workload_vectoradd = {
 	.cls = "MEM",
 	.kernels = "vectoradd",
 	.small_size = 4096,
+	.medium_size = 1048576,
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",

@@ -61,6 +61,10 @@ struct workload_result {
  * @kernels: entry points the workload launches.
  * @small_size: problem size of the tests (vgpu run --size small): small
  *	enough that the whole suite runs in seconds under QEMU/TCG.
+ * @medium_size: problem size of multi-programmed experiments (vgpu bench
+ *	pairs --size medium): about 100 to 300 thousand cycles alone on
+ *	fermi-gtx480, so that every pair of a suite runs in minutes under
+ *	QEMU/TCG while the kernels still fill the GPU.
  * @default_size: problem size when none is given.
  * @large_size: problem size for experiments (--size large).
  * @size_unit: what a size counts ("elements", "nodes", "matrix order" ...).
@@ -74,6 +78,7 @@ struct vgpu_workload {
 	const char *cls;
 	const char *kernels;
 	uint64_t small_size;
+	uint64_t medium_size;
 	uint64_t default_size;
 	uint64_t large_size;
 	const char *size_unit;
