@@ -158,5 +158,33 @@ else
 	notok "tracepoints under events/vgpu"
 fi
 
+# vgpu top while a workload runs: a frame has the header, one row per SM
+# and the KCB section; a second frame gives the rate; a bad option is 2.
+nsms=$(vgpu info | sed -n 's/^num_sms *//p')
+c0=$(cycle)
+vgpu run sgemm --size 128 > /tmp/top-run.out 2>&1 &
+toprun=$!
+i=0
+while [ "$(cycle)" = "$c0" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+vgpu top --once > /tmp/top.out 2>&1; rtop=$?
+vgpu top --count 2 --interval 200 > /tmp/top2.out 2>&1; rtop2=$?
+cat /tmp/top.out /tmp/top2.out
+check "top --once: exit status 0" test "$rtop" = 0
+check "top --once: the header (cycle, policies)" sh -c \
+	'grep -qE "^vgpu top - cycle [0-9]+" /tmp/top.out &&
+	 grep -q "^partition_policy fcfs  preempt_policy drain  smst_alloc first-fit " /tmp/top.out'
+check "top --once: one row per SM ($nsms)" \
+	test "$(grep -cE '^[0-9]+ +[0-9]+/[0-9]+ ' /tmp/top.out)" = "$nsms" -a -n "$nsms"
+check "top --once: the KCB section" sh -c \
+	'grep -q "^KCB: " /tmp/top.out && grep -q "^K  *ID  *PID  *STATE" /tmp/top.out'
+check "top --count 2: two frames, the second with the rate" sh -c \
+	"test $rtop2 = 0 && [ \"\$(grep -c '^vgpu top - cycle' /tmp/top2.out)\" = 2 ] &&
+	 grep -qE '^vgpu top - cycle [0-9]+  [+][0-9]+ in ' /tmp/top2.out"
+vgpu top --bogus > /dev/null 2>&1
+check "top --bogus exits 2" test $? = 2
+wait $toprun; rrun=$?
+check "the workload watched by top is ok" sh -c \
+	"test $rrun = 0 && grep -q '^sgemm: ok' /tmp/top-run.out"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
