@@ -364,6 +364,24 @@ static void fcfs_idle_repeats(struct kunit *test)
 	h2 = idle_run(hw);
 	KUNIT_EXPECT_EQ(test, h1, h2);
 	KUNIT_EXPECT_EQ(test, hw->s.rr_next, 0);
+	/* No file has the device open: it was told to start afresh. */
+	KUNIT_EXPECT_GE(test, hw->resets, 2);
+
+	/*
+	 * While a program keeps the device open, its state carries over
+	 * between launches: no reset, and the round robin stays where the
+	 * last launch left it.
+	 */
+	mutex_lock(&hw->lock);
+	hw->s.users = 1;
+	mutex_unlock(&hw->lock);
+	h1 = hw->resets;
+	idle_run(hw);
+	KUNIT_EXPECT_EQ(test, hw->resets, h1);
+	KUNIT_EXPECT_NE(test, hw->s.rr_next, 0);
+	mutex_lock(&hw->lock);
+	hw->s.users = 0;
+	mutex_unlock(&hw->lock);
 	mock_finish(hw);
 }
 

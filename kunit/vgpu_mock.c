@@ -350,6 +350,11 @@ void mock_apply(struct mock_hw *hw)
 							"JOB_END with a TB running");
 			j->ended = true;
 			break;
+		case VGPU_CMD_RESET:
+			/* Only an unused device starts afresh: nothing runs. */
+			KUNIT_EXPECT_EQ(test, hw->nr_run, 0);
+			hw->resets++;
+			break;
 		case VGPU_CMD_WAKE_AT:
 			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);
 			KUNIT_ASSERT_LT(test, hw->nr_wakes, MOCK_MAX_WAKES);

@@ -67,6 +67,7 @@ struct mock_hw {
 	u64 wakes[MOCK_MAX_WAKES];
 	u32 nr_wakes;
 	u32 wake_cmds;
+	u32 resets;
 	u64 cycle;
 	u64 seq;
 	u64 hash;

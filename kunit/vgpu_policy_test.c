@@ -189,6 +189,55 @@ static void spatial_priority_first(struct kunit *test)
 	mock_finish(hw);
 }
 
+/*
+ * A high-priority kernel arriving while a normal one fills every SM: the
+ * plan maps SMs to it, each becomes a preemption under way (drain) and
+ * completes once the old kernel's TBs there have finished; the new kernel
+ * starts only on SMs that have drained.
+ */
+static void spatial_priority_preempts(struct kunit *test)
+{
+	struct mock_hw *hw = policy_hw(test, 4, 4, &vgpu_policy_spatial);
+	struct mock_job *a, *h;
+	u32 sm, pending = 0, steps = 0;
+
+	a = mock_job_new(hw, 100, 128, 16, 0, 100);
+	submit_all(hw, (struct mock_job *[]){ a }, 1);
+	mock_apply(hw);
+	KUNIT_EXPECT_EQ(test, a->dispatched, 16);
+	h = mock_job_new(hw, 8, 128, 16, 0, 100);
+	h->e.priority = DRM_VGPU_PRIORITY_HIGH;
+	submit_all(hw, (struct mock_job *[]){ h }, 1);
+	mutex_lock(&hw->lock);
+	for (sm = 0; sm < 4; sm++) {
+		if (hw->s.sm_owner[sm] != &h->e)
+			continue;
+		KUNIT_EXPECT_EQ(test, hw->s.preempt[sm].job, h->e.id);
+		KUNIT_EXPECT_EQ(test, hw->s.preempt[sm].since, hw->s.cycle);
+		pending++;
+	}
+	mutex_unlock(&hw->lock);
+	KUNIT_EXPECT_EQ(test, pending, 2);
+	KUNIT_EXPECT_EQ(test, h->dispatched, 0);	/* nothing has drained yet */
+
+	/* Drain: the high-priority kernel starts as the SMs empty. */
+	mock_apply(hw);
+	while (h->dispatched < 8 && mock_step(hw)) {
+		mock_apply(hw);
+		KUNIT_ASSERT_LT(test, ++steps, MOCK_MAX_STEPS);
+	}
+	KUNIT_EXPECT_EQ(test, h->dispatched, 8);
+	mutex_lock(&hw->lock);
+	for (sm = 0; sm < 4; sm++)
+		KUNIT_EXPECT_EQ(test, hw->s.preempt[sm].job, 0);
+	mutex_unlock(&hw->lock);
+	run_checked(hw);
+	expect_complete(hw, a);
+	expect_complete(hw, h);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
 /* smk-even: each of two kernels gets half of every SM; both start at once. */
 static void smk_even_quota(struct kunit *test)
 {
@@ -412,6 +461,7 @@ static struct kunit_case vgpu_policy_cases[] = {
 	KUNIT_CASE(spatial_smart_even_rounds),
 	KUNIT_CASE(spatial_more_kernels_than_sms),
 	KUNIT_CASE(spatial_priority_first),
+	KUNIT_CASE(spatial_priority_preempts),
 	KUNIT_CASE(smk_even_quota),
 	KUNIT_CASE(smk_even_threads),
 	KUNIT_CASE(smk_drf_quota),

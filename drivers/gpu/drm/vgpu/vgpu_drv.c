@@ -140,7 +140,7 @@ static void vgpu_postclose(struct drm_device *drm, struct drm_file *file)
 	mutex_lock(&vdev->lock);
 	vdev->sched.users--;
 	vdev->sched.emitted = 0;
-	vgpu_sched_fresh_start(&vdev->sched);
+	vgpu_sched_fresh_start(&vdev->sched, true);
 	if (vdev->sched.emitted) {
 		vdev->sched.sink->publish(vdev->sched.sink_ctx);
 		vgpu_backend_notify(vdev);

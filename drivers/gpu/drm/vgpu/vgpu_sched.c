@@ -176,7 +176,12 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 	if (ret)
 		return ret;
 	s->sm_owner = kcalloc(desc->num_sms, sizeof(*s->sm_owner), GFP_KERNEL);
-	if (!s->sm_owner) {
+	s->preempt = kcalloc(desc->num_sms, sizeof(*s->preempt), GFP_KERNEL);
+	if (!s->sm_owner || !s->preempt) {
+		kfree(s->sm_owner);
+		kfree(s->preempt);
+		s->sm_owner = NULL;
+		s->preempt = NULL;
 		vgpu_smst_fini(&s->smst);
 		return -ENOMEM;
 	}
@@ -239,13 +244,14 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 		e->id, s->cycle, e->error, e->tbs_done, e->num_tbs);
 	e->ops->done(e);
 	vgpu_kcb_retire(&s->kcb, e);
-	vgpu_sched_fresh_start(s);
+	vgpu_sched_fresh_start(s, emit);
 	return true;
 }
 
 /**
  * vgpu_sched_fresh_start() - start afresh if nothing uses the device.
  * @s: the scheduler.
+ * @tell_daemon: issue %VGPU_CMD_RESET (not while detaching).
  *
  * With no job in the KCB and no render-node file open, the device forgets
  * where its round robin stood and tells the daemon to forget what its
@@ -255,7 +261,7 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
  * programs that keep the device open, that state carries over, as it does
  * on a real GPU. Caller holds the device lock; the caller publishes.
  */
-void vgpu_sched_fresh_start(struct vgpu_sched *s)
+void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon)
 {
 	struct vgpu_cmd cmd = { .op = VGPU_CMD_RESET };
 
@@ -263,7 +269,7 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s)
 	if (!list_empty(&s->kcb.active) || s->users)
 		return;
 	s->rr_next = 0;
-	if (s->attached)
+	if (s->attached && tell_daemon)
 		vgpu_sched_emit(s, &cmd);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_fresh_start);
@@ -293,6 +299,8 @@ void vgpu_sched_detach(struct vgpu_sched *s, int error)
 	vgpu_smst_fini(&s->smst);
 	kfree(s->sm_owner);
 	s->sm_owner = NULL;
+	kfree(s->preempt);
+	s->preempt = NULL;
 	s->attached = false;
 	s->sink = NULL;
 	s->sink_ctx = NULL;
@@ -668,6 +676,64 @@ void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
 
+/* Does @sm run TBs of a kernel other than @e? */
+static bool vgpu_sched_sm_runs_others(const struct vgpu_sched *s, u32 sm,
+				      const struct vgpu_kcb_entry *e)
+{
+	const struct vgpu_sm *st = &s->smst.sms[sm];
+	u32 k;
+
+	for (k = 0; k < st->nr_kernels; k++)
+		if (st->kernels[k].job != e)
+			return true;
+	return false;
+}
+
+/*
+ * The kernel scheduler's preemption requests (Chimera, Fig. 4.4): an SM the
+ * plan maps to a kernel while other kernels' TBs still run there must be
+ * preempted for it. Each pass turns the new such SMs of a kernel into one
+ * request (kernel, number of SMs, latency budget) and notes, per SM, when
+ * it completes - the last foreign TB has gone - or is called off. With
+ * drain as the only mechanism, the TB scheduler carries a request out by
+ * starting nothing else there (vgpu_sched_may_use()).
+ */
+static void vgpu_sched_track_preemption(struct vgpu_sched *s)
+{
+	struct vgpu_kcb_entry *e;
+	u32 sm;
+
+	for (sm = 0; sm < s->smst.num_sms; sm++) {
+		struct vgpu_sched_preempt *p = &s->preempt[sm];
+		const struct vgpu_kcb_entry *o = s->sm_owner[sm];
+		bool others = o && vgpu_sched_sm_runs_others(s, sm, o);
+
+		if (p->job && (!o || o->id != p->job || !others)) {
+			trace_vgpu_preempt_done(sm, p->job, s->cycle - p->since,
+						o && o->id == p->job);
+			p->job = 0;
+		}
+		if (others && !p->job) {
+			p->job = o->id;
+			p->since = s->cycle;
+			p->fresh = true;
+		}
+	}
+	list_for_each_entry(e, &s->kcb.active, link) {
+		u32 n = 0;
+
+		for (sm = 0; sm < s->smst.num_sms; sm++) {
+			if (s->preempt[sm].fresh && s->preempt[sm].job == e->id) {
+				s->preempt[sm].fresh = false;
+				n++;
+			}
+		}
+		if (n)
+			trace_vgpu_preempt_request(e->id, n, e->latency_budget_us,
+						   s->cycle);
+	}
+}
+
 /**
  * vgpu_sched_run() - one scheduling pass.
  * @s: the scheduler.
@@ -707,8 +773,10 @@ void vgpu_sched_run(struct vgpu_sched *s)
 		return;
 	}
 	if (!s->ring_full) {
-		if (s->policy->plan)
+		if (s->policy->plan) {
 			s->policy->plan(s);
+			vgpu_sched_track_preemption(s);
+		}
 		if (s->policy->dispatch)
 			s->policy->dispatch(s);
 		else

@@ -77,6 +77,18 @@ struct vgpu_partition_ops {
 #define VGPU_SMK_QUOTA_MIN_DEFAULT	1
 
 /**
+ * struct vgpu_sched_preempt - a preemption under way on one SM.
+ * @job: the kernel the SM is being taken for, 0 when none.
+ * @since: cycle of the request.
+ * @fresh: requested in the current pass (not yet reported).
+ */
+struct vgpu_sched_preempt {
+	u32 job;
+	bool fresh;
+	u64 since;
+};
+
+/**
  * struct vgpu_sched - scheduler state of one device.
  * @lock: the device lock; every field below and the KCB active list and
  *	SMST are protected by it.
@@ -101,6 +113,7 @@ struct vgpu_partition_ops {
  *	entries (valid while @attached): the only kernel that may start TBs
  *	on the SM, or NULL when any may. Not counted references: an entry is
  *	cleared when its kernel ends.
+ * @preempt: per SM, the preemption under way (valid while @attached).
  * @alloc_mode: &enum vgpu_smst_alloc_mode chosen for the SMST; kept across
  *	re-attach.
  * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
@@ -128,6 +141,7 @@ struct vgpu_sched {
 	u32 emitted;
 	u32 cmd_seq;
 	struct vgpu_kcb_entry **sm_owner;
+	struct vgpu_sched_preempt *preempt;
 	enum vgpu_smst_alloc_mode alloc_mode;
 	u32 smk_quota_min;
 	u64 policy_changes;
@@ -151,7 +165,7 @@ int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle);
 void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
-void vgpu_sched_fresh_start(struct vgpu_sched *s);
+void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);
 
 bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
 int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);

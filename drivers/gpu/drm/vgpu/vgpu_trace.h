@@ -84,6 +84,37 @@ TRACE_EVENT(vgpu_repartition,
 		      __entry->from, __entry->to, __entry->cycle)
 );
 
+TRACE_EVENT(vgpu_preempt_request,
+	    TP_PROTO(u32 job, u32 nr_sms, u32 budget_us, u64 cycle),
+	    TP_ARGS(job, nr_sms, budget_us, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(u32, nr_sms)
+			     __field(u32, budget_us)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->nr_sms = nr_sms;
+			   __entry->budget_us = budget_us;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u sms=%u budget_us=%u cycle=%llu", __entry->job,
+		      __entry->nr_sms, __entry->budget_us, __entry->cycle)
+);
+
+TRACE_EVENT(vgpu_preempt_done,
+	    TP_PROTO(u32 sm, u32 job, u64 latency, bool completed),
+	    TP_ARGS(sm, job, latency, completed),
+	    TP_STRUCT__entry(__field(u32, sm)
+			     __field(u32, job)
+			     __field(u64, latency)
+			     __field(bool, completed)),
+	    TP_fast_assign(__entry->sm = sm;
+			   __entry->job = job;
+			   __entry->latency = latency;
+			   __entry->completed = completed;),
+	    TP_printk("sm=%u for job=%u %s after %llu cycles", __entry->sm,
+		      __entry->job, __entry->completed ? "done" : "called off",
+		      __entry->latency)
+);
+
 TRACE_EVENT(vgpu_policy_change,
 	    TP_PROTO(const char *old, const char *new, u64 cycle),
 	    TP_ARGS(old, new, cycle),
