@@ -158,6 +158,25 @@ else
 	notok "tracepoints under events/vgpu"
 fi
 
+# Multi-programmed runs on the synchronised clock: a rerun gives the same
+# table, the policy in sysfs is left as it was, CSV and SVG are written.
+bench="vgpu bench pairs --workloads saxpy,sgemm,lud --policies fcfs,smk-even --size small"
+$bench --csv /tmp/pairs.csv --svg /tmp/pairs.svg > /tmp/pairs1.out 2>&1
+rb1=$?
+$bench > /tmp/pairs2.out 2>&1
+rb2=$?
+check "bench pairs: exit status 0 twice" test "$rb1" = 0 -a "$rb2" = 0
+check "bench pairs: 6 pair results and the geometric means" sh -c \
+	'[ "$(grep -cE "^(fcfs|smk-even) +[a-z]+\+[a-z]+ " /tmp/pairs1.out)" = 6 ] &&
+	 grep -q "^geometric means" /tmp/pairs1.out'
+grep -v "^csv:\|^svg:" /tmp/pairs1.out > /tmp/pairs1.cmp
+check "bench pairs: a rerun gives the same table" cmp -s /tmp/pairs1.cmp /tmp/pairs2.out
+check "bench pairs: CSV (header + 6 rows) and SVG written" sh -c \
+	'[ "$(wc -l < /tmp/pairs.csv)" = 7 ] && grep -q "<svg" /tmp/pairs.svg'
+check "bench pairs: the partition policy is restored" grep -q "\[fcfs\]" $sysdev/partition_policy
+check "bench pairs: an unknown policy is refused" sh -c \
+	"! vgpu bench pairs --workloads saxpy,sgemm --policies nosuch --size small 2>/dev/null"
+
 # vgpu top while a workload runs: a frame has the header, one row per SM
 # and the KCB section; a second frame gives the rate; a bad option is 2.
 nsms=$(vgpu info | sed -n 's/^num_sms *//p')
