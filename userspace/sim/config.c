@@ -194,7 +194,7 @@ static const struct key {
 	CK(l2_size), CK(l2_assoc), CK(l2_latency), CK(mem_partitions), CK(mem_latency),
 	CK(dram_bandwidth_mbs), CK(dram_banks), CK(dram_row_bytes), CK(dram_row_miss),
 	CK(icnt_latency), CK(atomic_latency), CK(l1i_size), CK(l1i_assoc), CK(reg_banks),
-	CK(collectors),
+	CK(collectors), CK(threads),
 };
 
 static const char *const sched_names[VGPU_SCHED_COUNT_] = { "lrr", "gto", "two-level" };
@@ -224,7 +224,13 @@ static int parse_u32(const char *v, uint32_t *out)
 int vgpu_sim_config_set(struct vgpu_sim_config *c, const char *key, const char *value)
 {
 	if (!strcmp(key, "gpu")) {
-		return vgpu_sim_preset(value, c) ? -EINVAL : 0;
+		uint32_t threads = c->threads;
+
+		/* how to simulate is not part of the hardware */
+		if (vgpu_sim_preset(value, c))
+			return -EINVAL;
+		c->threads = threads;
+		return 0;
 	}
 	if (!strcmp(key, "name")) {
 		size_t n = strlen(value);

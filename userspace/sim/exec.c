@@ -427,9 +427,10 @@ static inline const uint32_t *rrow(struct vgpu_sim *s, struct warp *w, unsigned 
 	return r == VGPU_RZ ? s->zero : w->regs + (size_t)r * 32;
 }
 
-static inline uint32_t *wrow(struct vgpu_sim *s, struct warp *w, unsigned int r)
+/* RZ's sink is the SM's: SMs may run on different threads */
+static inline uint32_t *wrow(struct sm *sm, struct warp *w, unsigned int r)
 {
-	return r == VGPU_RZ ? s->sink : w->regs + (size_t)r * 32;
+	return r == VGPU_RZ ? sm->sink : w->regs + (size_t)r * 32;
 }
 
 static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint32_t l,
@@ -448,16 +449,17 @@ static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint3
 }
 
 /* timing hook: the lanes' addresses of a memory instruction, for mem.c */
-static inline void mrec_set(struct vgpu_sim *s, uint32_t m, unsigned int sp, unsigned int size,
+static inline void mrec_set(struct sm *sm, uint32_t m, unsigned int sp, unsigned int size,
 			    unsigned int kind)
 {
-	s->mrec.mask = m;
-	s->mrec.sp = (uint8_t)sp;
-	s->mrec.size = (uint8_t)size;
-	s->mrec.kind = (uint8_t)kind;
+	sm->mrec.mask = m;
+	sm->mrec.sp = (uint8_t)sp;
+	sm->mrec.size = (uint8_t)size;
+	sm->mrec.kind = (uint8_t)kind;
 }
 
-static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
+static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
+		   uint32_t m)
 {
 	struct job *j = w->tb->job;
 	unsigned int lsz = VGPU_M_MEM_LSZ(d->mod), nv = 1u << VGPU_M_MEM_LVEC(d->mod);
@@ -467,16 +469,16 @@ static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 	uint32_t *D[4];
 
 	if (nv == 1) {
-		D[0] = wrow(s, w, d->d);
+		D[0] = wrow(sm, w, d->d);
 	} else {
 		for (unsigned int i = 0; i < nv; i++)
-			D[i] = wrow(s, w, d->vec[i]);
+			D[i] = wrow(sm, w, d->vec[i]);
 	}
 	LANES(m) {
 		uint64_t addr = lane_addr(d, A, l, j);
 		const uint8_t *p = mem_ptr(s, w, sp, addr, esz * nv, l);
 
-		s->mrec.addr[l] = addr;	/* timing hook */
+		sm->mrec.addr[l] = addr;	/* timing hook */
 
 		if (!p) {
 			w->tb->fault_addr = addr;
@@ -491,11 +493,12 @@ static int exec_ld(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 				D[i][l] = (uint32_t)v;
 		}
 	}
-	mrec_set(s, m, sp, esz * nv, MR_LD);	/* timing hook */
+	mrec_set(sm, m, sp, esz * nv, MR_LD);	/* timing hook */
 	return 0;
 }
 
-static int exec_st(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
+static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
+		   uint32_t m)
 {
 	struct job *j = w->tb->job;
 	unsigned int lsz = VGPU_M_MEM_LSZ(d->mod), nv = 1u << VGPU_M_MEM_LVEC(d->mod);
@@ -516,7 +519,7 @@ static int exec_st(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 		uint64_t addr = lane_addr(d, A, l, j);
 
 		ptr[l] = mem_ptr(s, w, sp, addr, esz * nv, l);
-		s->mrec.addr[l] = addr;	/* timing hook */
+		sm->mrec.addr[l] = addr;	/* timing hook */
 		if (!ptr[l]) {
 			w->tb->fault_addr = addr;
 			return -EFAULT;
@@ -526,7 +529,7 @@ static int exec_st(struct vgpu_sim *s, struct warp *w, const struct dinst *d, ui
 		for (unsigned int i = 0; i < nv; i++)
 			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 	}
-	mrec_set(s, m, sp, esz * nv, MR_ST);	/* timing hook */
+	mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
 	return 0;
 }
 
@@ -565,7 +568,8 @@ static uint64_t atom1(unsigned int aop, unsigned int t, uint64_t old, uint64_t b
 	}
 }
 
-static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, uint32_t m)
+static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
+		     uint32_t m)
 {
 	struct job *j = w->tb->job;
 	bool w64 = vgpu_type_is64(d->type);
@@ -573,7 +577,7 @@ static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, 
 	const uint32_t *A = rrow(s, w, d->a);
 	const uint32_t *B = d->flags & DI_BI ? j->pool + (size_t)d->bslot * 64 : rrow(s, w, d->b);
 	const uint32_t *C = d->flags & DI_CI ? j->pool + (size_t)d->cslot * 64 : rrow(s, w, d->c);
-	uint32_t *D = wrow(s, w, d->d);
+	uint32_t *D = wrow(sm, w, d->d);
 	uint8_t *ptr[32];
 	uint64_t old[32];
 
@@ -581,7 +585,7 @@ static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, 
 		uint64_t addr = lane_addr(d, A, l, j);
 
 		ptr[l] = mem_ptr(s, w, sp, addr, 1u << lsz, l);
-		s->mrec.addr[l] = addr;	/* timing hook */
+		sm->mrec.addr[l] = addr;	/* timing hook */
 		if (!ptr[l]) {
 			w->tb->fault_addr = addr;
 			return -EFAULT;
@@ -600,7 +604,7 @@ static int exec_atom(struct vgpu_sim *s, struct warp *w, const struct dinst *d, 
 		else
 			D[l] = (uint32_t)old[l];
 	}
-	mrec_set(s, m, sp, 1u << lsz, MR_ATOM);	/* timing hook */
+	mrec_set(sm, m, sp, 1u << lsz, MR_ATOM);	/* timing hook */
 	return 0;
 }
 
@@ -852,8 +856,6 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	if ((d->flags & DI_IB) && m)
 		tb->crossed_boundary = true;
 	tb->warp_insts++;
-	s->stats.warp_insts++;
-	s->stats.thread_insts += (uint32_t)__builtin_popcount(m);
 	w->ready = now + s->lat[d->lat];
 	top->pc = pc + 1;
 	t = d->type;
@@ -861,7 +863,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	A = rrow(s, w, d->a);
 	B = d->flags & DI_BI ? j->pool + (size_t)d->bslot * 64 : rrow(s, w, d->b);
 	C = d->flags & DI_CI ? j->pool + (size_t)d->cslot * 64 : rrow(s, w, d->c);
-	D = wrow(s, w, d->d);
+	D = wrow(sm, w, d->d);
 
 	switch (d->op) {
 	case VGPU_OP_NOP: case VGPU_OP_MEMBAR:
@@ -1321,13 +1323,13 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	}
 
 	case VGPU_OP_LD:
-		ret = exec_ld(s, w, d, m);
+		ret = exec_ld(s, sm, w, d, m);
 		break;
 	case VGPU_OP_ST:
-		ret = exec_st(s, w, d, m);
+		ret = exec_st(s, sm, w, d, m);
 		break;
 	case VGPU_OP_ATOM:
-		ret = exec_atom(s, w, d, m);
+		ret = exec_atom(s, sm, w, d, m);
 		break;
 
 	case VGPU_OP_SHFL: {

@@ -59,7 +59,7 @@ static int cache_init(struct cache *c, uint32_t size, uint32_t assoc)
 		assoc = lines;
 	c->assoc = assoc;
 	c->sets = lines / assoc;
-	c->l = calloc((size_t)c->sets * assoc, sizeof(*c->l));
+	c->l = sim_calloc((size_t)c->sets * assoc, sizeof(*c->l));
 	return c->l ? 0 : -ENOMEM;
 }
 
@@ -233,10 +233,11 @@ int mem_create(struct vgpu_sim *s)
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
 
-		t->mshr = calloc(cfg->l1d_mshrs, sizeof(*t->mshr));
-		t->fu_free = calloc((size_t)ns * FU_N, sizeof(*t->fu_free));
-		t->bank_free = calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
-		t->coll_free = calloc((size_t)ns * (cfg->collectors + 1), sizeof(*t->coll_free));
+		t->mshr = sim_calloc(cfg->l1d_mshrs, sizeof(*t->mshr));
+		t->fu_free = sim_calloc((size_t)ns * FU_N, sizeof(*t->fu_free));
+		t->bank_free = sim_calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
+		t->coll_free = sim_calloc((size_t)ns * (cfg->collectors + 1),
+					  sizeof(*t->coll_free));
 		if (!t->mshr || !t->fu_free || !t->bank_free || !t->coll_free ||
 		    cache_init(&t->l1d, cfg->l1d_size, cfg->l1d_assoc) ||
 		    cache_init(&t->l1i, cfg->l1i_size, cfg->l1i_assoc))
@@ -454,7 +455,7 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, uint64_t line, uint8_t se
 uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
 		    bool *is_mem)
 {
-	struct memrec *r = &s->mrec;
+	struct memrec *r = &sm->mrec;
 	struct mctx c = { s, &sm->t.st, &w->tb->job->st };
 	uint32_t m = r->mask, n = 0, icnt = s->cfg.icnt_latency;
 	uint64_t off[32], lines[64], t = now, ready = now + 1;
@@ -586,12 +587,11 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	return ready;
 }
 
-uint64_t mem_fetch(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
+uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 {
 	struct job *j = w->tb->job;
 	uint64_t addr = j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8;
-	uint64_t line = addr >> LINE_SHIFT, wait, back;
-	struct mctx c = { s, &sm->t.st, &j->st };
+	uint64_t line = addr >> LINE_SHIFT, wait;
 	struct cline *x;
 	bool hit;
 
@@ -599,13 +599,50 @@ uint64_t mem_fetch(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint32_t p
 		return now;
 	w->iline = line + 1;
 	x = cache_look(&sm->t.l1i, line, line, now, &hit, &wait);
-	if (hit)
-		return max64(now, x->fill);
-	if (!x)
+	if (hit) {
+		if (x->fill != FILL_PENDING)
+			return max64(now, x->fill);
+	} else if (x) {
+		/* the line is allocated now; its fill time comes from L2 later */
+		x->tag = line + 1;
+		x->valid = 0xf;
+		x->fill = FILL_PENDING;
+	} else if (wait != FILL_PENDING) {
 		return wait;
-	back = l2_access(&c, line, 0xf, now + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
-	x->tag = line + 1;
-	x->valid = 0xf;
-	x->fill = back;
-	return back;
+	}
+	sm->fetch[sm->nfetch++] = (struct fetch_miss){ .w = w, .x = x, .line = line };
+	return FETCH_DEFERRED;
+}
+
+void mem_fetch_resolve(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	struct cache *l1i = &sm->t.l1i;
+
+	/* the L2 accesses, in the order of the misses */
+	for (uint32_t i = 0; i < sm->nfetch; i++) {
+		struct fetch_miss *f = &sm->fetch[i];
+		struct mctx c = { s, &sm->t.st, &f->w->tb->job->st };
+		uint32_t icnt = s->cfg.icnt_latency;
+
+		if (f->x && f->x->fill == FILL_PENDING)
+			f->x->fill = l2_access(&c, f->line, 0xf, now + icnt, L2_RD, 1) + icnt;
+	}
+	for (uint32_t i = 0; i < sm->nfetch; i++) {
+		struct fetch_miss *f = &sm->fetch[i];
+
+		if (f->x) {
+			f->avail = max64(now, f->x->fill);
+		} else {
+			/* a full set: the first of its fills to complete */
+			size_t set = (size_t)(f->line % l1i->sets);
+			const struct cline *ways = l1i->l + set * l1i->assoc;
+
+			f->avail = UINT64_MAX;
+			for (uint32_t k = 0; k < l1i->assoc; k++)
+				if (ways[k].tag && ways[k].fill > now && ways[k].fill < f->avail)
+					f->avail = ways[k].fill;
+			if (f->avail == UINT64_MAX)
+				f->avail = now;
+		}
+	}
 }

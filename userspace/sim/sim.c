@@ -12,13 +12,16 @@
  * (functionally, exec.c); the memory system times its access. Cycles in
  * which no SM can issue are skipped ("simulation gating", as in Accel-Sim):
  * time jumps to the next cycle at which some warp can, and the skipped
- * cycles are counted in the stall class they all share.
+ * cycles are counted in the stall class they all share. The SMs of a cycle
+ * may be simulated on several host threads ("parallel simulation" below).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sim_int.h"
+
+static void phase_a_thread(void *arg, uint32_t tid);
 
 /* ------------------------------------------------------------------ */
 /* creation */
@@ -37,7 +40,7 @@ static int config_check(const struct vgpu_sim_config *c)
 	    c->scheduler >= VGPU_SCHED_COUNT_ || c->mem_partitions > 4096 ||
 	    c->l1d_mshrs > 65536 || c->shared_banks > 64 || c->reg_banks > 64 ||
 	    c->collectors > 64 || c->dram_banks > 1024 || c->l1d_size > (64u << 20) ||
-	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20))
+	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024)
 		return -EINVAL;
 	return 0;
 }
@@ -66,7 +69,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	s->lat[LAT_MEM] = cfg->mem_latency ? cfg->mem_latency : 1;
 	s->lat[LAT_SHARED] = cfg->shared_latency ? cfg->shared_latency : 1;
 	nsm = cfg->desc.num_sms;
-	s->sms = calloc(nsm, sizeof(*s->sms));
+	s->sms = sim_calloc(nsm, sizeof(*s->sms));
 	if (!s->sms)
 		goto fail;
 	for (uint32_t i = 0; i < nsm; i++) {
@@ -75,21 +78,23 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->id = i;
 		sm->nws = cfg->desc.max_threads_per_sm / 32;
 		sm->next = UINT64_MAX;
-		sm->shared = calloc(1, cfg->desc.shared_per_sm ? cfg->desc.shared_per_sm : 1);
-		sm->slots = calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->slots));
-		sm->ws = calloc(sm->nws, sizeof(*sm->ws));
-		sm->rr = calloc(cfg->schedulers_per_sm, sizeof(*sm->rr));
-		sm->last = calloc(cfg->schedulers_per_sm, sizeof(*sm->last));
+		sm->shared = sim_calloc(1, cfg->desc.shared_per_sm ? cfg->desc.shared_per_sm : 1);
+		sm->slots = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->slots));
+		sm->ws = sim_calloc(sm->nws, sizeof(*sm->ws));
+		sm->rr = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->rr));
+		sm->last = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->last));
 		sm->ordcap = (sm->nws + cfg->schedulers_per_sm - 1) / cfg->schedulers_per_sm;
-		sm->ord = calloc((size_t)sm->ordcap * cfg->schedulers_per_sm, sizeof(*sm->ord));
-		sm->nord = calloc(cfg->schedulers_per_sm, sizeof(*sm->nord));
-		sm->snext = calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
-		sm->sum = calloc(sm->nws, sizeof(*sm->sum));
-		sm->minr = calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
+		sm->ord = sim_calloc((size_t)sm->ordcap * cfg->schedulers_per_sm, sizeof(*sm->ord));
+		sm->nord = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->nord));
+		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
+		sm->sum = sim_calloc(sm->nws, sizeof(*sm->sum));
+		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
+		sm->fetch = sim_calloc(sm->nws, sizeof(*sm->fetch));
+		sm->ended = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->ended));
 		sm->nsched = cfg->schedulers_per_sm;
 		sm->dirty = ~0ull;
-		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr || !sm->last || !sm->ord ||
-		    !sm->nord || !sm->snext)
+		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
+		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended)
 			goto fail;
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
 			sm->rr[k] = sm->last[k] = UINT32_MAX;
@@ -99,6 +104,15 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	}
 	if (mem_create(s))
 		goto fail;
+	s->nthreads = 1;
+	if (cfg->threads > 1) {
+		uint32_t n = cfg->threads < nsm ? cfg->threads : nsm;
+
+		/* without its threads the model runs on the caller's, to the same results */
+		s->pool = pool_create(n, phase_a_thread, s);
+		if (s->pool)
+			s->nthreads = n;
+	}
 	return s;
 fail:
 	vgpu_sim_destroy(s);
@@ -127,6 +141,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 {
 	if (!s)
 		return;
+	pool_destroy(s->pool);
 	if (s->sms) {
 		for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
 			struct sm *sm = &s->sms[i];
@@ -145,6 +160,8 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->snext);
 			free(sm->sum);
 			free(sm->minr);
+			free(sm->fetch);
+			free(sm->ended);
 		}
 		mem_destroy(s);
 		free(s->sms);
@@ -574,7 +591,7 @@ static void device_idle(struct vgpu_sim *s, uint64_t now)
  * scoreboard entries of its operands (RAW) and results (WAW), and its
  * instruction fetch. Records what it waits for (stall classes).
  */
-static void warp_prepare(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
+static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
 {
 	const struct job *j = w->tb->job;
 	const struct itime *ti;
@@ -615,8 +632,8 @@ static void warp_prepare(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint
 		r = w->pred_rdy;
 		why = WHY_OTHER;
 	}
-	f = mem_fetch(s, sm, w, pc, now);
-	if (f > r) {
+	f = mem_fetch(sm, w, pc, now);
+	if (f != FETCH_DEFERRED && f > r) {
 		r = f;
 		why = WHY_FETCH;
 	}
@@ -624,6 +641,29 @@ static void warp_prepare(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint
 	w->why = why;
 	w->fu = ti->fu;
 	sim_wsync(sm, w);
+}
+
+/*
+ * The L1I misses of @sm's warps at @now go to L2 (shared: the serial phase),
+ * then each of those warps waits for its instruction as warp_prepare()
+ * would have made it.
+ */
+static void fetches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	if (!sm->nfetch)
+		return;
+	mem_fetch_resolve(s, sm, now);
+	for (uint32_t i = 0; i < sm->nfetch; i++) {
+		const struct fetch_miss *f = &sm->fetch[i];
+		struct warp *w = f->w;
+
+		if (w->tb->ended || f->avail <= w->ready)
+			continue;
+		w->ready = f->avail;
+		w->why = WHY_FETCH;
+		sim_wsync(sm, w);
+	}
+	sm->nfetch = 0;
 }
 
 /* Removes a block from its SM (no event). */
@@ -643,6 +683,8 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
 	sm->ntbs--;
+	tb->job->st.warp_insts += tb->job_warp_insts;
+	tb->job->st.thread_insts += tb->job_thread_insts;
 	tb->job->resident--;
 	s->resident--;
 	free_tb(tb);
@@ -733,12 +775,12 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		stall_add(sm, s->cycle - sm->t.last);
 		sm->t.last = s->cycle;
 	}
-	tb = calloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
+	tb = sim_calloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
 	if (!tb)
 		return -ENOMEM;
-	tb->regs = calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1) * 32, 4);
-	tb->local = calloc((size_t)j->nwarps * 32 * j->entry.local_per_thread + 1, 1);
-	tb->sb = calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1), sizeof(*tb->sb));
+	tb->regs = sim_calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1) * 32, 4);
+	tb->local = sim_calloc((size_t)j->nwarps * 32 * j->entry.local_per_thread + 1, 1);
+	tb->sb = sim_calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1), sizeof(*tb->sb));
 	if (!tb->regs || !tb->local || !tb->sb) {
 		free_tb(tb);
 		return -ENOMEM;
@@ -780,8 +822,9 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 
 			sm->ord[(size_t)q * sm->ordcap + sm->nord[q]++] = k;
 		}
-		warp_prepare(s, sm, w, s->cycle);
+		warp_prepare(sm, w, s->cycle);
 	}
+	fetches_done(s, sm, s->cycle);
 	/* C_idle: an SM without blocks while others have some (DYNCTA) */
 	if (!s->resident) {
 		for (uint32_t i = 0; i < dev->num_sms; i++)
@@ -908,8 +951,7 @@ void vgpu_sim_get_stats(const struct vgpu_sim *s, struct vgpu_sim_stats *st)
 	memset(st, 0, sizeof(*st));
 	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
 		stats_add(st, &s->sms[i].t.st);
-	st->warp_insts = s->stats.warp_insts;
-	st->thread_insts = s->stats.thread_insts;
+	/* blocks of a bad job complete without an SM */
 	st->tbs_done = s->stats.tbs_done;
 }
 
@@ -928,6 +970,19 @@ int vgpu_sim_get_job_stats(const struct vgpu_sim *s, uint32_t job, struct vgpu_s
 			*st = j->st;
 			st->cycles = j->first == UINT64_MAX ? 0 :
 				     (j->resident ? s->cycle : j->last) - j->first;
+			/* resident blocks add theirs to the job when they leave */
+			for (uint32_t i = 0; i < s->cfg.desc.num_sms && j->resident; i++) {
+				const struct sm *sm = &s->sms[i];
+
+				for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+					const struct tb *tb = sm->slots[k];
+
+					if (tb && tb->job == j) {
+						st->warp_insts += tb->job_warp_insts;
+						st->thread_insts += tb->job_thread_insts;
+					}
+				}
+			}
 			return 0;
 		}
 	}
@@ -988,8 +1043,59 @@ static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const str
 }
 
 
-/* Issues @w on scheduler @k at @now; 0 or what ends the block. */
-static int issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, uint64_t now)
+/* Counts cycle @now of @sm and works out when it can issue next. */
+static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	if (sm->issued) {
+		sm->t.st.cycles++;
+		sm->t.st.issue_cycles++;
+	} else {
+		/* nothing issued: the state is still the one just classified */
+		if (!sm->classified)
+			sm_classify(s, sm);
+		stall_add(sm, 1);
+	}
+	sm->t.last = now;
+	sm_update_next(s, sm);
+	if (sm->next <= now)
+		sm->next = now + 1;
+}
+
+/*
+ * A block ended at @now with @status (a fault, or its last warp exited). Its
+ * warps stop issuing at once; the event, the counters and freeing its slot
+ * touch state other SMs share, so they wait for the serial phase
+ * (sm_phase_b()), in the order the blocks ended.
+ */
+static void tb_end(struct sm *sm, struct tb *tb, int status)
+{
+	if (tb->ended)
+		return;
+	tb->ended = true;
+	tb->end_status = status;
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		const struct warp *w = &tb->warps[i];
+
+		if (sm->ws[w->slot] == w) {
+			sm->sum[w->slot].run = 0;
+			sm->sum[w->slot].ready = UINT64_MAX;
+			sm->dirty |= 1ull << (w->slot % sm->nsched);
+		}
+	}
+	sm->ended[sm->nended++] = tb;
+}
+
+/* Whether the next instruction of @w is a load, store or atomic. */
+static bool next_is_mem(const struct warp *w)
+{
+	const struct job *j = w->tb->job;
+	uint32_t pc = w->stack[w->sp - 1].pc;
+
+	return pc < j->ncode && (j->tim[pc].flags & IT_MEM);
+}
+
+/* Issues @w on scheduler @k at @now. */
+static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, uint64_t now)
 {
 	struct tb *tb = w->tb;
 	struct job *j = tb->job;
@@ -1005,15 +1111,17 @@ static int issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, 
 
 		m &= j->code[pc].flags & DI_GN ? ~p : p;
 	}
-	s->mrec.mask = 0;
+	sm->mrec.mask = 0;
 	st = sim_exec(s, sm, w, now);
 	nt = (uint32_t)__builtin_popcount(m);
 	sm->t.st.warp_insts++;
 	sm->t.st.thread_insts += nt;
-	j->st.warp_insts++;
-	j->st.thread_insts += nt;
-	if (st)
-		return finish_tb(s, sm, tb, st, now);
+	tb->job_warp_insts++;
+	tb->job_thread_insts += nt;
+	if (st) {
+		tb_end(sm, tb, st);
+		return;
+	}
 	if (ti) {
 		if (s->cfg.reg_banks && s->cfg.collectors && ti->nsrc)
 			start += collect(s, sm, k, w, ti, now);
@@ -1036,29 +1144,53 @@ static int issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, 
 		sm->dirty |= 1ull << (w->slot % sm->nsched);
 		ord_remove(s, sm, w->slot);
 		tb->live--;
-		if (!tb->live)
-			return finish_tb(s, sm, tb, 0, now);
+		if (!tb->live) {
+			tb_end(sm, tb, 0);
+			return;
+		}
 	} else {
-		warp_prepare(s, sm, w, now);
+		warp_prepare(sm, w, now);
 	}
 	release_barrier(s, sm, tb, now);
-	return 0;
 }
 
-/* Issues from every scheduler of @sm at cycle @now. */
-static int sm_cycle(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+/*
+ * Parallel simulation. A cycle of the SMs due at @now runs in two phases:
+ *
+ *   A  (sm_phase_a(), every SM on its own, on any thread): the warp
+ *      schedulers pick, and every instruction other than a load, store or
+ *      atomic issues and executes: registers, predicates, the SIMT stack,
+ *      barriers, functional units, the scoreboard and the L1I. A memory
+ *      instruction only reserves the SM's LD/ST unit for this cycle (so no
+ *      other scheduler picks one) and is left to phase B, as are the L2
+ *      accesses of L1I misses and the end of blocks (events, counters of
+ *      jobs and the device, residency).
+ *
+ *   B  (sm_phase_b(), the calling thread, SMs in index order): the memory
+ *      instruction executes (device memory, shared memory, atomics) and is
+ *      timed through the L1D, L2 and DRAM; the L1I misses go to L2; ended
+ *      blocks post their events and leave; then the SM works out when it
+ *      can issue next.
+ *
+ * Phase A reads and writes only the SM's own state and its blocks (shared
+ * memory is only touched by memory instructions), so which thread runs it,
+ * and when, cannot change anything; phase B is one fixed sequence. One
+ * thread runs both phases the same way, so every thread count gives the
+ * same events, cycles, counters and memory.
+ */
+static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
-	bool issued = false, classified = false;
-	int ret;
 
+	sm->issued = false;
+	sm->classified = false;
 	/* the cycles skipped since the last visit: no warp could issue */
 	if (now > sm->t.last + 1) {
 		sm_classify(s, sm);
-		classified = true;
+		sm->classified = true;
 		stall_add(sm, now - sm->t.last - 1);
 	}
-	for (uint32_t k = 0; k < ns && k < sm->nws && sm->ntbs; k++) {
+	for (uint32_t k = 0; k < ns && k < sm->nws; k++) {
 		struct warp *w;
 
 		if (sm->snext[k] > now)
@@ -1066,25 +1198,86 @@ static int sm_cycle(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		w = s->sched->pick(s, sm, k, now);
 		if (!w)
 			continue;
-		issued = true;
-		ret = issue(s, sm, k, w, now);
-		if (ret)
-			return ret;
+		sm->issued = true;
+		if (next_is_mem(w)) {
+			/* at most one a cycle: mem_access() sets when the unit is free */
+			sm->t.ldst_free = now + 1;
+			sm->mem_warp = w;
+			sm->mem_sched = k;
+			continue;
+		}
+		issue(s, sm, k, w, now);
 	}
-	if (issued) {
-		sm->t.st.cycles++;
-		sm->t.st.issue_cycles++;
+	sm->serial = sm->mem_warp || sm->nfetch || sm->nended;
+	if (!sm->serial)
+		sm_cycle_end(s, sm, now);
+}
+
+static int sm_phase_b(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	struct warp *w = sm->mem_warp;
+	int ret = 0;
+
+	sm->serial = false;
+	sm->mem_warp = NULL;
+	if (w && !w->tb->ended)
+		issue(s, sm, sm->mem_sched, w, now);
+	fetches_done(s, sm, now);
+	for (uint32_t i = 0; i < sm->nended; i++) {
+		struct tb *tb = sm->ended[i];
+		int r = finish_tb(s, sm, tb, tb->end_status, now);
+
+		if (r && !ret)
+			ret = r;
+	}
+	sm->nended = 0;
+	sm_cycle_end(s, sm, now);
+	return ret;
+}
+
+/* Phase A on a pool thread: SM i belongs to thread i % threads. */
+static void phase_a_thread(void *arg, uint32_t tid)
+{
+	struct vgpu_sim *s = arg;
+	uint64_t now = s->now;
+
+	for (uint32_t i = tid; i < s->cfg.desc.num_sms; i += s->nthreads) {
+		struct sm *sm = &s->sms[i];
+
+		if (sm->ntbs && sm->next <= now)
+			sm_phase_a(s, sm, now);
+	}
+}
+
+/* Simulates cycle @now of every SM due then; 0 or a negative error. */
+static int cycle(struct vgpu_sim *s, uint64_t now)
+{
+	uint32_t nsm = s->cfg.desc.num_sms, due = 0;
+	int ret = 0;
+
+	for (uint32_t i = 0; i < nsm && due < 2; i++)
+		due += s->sms[i].ntbs && s->sms[i].next <= now;
+	s->now = now;
+	if (s->pool && due >= 2) {
+		pool_run(s->pool);
 	} else {
-		/* nothing issued: the state is still the one just classified */
-		if (!classified)
-			sm_classify(s, sm);
-		stall_add(sm, 1);
+		/* one SM is not worth waking the threads */
+		for (uint32_t i = 0; i < nsm; i++) {
+			struct sm *sm = &s->sms[i];
+
+			if (sm->ntbs && sm->next <= now)
+				sm_phase_a(s, sm, now);
+		}
 	}
-	sm->t.last = now;
-	sm_update_next(s, sm);
-	if (sm->next <= now)
-		sm->next = now + 1;
-	return 0;
+	for (uint32_t i = 0; i < nsm; i++) {
+		if (s->sms[i].serial) {
+			int r = sm_phase_b(s, &s->sms[i], now);
+
+			if (r && !ret)
+				ret = r;
+		}
+	}
+	return ret;
 }
 
 int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsigned int max)
@@ -1108,16 +1301,10 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				s->cycle = limit;
 			return 0;
 		}
-		for (uint32_t i = 0; i < nsm; i++) {
-			struct sm *sm = &s->sms[i];
-
-			if (sm->next <= t && sm->ntbs) {
-				ret = sm_cycle(s, sm, t);
-				if (ret)
-					return ret;
-			}
-		}
+		ret = cycle(s, t);
 		s->cycle = t;
+		if (ret)
+			return ret;
 		if (s->nev)
 			return drain(s, out, max);
 	}

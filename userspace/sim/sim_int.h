@@ -7,6 +7,7 @@
 #define VGPU_SIM_INT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <drm/vgpu_backend.h>
@@ -105,6 +106,10 @@ struct tb {
 	uint64_t warp_insts, start;
 	uint64_t fault_addr;
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
+	bool ended;		/* ended in this cycle; finished in its serial phase */
+	int end_status;
+	/* issued, not yet added to job->st (SMs on other threads share the job) */
+	uint64_t job_warp_insts, job_thread_insts;
 	struct warp warps[];
 };
 
@@ -115,8 +120,9 @@ struct wsum {
 	uint8_t run;		/* a warp in W_RUN */
 };
 
+/* Cache-line aligned: SMs simulated on different threads share no line. */
 struct sm {
-	uint32_t id;
+	_Alignas(64) uint32_t id;
 	struct wsum *sum;	/* per warp slot */
 	uint8_t *shared;
 	struct tb **slots;
@@ -135,6 +141,21 @@ struct sm {
 	uint64_t dirty;		/* schedulers whose minr must be worked out again */
 	uint32_t nsched;	/* schedulers */
 	struct smt t;		/* timing state */
+	struct memrec mrec;	/* set by exec.c for LD/ST/ATOM */
+	uint32_t sink[256];	/* writes to RZ */
+	/*
+	 * What the parallel phase of a cycle leaves to the serial one (sim.c,
+	 * "parallel simulation"): the memory instruction picked, L1I misses,
+	 * ended blocks.
+	 */
+	struct warp *mem_warp;	/* NULL: none */
+	uint32_t mem_sched;
+	struct fetch_miss *fetch;	/* nws entries */
+	uint32_t nfetch;
+	struct tb **ended;	/* max_tbs_per_sm entries */
+	uint32_t nended;
+	bool issued, classified;	/* in this cycle */
+	bool serial;		/* has work for the serial phase */
 };
 
 struct vgpu_sim {
@@ -156,10 +177,25 @@ struct vgpu_sim {
 	uint64_t sector_xfer;	/* DRAM bus time of a 32-byte sector, 1/256 cycles */
 	uint32_t l2_core;	/* slice access cycles (l2_latency less the interconnect) */
 	uint32_t dram_core;	/* DRAM access cycles (mem_latency less the rest) */
-	struct memrec mrec;	/* set by exec.c for LD/ST/ATOM */
 	uint32_t zero[128];	/* reads of RZ */
-	uint32_t sink[256];	/* writes to RZ */
+	/* parallel simulation (sim.c) */
+	struct sim_pool *pool;	/* NULL: every SM on the calling thread */
+	uint32_t nthreads;
+	uint64_t now;		/* the cycle being simulated */
 };
+
+/*
+ * pool.c: host threads running one function together. pool_run() calls
+ * @fn(@arg, tid) on every thread, tid 0 being the caller, and returns when
+ * all have returned; everything written before it is visible to @fn, and
+ * everything @fn wrote is visible after it.
+ */
+struct sim_pool;
+struct sim_pool *pool_create(uint32_t nthreads, void (*fn)(void *arg, uint32_t tid), void *arg);
+void pool_run(struct sim_pool *p);
+void pool_destroy(struct sim_pool *p);
+/* Zeroed memory in whole cache lines: no two SMs' state share one. */
+void *sim_calloc(size_t n, size_t size);
 
 /* decode.c */
 int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t size);

@@ -49,6 +49,22 @@ struct memrec {
 };
 enum { MR_LD = 0, MR_ST, MR_ATOM };
 
+/*
+ * An L1I miss found while SMs run in parallel: the L2 access waits for the
+ * serial phase (mem_fetch_resolve()). @x: the L1I line the miss fills, NULL
+ * when every way of the set waits for a fill; @avail: when the instruction
+ * is there, set by mem_fetch_resolve().
+ */
+struct fetch_miss {
+	struct warp *w;
+	struct cline *x;
+	uint64_t line, avail;
+};
+/* cline.fill of a line whose L2 access is still to be made */
+#define FILL_PENDING	UINT64_MAX
+/* mem_fetch(): the miss went to the SM's fetch list */
+#define FETCH_DEFERRED	UINT64_MAX
+
 #define LINE_SHIFT	7	/* 128-byte lines */
 #define SECTOR_SHIFT	5	/* 32-byte sectors */
 
@@ -111,14 +127,20 @@ void mem_reset(struct vgpu_sim *s);
 /* shifts every pending time by @delta (vgpu_sim_set_cycle) */
 void mem_shift(struct vgpu_sim *s, int64_t delta);
 /*
- * Times the memory access in s->mrec of warp @w issued at @now: returns the
+ * Times the memory access in sm->mrec of warp @w issued at @now: returns the
  * cycle its result is ready and sets *@is_mem for a long-latency (global/
  * local) access. Occupies the LD/ST unit, MSHRs, L2 ports and DRAM.
  */
 uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
 		    bool *is_mem);
-/* instruction fetch of instruction @pc by @w at @now: cycle it is available */
-uint64_t mem_fetch(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint32_t pc,
-		   uint64_t now);
+/*
+ * Instruction fetch of instruction @pc by @w at @now: the cycle it is
+ * available, or FETCH_DEFERRED for an L1I miss, which only touches the SM
+ * and is appended to sm->fetch; mem_fetch_resolve() then makes the L2
+ * accesses (shared state) in the serial phase.
+ */
+uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now);
+/* Makes the L2 accesses of sm->fetch in order and sets each entry's avail. */
+void mem_fetch_resolve(struct vgpu_sim *s, struct sm *sm, uint64_t now);
 
 #endif /* VGPU_TIMING_H */

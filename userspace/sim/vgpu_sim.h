@@ -39,6 +39,9 @@ enum vgpu_sched_policy {
  * @mem_latency: load-to-use cycles of a global load served by DRAM (row
  *	buffer hit, idle memory system).
  * @shared_latency: ... of a shared memory load without bank conflicts.
+ * @threads: host threads that simulate the SMs (0 or 1: the calling
+ *	thread only). Not a property of the hardware: events, cycles,
+ *	counters and memory are the same for every value.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -63,13 +66,15 @@ struct vgpu_sim_config {
 	uint32_t atomic_latency;
 	uint32_t l1i_size, l1i_assoc;	/* 0: ideal instruction fetch */
 	uint32_t reg_banks, collectors;	/* per scheduler; 0: ideal operand reads */
+	uint32_t threads;		/* host threads; 0 or 1: the calling thread */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */
 void vgpu_sim_config_defaults(struct vgpu_sim_config *cfg);
 /*
  * Applies one "key = value" setting (Documentation/model.rst); -ENOENT
- * unknown key, -EINVAL bad value. "gpu = NAME" loads a preset first.
+ * unknown key, -EINVAL bad value. "gpu = NAME" loads a preset first
+ * (keeping "threads", which is not part of the hardware).
  */
 int vgpu_sim_config_set(struct vgpu_sim_config *cfg, const char *key, const char *value);
 /*
@@ -87,7 +92,12 @@ int vgpu_sim_preset(const char *name, struct vgpu_sim_config *cfg);
 /* NULL-terminated list of preset names. */
 const char *const *vgpu_sim_preset_names(void);
 
-/* @vram is the device memory (mapped from the kernel, or any buffer in tests). */
+/*
+ * @vram is the device memory (mapped from the kernel, or any buffer in tests).
+ * With cfg->threads > 1 the model starts that many host threads less one
+ * (the caller of vgpu_sim_step() is one of them), at most one per SM; if it
+ * cannot, it simulates on the calling thread alone, with the same results.
+ */
 struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg,
 				 uint8_t *vram, uint64_t vram_size);
 void vgpu_sim_destroy(struct vgpu_sim *sim);
