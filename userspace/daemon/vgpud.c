@@ -201,13 +201,16 @@ static void usage(FILE *f)
 	const char *const *names = vgpu_sim_preset_names();
 
 	fprintf(f,
-		"usage: vgpud [--gpu NAME] [--config FILE] [--device PATH] [--ready-file PATH] [-v]\n"
+		"usage: vgpud [--gpu NAME] [--config FILE] [--threads N] [--device PATH]\n"
+		"             [--ready-file PATH] [-v]\n"
 		"  --gpu NAME         hardware preset (default fermi-gtx480):");
 	for (; *names; names++)
 		fprintf(f, " %s", *names);
 	fprintf(f,
 		"\n  --config FILE      model settings, key = value (Documentation/model.rst),"
 		"\n                     applied over the preset"
+		"\n  --threads N        host threads simulating the SMs (same results for"
+		"\n                     any N; default: the config's threads, else 1)"
 		"\n  --device PATH      backend device (default %s)\n"
 		"  --ready-file PATH  created once attached, removed on exit\n"
 		"  -v                 log more (twice: every turn)\n",
@@ -219,6 +222,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "threads", required_argument, NULL, 't' },
 		{ "device", required_argument, NULL, 'd' },
 		{ "ready-file", required_argument, NULL, 'r' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -232,12 +236,21 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	static struct daemon d;
 	struct vgpu_sim_stats st;
+	long threads = -1;
+	char *end;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "g:c:d:r:vh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "g:c:t:d:r:vh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'g': gpu = optarg; break;
 		case 'c': config = optarg; break;
+		case 't':
+			threads = strtol(optarg, &end, 10);
+			if (*end || end == optarg || threads < 0 || threads > 1024) {
+				logmsg("bad thread count '%s'", optarg);
+				return 2;
+			}
+			break;
 		case 'd': device = optarg; break;
 		case 'r': ready = optarg; break;
 		case 'v': verbose++; break;
@@ -258,6 +271,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (threads >= 0)
+		cfg.threads = (uint32_t)threads;
 	/* No SA_RESTART: a signal must interrupt poll() so that we exit. */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -275,8 +290,10 @@ int main(int argc, char **argv)
 	}
 	vgpu_sim_set_cycle(d.sim, d.be.start_cycle);
 	d.wake_at = UINT64_MAX;
-	logmsg("attached as %s: %u SMs, %" PRIu64 " MiB device memory, cycle %" PRIu64,
-	       cfg.desc.name, cfg.desc.num_sms, d.be.vram_size >> 20, d.be.start_cycle);
+	logmsg("attached as %s: %u SMs, %" PRIu64 " MiB device memory, cycle %" PRIu64
+	       ", %u host thread(s)", cfg.desc.name, cfg.desc.num_sms, d.be.vram_size >> 20,
+	       d.be.start_cycle, cfg.threads < 2 ? 1 :
+	       cfg.threads < cfg.desc.num_sms ? cfg.threads : cfg.desc.num_sms);
 	if (ready && *ready) {
 		FILE *f = fopen(ready, "w");
 
