@@ -5,8 +5,9 @@
  * a vram buffer, dispatches every thread block with a trivial FCFS policy
  * and steps the model until the job is done.
  *
- *   test_sim            runs the tests
- *   test_sim --bench    also measures the model's speed (thread-insts/s)
+ *   test_sim              runs the tests
+ *   test_sim --bench      also measures the model's speed (thread-insts/s)
+ *   test_sim --threads N  simulates on N host threads (config "threads")
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* readlink, open_memstream */
@@ -37,6 +38,96 @@ struct env {
 	uint32_t next_job;
 };
 
+/* host threads of the models env_init() makes ("threads"; --threads N) */
+static uint32_t sim_threads;
+
+/*
+ * What a model did, to compare the same tests simulated on different
+ * numbers of host threads: with a capture active, run() logs every event
+ * and env_fini() takes a snapshot of the model's end state.
+ */
+struct snapshot {
+	uint64_t cycle;
+	uint64_t vram_hash;		/* the allocated part of vram */
+	uint32_t events;		/* events logged until then */
+	uint32_t nsm;
+	struct vgpu_sim_stats st;
+	struct vgpu_sim_stats *sm_st;	/* per SM */
+};
+
+struct capture {
+	struct vgpu_evt *ev;
+	uint32_t nev, evcap;
+	struct snapshot *snap;
+	uint32_t nsnap, snapcap;
+};
+
+static struct capture *capture;
+
+static void capture_event(const struct vgpu_evt *ev)
+{
+	struct capture *c = capture;
+
+	if (!c)
+		return;
+	if (c->nev == c->evcap) {
+		c->evcap = c->evcap ? 2 * c->evcap : 1024;
+		c->ev = realloc(c->ev, c->evcap * sizeof(*c->ev));
+		if (!c->ev)
+			exit(2);
+	}
+	c->ev[c->nev++] = *ev;
+}
+
+static uint64_t hash_bytes(const uint8_t *p, uint64_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull, w;
+	uint64_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void capture_snapshot(const struct env *e)
+{
+	struct capture *c = capture;
+	struct snapshot *sn;
+
+	if (!c || !e->sim)
+		return;
+	if (c->nsnap == c->snapcap) {
+		c->snapcap = c->snapcap ? 2 * c->snapcap : 64;
+		c->snap = realloc(c->snap, c->snapcap * sizeof(*c->snap));
+		if (!c->snap)
+			exit(2);
+	}
+	sn = &c->snap[c->nsnap++];
+	sn->cycle = vgpu_sim_cycle(e->sim);
+	sn->vram_hash = hash_bytes(e->vram, e->brk);
+	sn->events = c->nev;
+	sn->nsm = e->cfg.desc.num_sms;
+	vgpu_sim_get_stats(e->sim, &sn->st);
+	sn->sm_st = calloc(sn->nsm, sizeof(*sn->sm_st));
+	if (!sn->sm_st)
+		exit(2);
+	for (uint32_t i = 0; i < sn->nsm; i++)
+		vgpu_sim_get_sm_stats(e->sim, i, &sn->sm_st[i]);
+}
+
+static void capture_free(struct capture *c)
+{
+	for (uint32_t i = 0; i < c->nsnap; i++)
+		free(c->snap[i].sm_st);
+	free(c->snap);
+	free(c->ev);
+	memset(c, 0, sizeof(*c));
+}
+
 static int env_init(struct env *e, const char *preset, uint64_t size)
 {
 	memset(e, 0, sizeof(*e));
@@ -46,12 +137,14 @@ static int env_init(struct env *e, const char *preset, uint64_t size)
 	e->next_job = 1;
 	if (!e->vram || vgpu_sim_preset(preset, &e->cfg))
 		return -1;
+	e->cfg.threads = sim_threads;
 	e->sim = vgpu_sim_create(&e->cfg, e->vram, size);
 	return e->sim ? 0 : -1;
 }
 
 static void env_fini(struct env *e)
 {
+	capture_snapshot(e);
 	vgpu_sim_destroy(e->sim);
 	free(e->vram);
 	e->sim = NULL;
@@ -239,6 +332,7 @@ static int run(struct env *e, const struct launch *L, struct result *res)
 			return -1;
 		}
 		for (int i = 0; i < n; i++) {
+			capture_event(&ev[i]);
 			res->events++;
 			if (ev[i].type != VGPU_EVT_TB_DONE || ev[i].job != job) {
 				printf("# unexpected event type %u job %u\n", ev[i].type, ev[i].job);
@@ -2145,6 +2239,90 @@ out2:
 	return 0;
 }
 
+static int capture_compare(const struct capture *a, const struct capture *b, uint32_t threads)
+{
+	CHECK(a->nev == b->nev && a->nsnap == b->nsnap,
+	      "%u threads: %u events, %u models; 1 thread: %u, %u", threads, b->nev, b->nsnap,
+	      a->nev, a->nsnap);
+	for (uint32_t i = 0; i < a->nev; i++) {
+		const struct vgpu_evt *x = &a->ev[i], *y = &b->ev[i];
+
+		CHECK(!memcmp(x, y, sizeof(*x)),
+		      "%u threads: event %u: job %u tb %u sm %u cycle %llu status %d"
+		      " warp_insts %llu; 1 thread: job %u tb %u sm %u cycle %llu status %d"
+		      " warp_insts %llu",
+		      threads, i, y->job, y->tb, y->sm, (unsigned long long)y->cycle, y->status,
+		      (unsigned long long)y->warp_insts, x->job, x->tb, x->sm,
+		      (unsigned long long)x->cycle, x->status, (unsigned long long)x->warp_insts);
+	}
+	for (uint32_t i = 0; i < a->nsnap; i++) {
+		const struct snapshot *x = &a->snap[i], *y = &b->snap[i];
+
+		CHECK(x->cycle == y->cycle && x->events == y->events,
+		      "%u threads: model %u ends at cycle %llu after %u events; 1 thread: %llu, %u",
+		      threads, i, (unsigned long long)y->cycle, y->events,
+		      (unsigned long long)x->cycle, x->events);
+		CHECK(!memcmp(&x->st, &y->st, sizeof(x->st)), "%u threads: model %u: counters",
+		      threads, i);
+		CHECK(x->nsm == y->nsm && !memcmp(x->sm_st, y->sm_st, x->nsm * sizeof(*x->sm_st)),
+		      "%u threads: model %u: SM counters", threads, i);
+		CHECK(x->vram_hash == y->vram_hash, "%u threads: model %u: memory", threads, i);
+	}
+	return 0;
+}
+
+/*
+ * Parallel simulation: the same tests on 1, 2 and 3 host threads give the
+ * same events (every field), end cycles, counters (device and per SM) and
+ * memory. Memory-bound (saxpy, stream), compute-bound (SP/SFU throughput),
+ * atomics (histogram, atomics), barriers (reduce, bar), a fault and the
+ * three schedulers, on several SMs.
+ */
+static int t_threads(void)
+{
+	static int (*const tests[])(void) = {
+		t_saxpy, t_reduce, t_histogram, t_barrier, t_atomics, t_fault, t_idle_reset,
+		t_schedulers, t_mb_throughput,
+	};
+	static const uint32_t counts[] = { 1, 2, 3 };
+	struct capture cap[3];
+	uint32_t saved = sim_threads, busy = 0;
+	int r = -1;
+
+	memset(cap, 0, sizeof(cap));
+	for (size_t c = 0; c < 3; c++) {
+		sim_threads = counts[c];
+		capture = &cap[c];
+		rng_state = 42;
+		for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			MCHECK(tests[i]() == 0, "%u threads: test %zu failed", counts[c], i);
+		capture = NULL;
+	}
+	/* the runs kept several SMs busy at once */
+	for (uint32_t i = 0; i < cap[0].nsnap; i++) {
+		uint32_t n = 0;
+
+		for (uint32_t k = 0; k < cap[0].snap[i].nsm; k++)
+			n += cap[0].snap[i].sm_st[k].warp_insts > 0;
+		if (n > busy)
+			busy = n;
+	}
+	MCHECK(cap[0].nev > 1000 && busy >= 15, "%u events, at most %u SMs busy", cap[0].nev,
+	       busy);
+	for (size_t c = 1; c < 3; c++)
+		MCHECK(capture_compare(&cap[0], &cap[c], counts[c]) == 0, "%u threads differ",
+		       counts[c]);
+	printf("# 1, 2 and 3 threads: %u models, %u events identical\n", cap[0].nsnap,
+	       cap[0].nev);
+	r = 0;
+out:
+	capture = NULL;
+	sim_threads = saved;
+	for (size_t c = 0; c < 3; c++)
+		capture_free(&cap[c]);
+	return r;
+}
+
 /* Thesis Fig. 3.2 style: where the SM cycles went. */
 static void print_breakdown(const char *what, const struct vgpu_sim_stats *st)
 {
@@ -2193,6 +2371,7 @@ static int bench(void)
 	}
 	vgpu_sim_get_stats(e.sim, &st);
 	s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	printf("# bench on %u host thread(s)\n", sim_threads > 1 ? sim_threads : 1);
 	printf("# bench reduce: %llu warp-insts, %llu thread-insts, %llu cycles in %.3f s: "
 	       "%.1f M thread-insts/s, %.2f M warp-insts/s\n",
 	       (unsigned long long)st.warp_insts, (unsigned long long)st.thread_insts,
@@ -2233,6 +2412,18 @@ static int bench(void)
 
 int main(int argc, char **argv)
 {
+	bool do_bench = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--bench")) {
+			do_bench = true;
+		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+			sim_threads = (uint32_t)strtoul(argv[++i], NULL, 0);
+		} else {
+			fprintf(stderr, "usage: test_sim [--bench] [--threads N]\n");
+			return 2;
+		}
+	}
 	report("presets", t_presets());
 	report("saxpy matches the CPU reference bit for bit", t_saxpy());
 	report("two identical runs give identical cycles and warp_insts", t_deterministic());
@@ -2265,7 +2456,8 @@ int main(int argc, char **argv)
 	report("micro-benchmark: shared memory bank conflicts", t_mb_shared());
 	report("micro-benchmark: SP and SFU throughput", t_mb_throughput());
 	report("micro-benchmark: streaming DRAM bandwidth", t_mb_bandwidth());
-	if (argc > 1 && !strcmp(argv[1], "--bench"))
+	report("parallel simulation: 1, 2 and 3 threads give identical results", t_threads());
+	if (do_bench)
 		report("bench", bench());
 	return test_summary();
 }
