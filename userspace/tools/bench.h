@@ -19,6 +19,8 @@ int cmd_bench(int argc, char **argv);
 int bench_model_speed(int argc, char **argv);
 /* vgpu bench pairs ...: argv[0] is "pairs" (bench_pairs.c). */
 int bench_pairs(int argc, char **argv);
+/* vgpu bench classify ...: argv[0] is "classify" (bench_classify.c). */
+int bench_classify(int argc, char **argv);
 
 /*
  * The model's configuration for a local device: preset @gpu, then the

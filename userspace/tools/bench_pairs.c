@@ -59,13 +59,14 @@ struct group_share {
 
 struct bench_opts {
 	const struct vgpu_workload *w[MAX_WORKLOADS];
+	const char *cls[MAX_WORKLOADS];	/* COM or MEM */
 	unsigned int nw;
 	const char *policy[MAX_POLICIES];
 	unsigned int np;
 	uint64_t size;
 	int size_which;		/* as tool_parse_size() gives */
 	uint64_t seed;
-	const char *csv, *svg;
+	const char *csv, *svg, *classes;
 };
 
 /* One member of a group: runs its workload until every member ran once. */
@@ -253,9 +254,9 @@ static int get_policy(const char *dir, char *buf, size_t len)
 	return 0;
 }
 
-static const char *pair_class(const struct vgpu_workload *a, const struct vgpu_workload *b)
+static const char *pair_class(const struct bench_opts *o, unsigned int a, unsigned int b)
 {
-	bool ma = a->cls && !strcmp(a->cls, "MEM"), mb = b->cls && !strcmp(b->cls, "MEM");
+	bool ma = !strcmp(o->cls[a], "MEM"), mb = !strcmp(o->cls[b], "MEM");
 
 	return ma && mb ? "MEM/MEM" : ma || mb ? "COM/MEM" : "COM/COM";
 }
@@ -274,6 +275,36 @@ struct pair_result {
 	uint64_t shared[2];
 	double antt, stp;
 };
+
+/*
+ * The class of each workload: measured ("NAME CLASS" lines of vgpu bench
+ * classify --out) when @o->classes names a file, else the registry's.
+ */
+static int load_classes(struct bench_opts *o)
+{
+	char line[256], name[64], c[8];
+	FILE *f;
+
+	for (unsigned int i = 0; i < o->nw; i++)
+		o->cls[i] = o->w[i]->cls ? o->w[i]->cls : "COM";
+	if (!o->classes)
+		return 0;
+	f = fopen(o->classes, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || sscanf(line, "%63s %7s", name, c) != 2)
+			continue;
+		if (strcmp(c, "COM") && strcmp(c, "MEM"))
+			continue;
+		for (unsigned int i = 0; i < o->nw; i++) {
+			if (!strcmp(o->w[i]->name, name))
+				o->cls[i] = strcmp(c, "COM") ? "MEM" : "COM";
+		}
+	}
+	fclose(f);
+	return 0;
+}
 
 static int split_list(char *s, const char **out, unsigned int max, unsigned int *n)
 {
@@ -356,12 +387,13 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		{ "seed", required_argument, NULL, 's' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "svg", required_argument, NULL, 'g' },
+		{ "classes", required_argument, NULL, 'k' },
 		{ 0 },
 	};
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:k:", opts, NULL)) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -392,6 +424,9 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		case 'g':
 			o->svg = optarg;
 			break;
+		case 'k':
+			o->classes = optarg;
+			break;
 		default:
 			return -EINVAL;
 		}
@@ -399,7 +434,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 	if (optind != argc || !*wl) {
 		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
 			"[--policies P1,P2,...] [--size small|medium|default|large|N] [--seed S] "
-			"[--csv FILE] [--svg FILE]\n");
+			"[--csv FILE] [--svg FILE] [--classes FILE]\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -431,6 +466,11 @@ int bench_pairs(int argc, char **argv)
 			fprintf(stderr, "vgpu bench: unknown workload '%s' (vgpu list)\n", names[i]);
 			return 2;
 		}
+	}
+	ret = load_classes(&o);
+	if (ret) {
+		fprintf(stderr, "vgpu bench: --classes %s: %s\n", o.classes, strerror(-ret));
+		return 2;
 	}
 	if (split_list(pl ? pl : defpol, o.policy, MAX_POLICIES, &o.np)) {
 		fprintf(stderr, "vgpu bench: --policies needs 1 to %d names\n", MAX_POLICIES);
@@ -464,12 +504,12 @@ int bench_pairs(int argc, char **argv)
 
 	/* Alone: each workload on an idle GPU, all SMs its own (fcfs). */
 	ret = set_policy(dir, "fcfs");
-	printf("alone (fcfs, cycles):\n");
+	printf("classes: %s\nalone (fcfs, cycles):\n",
+	       o.classes ? o.classes : "the registry's (thesis Table 5.3)");
 	for (unsigned int i = 0; !ret && i < o.nw; i++) {
 		ret = run_group(&o, &o.w[i], 1, &alone[i]);
 		if (!ret)
-			printf("  %-12s %-3s %12" PRIu64 "\n", o.w[i]->name,
-			       o.w[i]->cls ? o.w[i]->cls : "-", alone[i]);
+			printf("  %-12s %-3s %12" PRIu64 "\n", o.w[i]->name, o.cls[i], alone[i]);
 		if (!ret && !alone[i])
 			ret = -EPROTO;
 	}
@@ -498,7 +538,7 @@ int bench_pairs(int argc, char **argv)
 				r->stp = 1 / ntt0 + 1 / ntt1;
 				snprintf(pair, sizeof(pair), "%s+%s", g[0]->name, g[1]->name);
 				printf("%-10s %-26s %-7s %12" PRIu64 " %12" PRIu64 " %8.3f %8.3f\n",
-				       o.policy[p], pair, pair_class(g[0], g[1]), r->shared[0],
+				       o.policy[p], pair, pair_class(&o, a, b), r->shared[0],
 				       r->shared[1], r->antt, r->stp);
 				fflush(stdout);
 				nr++;
@@ -520,7 +560,7 @@ int bench_pairs(int argc, char **argv)
 			unsigned int k = 0;
 
 			for (unsigned int i = p * npairs; i < (p + 1) * npairs; i++) {
-				const char *cl = pair_class(o.w[res[i].a], o.w[res[i].b]);
+				const char *cl = pair_class(&o, res[i].a, res[i].b);
 
 				if (c != NCLASS - 1 && strcmp(cl, classes[c]))
 					continue;
@@ -552,7 +592,7 @@ int bench_pairs(int argc, char **argv)
 
 			fprintf(csv, "%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
 				",%.6f,%.6f\n", o.policy[i / npairs], o.w[r->a]->name,
-				o.w[r->b]->name, pair_class(o.w[r->a], o.w[r->b]), alone[r->a],
+				o.w[r->b]->name, pair_class(&o, r->a, r->b), alone[r->a],
 				alone[r->b], r->shared[0], r->shared[1], r->antt, r->stp);
 		}
 		if (fclose(csv)) {

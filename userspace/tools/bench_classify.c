@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_classify.c - "vgpu bench classify": the COM / MEM class of each
+ * workload measured on the model by the rule of the thesis' Table 5.3
+ * (Park, dissertation, Ch. V §5.5): a kernel is compute-bound (COM) when it
+ * runs more than 12 times faster on 16 SMs than on one, memory-bound (MEM)
+ * otherwise. Both runs use the in-process model (a local device), so this
+ * runs on the host in seconds; "vgpu bench pairs --classes FILE" takes the
+ * file it writes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* Table 5.3: speed-up from 1 to 16 SMs above which a kernel is COM. */
+#define COM_SPEEDUP	12.0
+
+static int cycles_on(const char *gpu, unsigned int sms, const struct vgpu_workload *w,
+		     const struct workload_args *args, uint64_t *cycles)
+{
+	struct vgpu_sim_config cfg;
+	struct local_run run;
+	unsigned int threads;
+	char v[16];
+	int ret;
+
+	ret = local_config(gpu, NULL, 0, &cfg, &threads);
+	if (ret)
+		return ret;
+	snprintf(v, sizeof(v), "%u", sms);
+	ret = vgpu_sim_config_set(&cfg, "num_sms", v);
+	if (ret)
+		return ret;
+	ret = local_run_workload(&cfg, w, args, &run);
+	if (ret)
+		return ret;
+	if (run.ret) {
+		fprintf(stderr, "vgpu bench classify: %s on %u SMs: %s\n", w->name, sms, run.msg);
+		return run.ret;
+	}
+	*cycles = run.res.cycles;
+	return 0;
+}
+
+int bench_classify(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "gpu", required_argument, NULL, 'g' },
+		{ "size", required_argument, NULL, 'n' },
+		{ "out", required_argument, NULL, 'o' },
+		{ 0 },
+	};
+	const char *gpu = "maxwell-gtx980", *out = NULL;
+	struct workload_args args = { .seed = 1 };
+	uint64_t size = 0;
+	int opt, which = 4, agree = 0, n = 0, ret = 0;
+	FILE *f = NULL;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "g:n:o:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'g':
+			gpu = optarg;
+			break;
+		case 'n':
+			if (tool_parse_size(optarg, &size, &which)) {
+				fprintf(stderr, "vgpu bench classify: bad --size '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: vgpu bench classify [--gpu NAME] "
+				"[--size small|medium|default|large|N] [--out FILE]\n");
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "usage: vgpu bench classify [--gpu NAME] "
+			"[--size small|medium|default|large|N] [--out FILE]\n");
+		return 2;
+	}
+	if (out) {
+		f = fopen(out, "w");
+		if (!f) {
+			fprintf(stderr, "vgpu bench classify: %s: %s\n", out, strerror(errno));
+			return 1;
+		}
+		fprintf(f, "# vgpu bench classify --gpu %s: NAME CLASS (Table 5.3 rule)\n", gpu);
+	}
+	printf("%-12s %12s %12s %8s %5s %8s\n", "NAME", "1 SM", "16 SMs", "SPEEDUP", "CLASS",
+	       "REGISTRY");
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w && !ret; w++) {
+		uint64_t c1, c16;
+		const char *cls;
+		double up;
+
+		args.size = tool_size_of(*w, size, which);
+		ret = cycles_on(gpu, 1, *w, &args, &c1);
+		if (!ret)
+			ret = cycles_on(gpu, 16, *w, &args, &c16);
+		if (ret)
+			break;
+		up = c16 ? (double)c1 / (double)c16 : 0;
+		cls = up > COM_SPEEDUP ? "COM" : "MEM";
+		agree += (*w)->cls && !strcmp((*w)->cls, cls);
+		n++;
+		printf("%-12s %12" PRIu64 " %12" PRIu64 " %8.2f %5s %8s\n", (*w)->name, c1, c16, up,
+		       cls, (*w)->cls ? (*w)->cls : "-");
+		if (f)
+			fprintf(f, "%s %s\n", (*w)->name, cls);
+	}
+	if (!ret)
+		printf("%d workloads, %d classed as the registry has them\n", n, agree);
+	if (f && fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		fprintf(stderr, "vgpu bench classify: failed: %s\n", strerror(-ret));
+	return ret ? 1 : 0;
+}
