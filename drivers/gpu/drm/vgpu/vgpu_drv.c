@@ -238,6 +238,7 @@ static struct vgpu_partition_ops *vgpu_policies[] = {
 	&vgpu_policy_spatial,
 	&vgpu_policy_smk_even,
 	&vgpu_policy_smk_drf,
+	&vgpu_policy_warped_slicer,
 };
 
 static void vgpu_policies_unregister(void)

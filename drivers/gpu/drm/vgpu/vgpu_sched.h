@@ -153,6 +153,7 @@ extern struct vgpu_partition_ops vgpu_policy_fcfs;
 extern struct vgpu_partition_ops vgpu_policy_spatial;
 extern struct vgpu_partition_ops vgpu_policy_smk_even;
 extern struct vgpu_partition_ops vgpu_policy_smk_drf;
+extern struct vgpu_partition_ops vgpu_policy_warped_slicer;
 
 void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 		     struct device *dev);
