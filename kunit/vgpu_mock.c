@@ -293,7 +293,11 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	r->shared_base = cmd->shared_base;
 	r->shared = j->e.res.shared;
 	r->threads = j->e.res.threads;
+	r->start = hw->cycle;
 	r->done_at = hw->cycle + mock_tb_dur(j, cmd->tb);
+	if (j->sat && tbs > j->sat)
+		r->done_at = hw->cycle +
+			     div_u64((u64)mock_tb_dur(j, cmd->tb) * tbs, j->sat);
 
 	mock_hash(&hw->place_hash, j->order - hw->first_order);
 	mock_hash(&hw->place_hash, hw->cycle - hw->epoch);
@@ -415,6 +419,7 @@ void mock_kick(struct mock_hw *hw)
 		evt.sm = r->sm;
 		evt.slot = r->slot;
 		evt.warp_insts = 100;
+		evt.tb_cycles = next - r->start;
 		if ((s32)r->tb == r->job->fault_tb) {
 			evt.status = r->job->fault_status;
 			r->job->fault_seen = true;

@@ -26,6 +26,11 @@ struct mock_job {
 	u32 order;
 	/* behaviour */
 	u32 dur;
+	/*
+	 * 0, or the TBs on one SM beyond which the job stops scaling: a TB
+	 * started as the job's n-th on its SM runs dur * n / sat cycles.
+	 */
+	u32 sat;
 	s32 fault_tb;
 	int fault_status;
 	/* observations */
@@ -46,6 +51,7 @@ struct mock_run {
 	struct mock_job *job;
 	u32 tb, sm, slot;
 	u32 reg_base, regs, shared_base, shared, threads;
+	u64 start;
 	u64 done_at;
 };
 
