@@ -34,7 +34,7 @@
 
 struct mctx {
 	struct vgpu_sim *s;
-	struct vgpu_sim_stats *a, *b;	/* SM and job counters */
+	struct vgpu_sim_stats *a, *b;	/* SM and block (for its job) counters */
 };
 
 #define CNT(c, f, v) do { (c)->a->f += (v); (c)->b->f += (v); } while (0)
@@ -456,7 +456,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		    bool *is_mem)
 {
 	struct memrec *r = &sm->mrec;
-	struct mctx c = { s, &sm->t.st, &w->tb->job->st };
+	struct mctx c = { s, &sm->t.st, &w->tb->job_st };
 	uint32_t m = r->mask, n = 0, icnt = s->cfg.icnt_latency;
 	uint64_t off[32], lines[64], t = now, ready = now + 1;
 	uint8_t sects[64], same[64];
@@ -621,7 +621,7 @@ void mem_fetch_resolve(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	/* the L2 accesses, in the order of the misses */
 	for (uint32_t i = 0; i < sm->nfetch; i++) {
 		struct fetch_miss *f = &sm->fetch[i];
-		struct mctx c = { s, &sm->t.st, &f->w->tb->job->st };
+		struct mctx c = { s, &sm->t.st, &f->w->tb->job_st };
 		uint32_t icnt = s->cfg.icnt_latency;
 
 		if (f->x && f->x->fill == FILL_PENDING)

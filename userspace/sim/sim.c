@@ -279,6 +279,10 @@ static void itime_of(const struct vgpu_sim *s, const struct job *j, const struct
 	case VGPU_OP_LD: case VGPU_OP_ST: case VGPU_OP_ATOM:
 		t->fu = FU_LDST;
 		t->flags |= IT_MEM;
+		/* read-only or the block's: no other SM's work can see the access */
+		if (VGPU_M_MEM_SP(m) == VGPU_SP_SHARED || VGPU_M_MEM_SP(m) == VGPU_SP_PARAM ||
+		    VGPU_M_MEM_SP(m) == VGPU_SP_CONST)
+			t->flags |= IT_SM_MEM;
 		t->lat = 1;
 		t->ii = 1;
 		break;
@@ -666,6 +670,15 @@ static void fetches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm->nfetch = 0;
 }
 
+static void stats_add(struct vgpu_sim_stats *d, const struct vgpu_sim_stats *a)
+{
+	const uint64_t *x = (const uint64_t *)a;
+	uint64_t *y = (uint64_t *)d;
+
+	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		y[i] += x[i];
+}
+
 /* Removes a block from its SM (no event). */
 static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
 {
@@ -683,8 +696,7 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
 	sm->ntbs--;
-	tb->job->st.warp_insts += tb->job_warp_insts;
-	tb->job->st.thread_insts += tb->job_thread_insts;
+	stats_add(&tb->job->st, &tb->job_st);
 	tb->job->resident--;
 	s->resident--;
 	free_tb(tb);
@@ -937,15 +949,6 @@ bool vgpu_sim_busy(const struct vgpu_sim *s)
 	return s->resident || s->nev;
 }
 
-static void stats_add(struct vgpu_sim_stats *d, const struct vgpu_sim_stats *a)
-{
-	const uint64_t *x = (const uint64_t *)a;
-	uint64_t *y = (uint64_t *)d;
-
-	for (size_t i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
-		y[i] += x[i];
-}
-
 void vgpu_sim_get_stats(const struct vgpu_sim *s, struct vgpu_sim_stats *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -977,10 +980,8 @@ int vgpu_sim_get_job_stats(const struct vgpu_sim *s, uint32_t job, struct vgpu_s
 				for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
 					const struct tb *tb = sm->slots[k];
 
-					if (tb && tb->job == j) {
-						st->warp_insts += tb->job_warp_insts;
-						st->thread_insts += tb->job_thread_insts;
-					}
+					if (tb && tb->job == j)
+						stats_add(st, &tb->job_st);
 				}
 			}
 			return 0;
@@ -1062,7 +1063,7 @@ static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 }
 
 /*
- * A block ended at @now with @status (a fault, or its last warp exited). Its
+ * A block ended with @status (a fault, or its last warp exited). Its
  * warps stop issuing at once; the event, the counters and freeing its slot
  * touch state other SMs share, so they wait for the serial phase
  * (sm_phase_b()), in the order the blocks ended.
@@ -1085,13 +1086,13 @@ static void tb_end(struct sm *sm, struct tb *tb, int status)
 	sm->ended[sm->nended++] = tb;
 }
 
-/* Whether the next instruction of @w is a load, store or atomic. */
-static bool next_is_mem(const struct warp *w)
+/* Whether the next instruction of @w accesses memory other SMs may access. */
+static bool next_is_global_mem(const struct warp *w)
 {
 	const struct job *j = w->tb->job;
 	uint32_t pc = w->stack[w->sp - 1].pc;
 
-	return pc < j->ncode && (j->tim[pc].flags & IT_MEM);
+	return pc < j->ncode && (j->tim[pc].flags & (IT_MEM | IT_SM_MEM)) == IT_MEM;
 }
 
 /* Issues @w on scheduler @k at @now. */
@@ -1116,8 +1117,8 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	nt = (uint32_t)__builtin_popcount(m);
 	sm->t.st.warp_insts++;
 	sm->t.st.thread_insts += nt;
-	tb->job_warp_insts++;
-	tb->job_thread_insts += nt;
+	tb->job_st.warp_insts++;
+	tb->job_st.thread_insts += nt;
 	if (st) {
 		tb_end(sm, tb, st);
 		return;
@@ -1158,25 +1159,27 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
  * Parallel simulation. A cycle of the SMs due at @now runs in two phases:
  *
  *   A  (sm_phase_a(), every SM on its own, on any thread): the warp
- *      schedulers pick, and every instruction other than a load, store or
- *      atomic issues and executes: registers, predicates, the SIMT stack,
- *      barriers, functional units, the scoreboard and the L1I. A memory
- *      instruction only reserves the SM's LD/ST unit for this cycle (so no
- *      other scheduler picks one) and is left to phase B, as are the L2
- *      accesses of L1I misses and the end of blocks (events, counters of
- *      jobs and the device, residency).
+ *      schedulers pick, and every instruction issues and executes
+ *      (registers, predicates, the SIMT stack, barriers, functional units,
+ *      the scoreboard, the L1I, shared memory, parameters and constants)
+ *      but loads, stores and atomics of global, local or generic addresses.
+ *      Such a "global" instruction only reserves the SM's LD/ST unit for
+ *      this cycle (so no other scheduler picks one) and is left to phase B,
+ *      as are the L2 accesses of L1I misses and the end of blocks (events,
+ *      counters of jobs and the device, residency).
  *
- *   B  (sm_phase_b(), the calling thread, SMs in index order): the memory
- *      instruction executes (device memory, shared memory, atomics) and is
- *      timed through the L1D, L2 and DRAM; the L1I misses go to L2; ended
- *      blocks post their events and leave; then the SM works out when it
- *      can issue next.
+ *   B  (sm_phase_b(), the calling thread, SMs in index order): the global
+ *      instruction executes (device memory, atomics) and is timed through
+ *      the L1D, L2 and DRAM; the L1I misses go to L2; ended blocks post
+ *      their events and leave; then the SM works out when it can issue
+ *      next.
  *
- * Phase A reads and writes only the SM's own state and its blocks (shared
- * memory is only touched by memory instructions), so which thread runs it,
- * and when, cannot change anything; phase B is one fixed sequence. One
- * thread runs both phases the same way, so every thread count gives the
- * same events, cycles, counters and memory.
+ * Phase A writes only the SM's own state and its blocks' (a block's job
+ * counters too, added to the job when it leaves), and reads nothing phase
+ * A of another SM writes, so which thread runs it, and when, cannot change
+ * anything; phase B is one fixed sequence. One thread runs both phases the
+ * same way, so every thread count gives the same events, cycles, counters
+ * and memory.
  */
 static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 {
@@ -1199,7 +1202,7 @@ static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		if (!w)
 			continue;
 		sm->issued = true;
-		if (next_is_mem(w)) {
+		if (next_is_global_mem(w)) {
 			/* at most one a cycle: mem_access() sets when the unit is free */
 			sm->t.ldst_free = now + 1;
 			sm->mem_warp = w;

@@ -108,8 +108,9 @@ struct tb {
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
 	bool ended;		/* ended in this cycle; finished in its serial phase */
 	int end_status;
-	/* issued, not yet added to job->st (SMs on other threads share the job) */
-	uint64_t job_warp_insts, job_thread_insts;
+	/* counted for the job, added to job->st when the block leaves (SMs on
+	 * other threads may count for the same job) */
+	struct vgpu_sim_stats job_st;
 	struct warp warps[];
 };
 

@@ -2281,8 +2281,8 @@ static int capture_compare(const struct capture *a, const struct capture *b, uin
 static int t_threads(void)
 {
 	static int (*const tests[])(void) = {
-		t_saxpy, t_reduce, t_histogram, t_barrier, t_atomics, t_fault, t_idle_reset,
-		t_schedulers, t_mb_throughput,
+		t_saxpy, t_reduce, t_histogram, t_barrier, t_atomics, t_fault, t_schedulers,
+		t_mb_throughput,
 	};
 	static const uint32_t counts[] = { 1, 2, 3 };
 	struct capture cap[3];
