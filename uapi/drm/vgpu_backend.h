@@ -36,7 +36,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define VGPU_BACKEND_ABI_VERSION	1
+#define VGPU_BACKEND_ABI_VERSION	2
 #define VGPU_BACKEND_DEVICE		"/dev/vgpu-backend"
 
 /* mmap() offsets of the three regions of the backend file. */
@@ -120,6 +120,10 @@ struct vgpu_ring_offsets {
  * @evt: out, layout of the event ring.
  * @vram_size: out, bytes of device memory.
  * @start_cycle: out, cycle the device is at (continues across re-attach).
+ * @status_addr: out, device address of the thread-block status table:
+ *	&struct vgpu_tb_status for every slot, SM by SM (entry
+ *	sm * max_tbs_per_sm + slot). The daemon brings it up to date before
+ *	every KICK; the kernel reads it while the daemon waits there.
  */
 struct vgpu_backend_attach {
 	__u32 abi_version;
@@ -129,6 +133,31 @@ struct vgpu_backend_attach {
 	struct vgpu_ring_offsets evt;
 	__u64 vram_size;
 	__u64 start_cycle;
+	__u64 status_addr;
+};
+
+/** &vgpu_tb_status.flags: the block crossed its idempotence boundary. */
+#define VGPU_TB_STATUS_CROSSED_BOUNDARY	_BITUL(0)
+
+/**
+ * struct vgpu_tb_status - progress of the thread block in one slot (32
+ *	bytes), the per-TB statistics of Chimera (Park, dissertation, Ch. IV
+ *	§4.3.2): how far a running block has got decides what preempting it
+ *	costs.
+ * @job: job id of the block in the slot, 0 when the slot is free.
+ * @tb: its linear thread-block index.
+ * @warp_insts: warp instructions it has executed so far.
+ * @start_cycle: cycle at which it was dispatched.
+ * @flags: %VGPU_TB_STATUS_CROSSED_BOUNDARY.
+ * @reserved: zero.
+ */
+struct vgpu_tb_status {
+	__u32 job;
+	__u32 tb;
+	__u64 warp_insts;
+	__u64 start_cycle;
+	__u32 flags;
+	__u32 reserved;
 };
 
 /**
@@ -179,17 +208,67 @@ enum vgpu_cmd_op {
 	 * state carries over, as on a real GPU.
 	 */
 	VGPU_CMD_RESET = 5,
+	/**
+	 * Preempt thread block @tb of @job, running on @sm in @slot, with
+	 * the technique in @flags (Park, dissertation, Ch. IV §4.2):
+	 * %VGPU_PREEMPT_SWITCH stops the block issuing, lets its
+	 * instructions in flight complete and saves its context (registers,
+	 * predicates, SIMT stacks, barrier state, shared and local memory) to
+	 * the save area at device address @addr, of at least
+	 * vgpu_ctx_bytes() bytes, in context bytes / (DRAM bandwidth / SMs)
+	 * cycles; %VGPU_PREEMPT_FLUSH drops the block at once (the kernel only
+	 * flushes blocks that have not crossed their idempotence boundary: it
+	 * runs again from its start). Either way a %VGPU_EVT_PREEMPTED event
+	 * says when the slot is free.
+	 */
+	VGPU_CMD_PREEMPT = 6,
 };
+
+/* &vgpu_cmd.flags of PREEMPT: the technique. */
+#define VGPU_PREEMPT_SWITCH	1
+#define VGPU_PREEMPT_FLUSH	2
+/*
+ * &vgpu_cmd.flags of DISPATCH: resume the block from the context a SWITCH
+ * saved at @addr (same job and block; any SM, slot and ranges); it issues
+ * again once the context is loaded, context bytes / (DRAM bandwidth / SMs)
+ * cycles later.
+ */
+#define VGPU_DISPATCH_RESTORE	_BITUL(0)
+
+/* Save area layout: a header, then per warp, then registers, shared, local. */
+#define VGPU_CTX_HEADER_BYTES	256
+#define VGPU_CTX_WARP_BYTES	1024
+
+/**
+ * vgpu_ctx_bytes() - size of a thread block's saved context.
+ * @threads: threads of the block.
+ * @regs_per_thread: registers per thread.
+ * @shared: shared memory bytes of the block.
+ * @local_per_thread: .local bytes per thread.
+ *
+ * Return: bytes the save area of a %VGPU_PREEMPT_SWITCH must hold; what a
+ * switch moves, and so what it costs, is this much.
+ */
+static inline __u64 vgpu_ctx_bytes(__u32 threads, __u32 regs_per_thread,
+				   __u32 shared, __u32 local_per_thread)
+{
+	__u64 warps = ((__u64)threads + 31) / 32;
+
+	return VGPU_CTX_HEADER_BYTES + warps * VGPU_CTX_WARP_BYTES +
+	       warps * 32 * (regs_per_thread * 4ULL + local_per_thread) + shared;
+}
 
 /**
  * struct vgpu_cmd - one command-ring entry (64 bytes).
  * @op: &enum vgpu_cmd_op.
- * @flags: zero.
+ * @flags: DISPATCH: %VGPU_DISPATCH_RESTORE or zero; PREEMPT: the
+ *	technique; otherwise zero.
  * @job: job id (kernel-global).
- * @addr: JOB_BEGIN: device address of the job descriptor; WAKE_AT: cycle.
- * @tb: DISPATCH: linear thread-block index, x fastest.
- * @sm: DISPATCH: SM index.
- * @slot: DISPATCH: thread-block slot on that SM, < max_tbs_per_sm.
+ * @addr: JOB_BEGIN: device address of the job descriptor; WAKE_AT: cycle;
+ *	PREEMPT (switch) and DISPATCH (restore): the context save area.
+ * @tb: DISPATCH, PREEMPT: linear thread-block index, x fastest.
+ * @sm: DISPATCH, PREEMPT: SM index.
+ * @slot: DISPATCH, PREEMPT: thread-block slot on that SM, < max_tbs_per_sm.
  * @reg_base: DISPATCH: first register of the block's range in the SM's
  *	register file.
  * @shared_base: DISPATCH: byte offset of the block's range in the SM's
@@ -216,6 +295,14 @@ enum vgpu_evt_type {
 	VGPU_EVT_TB_DONE = 1,
 	/** A WAKE_AT cycle was reached. */
 	VGPU_EVT_WAKE = 2,
+	/**
+	 * A PREEMPT is done: the slot is free. @flags is the technique;
+	 * @warp_insts what the block had executed (kept by a switch, lost by
+	 * a flush); @tb_cycles the preemption latency, from the command to the
+	 * free slot. @status -ENOENT when the block was no longer there (it
+	 * finished first: its TB_DONE came before, nothing else changes).
+	 */
+	VGPU_EVT_PREEMPTED = 3,
 };
 
 /**
@@ -230,7 +317,8 @@ enum vgpu_evt_type {
 /**
  * struct vgpu_evt - one event-ring entry (64 bytes).
  * @type: &enum vgpu_evt_type.
- * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY; otherwise zero.
+ * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY; PREEMPTED: the technique;
+ *	otherwise zero.
  * @job: job id.
  * @cycle: cycle at which the event happened.
  * @tb: thread block index.

@@ -84,6 +84,18 @@ int backend_attach(struct backend *be, const char *path,
 	}
 	be->vram_size = at.vram_size;
 	be->start_cycle = at.start_cycle;
+	{
+		uint64_t bytes = (uint64_t)desc->num_sms * desc->max_tbs_per_sm *
+				 sizeof(struct vgpu_tb_status);
+
+		if (at.status_addr % 8 || at.status_addr > at.vram_size ||
+		    bytes > at.vram_size - at.status_addr) {
+			ret = -EPROTO;
+			goto err;
+		}
+		be->status = (struct vgpu_tb_status *)(be->vram + at.status_addr);
+		be->slots_per_sm = desc->max_tbs_per_sm;
+	}
 	return 0;
 err:
 	backend_detach(be);
@@ -97,6 +109,7 @@ void backend_detach(struct backend *be)
 	if (be->vram)
 		munmap(be->vram, be->vram_size);
 	be->vram = NULL;
+	be->status = NULL;
 	if (be->fd >= 0)
 		close(be->fd);
 	be->fd = -1;

@@ -39,6 +39,8 @@ struct ring {
  * @vram: device memory mapping.
  * @vram_size: its size.
  * @start_cycle: the device's cycle at attach.
+ * @status: the thread-block status table in device memory, or NULL.
+ * @slots_per_sm: its entries per SM.
  * @held: the last kick reported the device clock held.
  * @slept: slept in poll() since the last wait for the clock.
  */
@@ -49,6 +51,8 @@ struct backend {
 	uint8_t *vram;
 	uint64_t vram_size;
 	uint64_t start_cycle;
+	struct vgpu_tb_status *status;
+	uint32_t slots_per_sm;
 	bool held;
 	bool slept;
 };

@@ -115,6 +115,9 @@ static int apply_commands(struct daemon *d)
 		case VGPU_CMD_JOB_END:
 			vgpu_sim_job_end(d->sim, c.job);
 			break;
+		case VGPU_CMD_RESET:
+			vgpu_sim_reset(d->sim);
+			break;
 		case VGPU_CMD_WAKE_AT:
 			if (c.addr < d->wake_at)
 				d->wake_at = c.addr;
@@ -162,6 +165,9 @@ static int simulate_turn(struct daemon *d)
 	}
 	if (verbose > 1)
 		logmsg("cycle %" PRIu64 ": %d events", cycle, n);
+	/* What the kernel may read of running blocks while it has the turn. */
+	if (d->be.status)
+		vgpu_sim_tb_status(d->sim, d->be.status, d->be.slots_per_sm);
 	return backend_kick(&d->be, cycle);
 }
 

@@ -572,9 +572,8 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 
 /*
  * The device went idle at @now: it forgets where its warp schedulers stood
- * and everything its caches, MSHRs, DRAM row buffers and pipelines hold, so
- * that the same launches on an idle device take the same cycles every time
- * (the driver resets its SM round robin likewise).
+ * (no warp is left to remember). What the memory system holds stays, as on
+ * a real GPU between launches, until vgpu_sim_reset().
  */
 static void device_idle(struct vgpu_sim *s, uint64_t now)
 {
@@ -587,7 +586,12 @@ static void device_idle(struct vgpu_sim *s, uint64_t now)
 			sm->t.st.c_idle += now - sm->t.idle_since;
 		sm->t.idle_since = UINT64_MAX;
 	}
-	mem_reset(s);
+}
+
+void vgpu_sim_reset(struct vgpu_sim *s)
+{
+	if (!vgpu_sim_busy(s))
+		mem_reset(s);
 }
 
 /*

@@ -117,6 +117,20 @@ uint64_t vgpu_sim_cycle(const struct vgpu_sim *sim);
 void vgpu_sim_set_cycle(struct vgpu_sim *sim, uint64_t cycle);
 /* True while any thread block is resident (or a completion is pending). */
 bool vgpu_sim_busy(const struct vgpu_sim *sim);
+/*
+ * RESET command: an idle device forgets what its caches, MSHRs, DRAM row
+ * buffers and pipelines hold, so that the same launches on an unused device
+ * take the same cycles every time. Ignored while busy. Between launches
+ * that state otherwise carries over, as on a real GPU.
+ */
+void vgpu_sim_reset(struct vgpu_sim *sim);
+/*
+ * Fills the thread-block status table (uapi vgpu_backend.h): entry
+ * sm * @slots_per_sm + slot for every slot, the block in it and how far it
+ * has got, zeroed when free (status.c).
+ */
+void vgpu_sim_tb_status(const struct vgpu_sim *sim, struct vgpu_tb_status *table,
+			uint32_t slots_per_sm);
 
 /*
  * Simulates until the first cycle at which at least one event happens, but

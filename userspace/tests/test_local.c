@@ -385,7 +385,8 @@ static int t_queue(void)
 	CHECK(vgpu_job_wait(&a, -1, &ra) == 0 && ra.error == 0, "wait a: %d", ra.error);
 	CHECK(ra.end_cycle <= rb.start_cycle, "a (%" PRIu64 "-%" PRIu64 ") before b (%"
 	      PRIu64 "-)", ra.start_cycle, ra.end_cycle, rb.start_cycle);
-	CHECK(ra.cycles == rb.cycles && ra.warp_insts == rb.warp_insts, "same figures");
+	/* b finds the memory system as a left it (warm): same work, no slower */
+	CHECK(ra.warp_insts == rb.warp_insts && rb.cycles <= ra.cycles, "same work, b warm");
 	CHECK(vgpu_job_wait(&a, -1, &ra) == -ENOENT, "a job is reported once");
 	memcpy(out, f.bo->map, f.bo->size);
 	for (uint32_t t = 0; t < 64; t++)

@@ -95,8 +95,8 @@ case "$out" in "histogram: ok "*) ok "a restarted vgpud runs jobs again" ;;
 # at once under each, reject a bad value, end back on the default.
 sysdev=/sys/class/drm/renderD128/device
 check "partition_policy lists the policies, fcfs active" \
-	grep -q "^\[fcfs\] spatial smk-even smk-drf$" $sysdev/partition_policy
-for p in spatial smk-even smk-drf fcfs; do
+	grep -q "^\[fcfs\] spatial smk-even smk-drf warped-slicer$" $sysdev/partition_policy
+for p in spatial smk-even smk-drf warped-slicer fcfs; do
 	echo $p > $sysdev/partition_policy
 	check "partition_policy: $p active" grep -q "\[$p\]" $sysdev/partition_policy
 	vgpu run saxpy --size 200000 > /tmp/pa.out 2>&1 &
@@ -204,6 +204,23 @@ check "top --bogus exits 2" test $? = 2
 wait $toprun; rrun=$?
 check "the workload watched by top is ok" sh -c \
 	"test $rrun = 0 && grep -q '^sgemm: ok' /tmp/top-run.out"
+
+# The daemon's thread-block status table (per-TB progress, as of its last
+# kick) shows in the smst dump while blocks run.
+vgpu run saxpy --size 4000000 > /tmp/st-run.out 2>&1 &
+strun=$!
+i=0
+while [ $i -lt 200 ]; do
+	cat /sys/kernel/debug/dri/*/smst > /tmp/smst-running.out 2>/dev/null
+	grep -qE "^  slot [0-9]+ job [0-9]+ tb [0-9]+ .* insts [0-9]+" \
+		/tmp/smst-running.out && break
+	sleep 0.05
+	i=$((i + 1))
+done
+wait $strun; rst=$?
+check "smst dump: running blocks show their progress (TB status table)" \
+	grep -qE "^  slot [0-9]+ job [0-9]+ tb [0-9]+ .* insts [1-9][0-9]*" /tmp/smst-running.out
+check "the workload watched meanwhile is ok" test "$rst" = 0
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

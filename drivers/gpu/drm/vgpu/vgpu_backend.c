@@ -76,12 +76,15 @@ struct vgpu_ring {
  *	lock; the rings below do not change while it is set.
  * @cmd: command ring.
  * @evt: event ring.
+ * @status: the thread-block status table in device memory (allocated
+ *	while attached; under the device lock).
  */
 struct vgpu_backend {
 	struct vgpu_device *vdev;
 	bool attached;
 	struct vgpu_ring cmd;
 	struct vgpu_ring evt;
+	struct drm_mm_node status;
 };
 
 /**
@@ -277,6 +280,8 @@ static void vgpu_backend_detach(struct vgpu_backend *b)
 	if (!b->attached)
 		return;
 	vgpu_sched_detach(&vdev->sched, -EIO);
+	vdev->sched.tb_status = NULL;
+	vgpu_vram_free(&vdev->vram, &b->status);
 	vdev->backend = NULL;
 	WRITE_ONCE(b->attached, false);
 	dev_info(vdev->drm.dev, "backend detached at cycle %llu\n",
@@ -290,6 +295,7 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 	struct device *dev = vdev->drm.dev;
 	struct vgpu_backend_attach args;
 	struct vgpu_ring cmd = {}, evt = {};
+	u64 status_size;
 	const char *why;
 	int ret;
 
@@ -322,12 +328,23 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 		ret = -EBUSY;
 		goto err_unlock;
 	}
+	status_size = (u64)args.desc.num_sms * args.desc.max_tbs_per_sm *
+		      sizeof(struct vgpu_tb_status);
+	ret = vgpu_vram_alloc(&vdev->vram, &b->status, status_size, 64, 0);
+	if (ret) {
+		dev_dbg(dev, "ATTACH: no device memory for the TB status table\n");
+		goto err_unlock;
+	}
 	ret = vgpu_sched_attach(&vdev->sched, &args.desc, &vgpu_ring_sink_ops,
 				b);
 	if (ret) {
 		dev_dbg(dev, "ATTACH: cannot build the SMST (%d)\n", ret);
+		vgpu_vram_free(&vdev->vram, &b->status);
 		goto err_unlock;
 	}
+	vdev->sched.tb_status = vgpu_vram_ptr(&vdev->vram, b->status.start);
+	memset(vdev->sched.tb_status, 0, status_size);
+	args.status_addr = b->status.start;
 	b->cmd = cmd;
 	b->evt = evt;
 	/* Rings before the flag; pairs with the acquire in poll() and mmap(). */

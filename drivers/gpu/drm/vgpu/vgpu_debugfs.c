@@ -78,13 +78,21 @@ static int vgpu_debugfs_smst(struct seq_file *m, void *data)
 		seq_putc(m, '\n');
 		for (k = 0; k < st->max_tbs; k++) {
 			const struct vgpu_smst_slot *sl = &sm->slots[k];
+			u64 insts;
+			u32 flags;
 
 			if (!(sm->slot_map & BIT_ULL(k)))
 				continue;
-			seq_printf(m, "  slot %u job %u tb %u regs %u+%u shared %u+%u\n",
+			seq_printf(m, "  slot %u job %u tb %u regs %u+%u shared %u+%u",
 				   k, sl->job->id, sl->tb, sl->reg_base,
 				   sl->res.regs, sl->shared_base,
 				   sl->res.shared);
+			/* Chimera's per-TB statistics, as of the last kick. */
+			if (!vgpu_sched_tb_progress(s, i, k, &insts, &flags))
+				seq_printf(m, " insts %llu%s", insts,
+					   flags & VGPU_TB_STATUS_CROSSED_BOUNDARY ?
+					   " crossed" : "");
+			seq_putc(m, '\n');
 		}
 	}
 out:

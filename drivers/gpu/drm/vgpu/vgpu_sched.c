@@ -676,6 +676,40 @@ void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
 
+/**
+ * vgpu_sched_tb_progress() - how far the TB in a slot has got.
+ * @s: the scheduler.
+ * @sm: SM index.
+ * @slot: slot on it.
+ * @warp_insts: out, warp instructions it has executed.
+ * @flags: out, %VGPU_TB_STATUS_* flags.
+ *
+ * From the daemon's status table as of its last KICK (exact while the
+ * daemon waits in one; a dump taken meanwhile may see it mid-update).
+ * Caller holds the device lock.
+ *
+ * Return: 0; -ENODATA when there is no table, the slot is free or the
+ * daemon has not yet reported the TB now in it.
+ */
+int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
+			   u64 *warp_insts, u32 *flags)
+{
+	const struct vgpu_smst_slot *sl;
+	const struct vgpu_tb_status *ts;
+
+	lockdep_assert_held(s->lock);
+	sl = vgpu_smst_slot(&s->smst, sm, slot);
+	if (!s->tb_status || !sl || !sl->job)
+		return -ENODATA;
+	ts = &s->tb_status[sm * s->smst.max_tbs + slot];
+	if (READ_ONCE(ts->job) != sl->job->id || READ_ONCE(ts->tb) != sl->tb)
+		return -ENODATA;
+	*warp_insts = READ_ONCE(ts->warp_insts);
+	*flags = READ_ONCE(ts->flags);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_tb_progress);
+
 /* Does @sm run TBs of a kernel other than @e? */
 static bool vgpu_sched_sm_runs_others(const struct vgpu_sched *s, u32 sm,
 				      const struct vgpu_kcb_entry *e)

@@ -114,6 +114,9 @@ struct vgpu_sched_preempt {
  *	on the SM, or NULL when any may. Not counted references: an entry is
  *	cleared when its kernel ends.
  * @preempt: per SM, the preemption under way (valid while @attached).
+ * @tb_status: the daemon's thread-block status table in device memory,
+ *	entry sm * max_tbs + slot (NULL when there is none, as in KUnit);
+ *	read through vgpu_sched_tb_progress().
  * @alloc_mode: &enum vgpu_smst_alloc_mode chosen for the SMST; kept across
  *	re-attach.
  * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
@@ -142,6 +145,7 @@ struct vgpu_sched {
 	u32 cmd_seq;
 	struct vgpu_kcb_entry **sm_owner;
 	struct vgpu_sched_preempt *preempt;
+	struct vgpu_tb_status *tb_status;
 	enum vgpu_smst_alloc_mode alloc_mode;
 	u32 smk_quota_min;
 	u64 policy_changes;
@@ -167,6 +171,8 @@ void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
 void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);
+int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
+			   u64 *warp_insts, u32 *flags);
 
 bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
 int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
