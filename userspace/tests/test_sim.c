@@ -2075,6 +2075,121 @@ static int t_mb_bandwidth(void)
 	return 0;
 }
 
+struct rb_params {
+	uint32_t n, pad;
+	uint64_t out;
+};
+
+/* rbsame and rbdiff: 64 mads, a sub, a setp and a bra per iteration */
+#define RB_MADS 64
+#define RB_INSTS (RB_MADS + 3)
+
+/*
+ * Runs @entry with @n iterations on volta-v100 with the overrides @kv, one
+ * block of one warp per scheduler: the cycles and the warp instructions of
+ * each scheduler.
+ */
+static int regbank_run(const char *const *kv, const char *entry, uint32_t n, double *cycles,
+		       double *insts)
+{
+	struct env e;
+	struct prog p;
+	struct result res;
+	struct vgpu_sim_stats st;
+	int r = -1;
+
+	if (mb_init(&e, &p, "volta-v100", kv, 16u << 20))
+		goto out;
+	{
+		uint32_t ns = e.cfg.schedulers_per_sm;
+		struct rb_params prm = { n, 0, dalloc(&e, 32 * ns * 4) };
+		struct vgpu_mem_range rg[1] = { { prm.out, 32 * ns * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = entry, .grid = { 1 }, .block = { 32 * ns },
+			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 1,
+		};
+
+		MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "%s run", entry);
+		vgpu_sim_get_stats(e.sim, &st);
+		*cycles = (double)res.cycles;
+		*insts = (double)st.warp_insts / ns;
+	}
+	r = 0;
+out:
+	mb_fini(&e, &p);
+	return r;
+}
+
+/*
+ * Cycles per warp instruction of @entry from runs of 16 and 32 iterations,
+ * so that the start and the end of the block cancel out.
+ */
+static int regbank_cpi(const char *const *kv, const char *entry, double *cpi)
+{
+	double c1, i1, c2, i2;
+
+	if (regbank_run(kv, entry, 16, &c1, &i1) || regbank_run(kv, entry, 32, &c2, &i2))
+		return -1;
+	*cpi = (c2 - c1) / (i2 - i1);
+	return 0;
+}
+
+/*
+ * Register bank conflicts (collect() in userspace/sim/sim.c): an instruction
+ * holds the operand collector it takes until its last source is read, one
+ * read per bank per cycle. With one collector the collector is free again
+ * max(1, most sources in one bank) cycles after it starts, whatever the
+ * banks of the instructions before: the three reads of an rbsame mad, all
+ * of one bank, take 3 cycles, the sub and the setp (one source each) 1; the
+ * bra reads no register. Issue runs ahead of the collector (it waits for
+ * results, not for collectors), so one iteration of rbsame takes
+ * 3 * 64 + 2 cycles: 3 cycles per mad, 194 / 67 per warp instruction. The
+ * mads of rbdiff read three different banks (1 cycle each), so the SP unit
+ * (alu_ii = 1) limits them: 1 cycle per warp instruction. Without banks
+ * (reg_banks = 0, ideal reads) both issue at the SP unit's rate. With two
+ * collectors, consecutive rbsame mads read different banks (accumulators
+ * R4-R11 in turn, four banks), so two collect at once: 1.5 cycles per mad,
+ * and the sub and the setp. rbdiff and the two-collector figure depend on
+ * the register allocation microbench.ptx describes.
+ */
+static int t_mb_regbank(void)
+{
+	static const char *const one[] = { "alu_ii", "1", "reg_banks", "4", "collectors", "1",
+					   NULL };
+	static const char *const two[] = { "alu_ii", "1", "reg_banks", "4", "collectors", "2",
+					   NULL };
+	static const char *const ideal[] = { "alu_ii", "1", "reg_banks", "0", NULL };
+	const double per_mad = (double)RB_INSTS / RB_MADS;
+	double same, diff, same2, same0, diff0, want;
+
+	CHECK(regbank_cpi(one, "rbsame", &same) == 0, "rbsame run");
+	CHECK(regbank_cpi(one, "rbdiff", &diff) == 0, "rbdiff run");
+	want = (3.0 * RB_MADS + 2) / RB_INSTS;
+	printf("# 4 banks, 1 collector: same bank %.3f cycles/warp-inst (expected %.3f),"
+	       " %.3f cycles/mad (3 reads of one bank: 3)\n", same, want, same * per_mad);
+	CHECK(within(same, want, 0.05), "same bank: %.3f cycles/warp-inst, expected %.3f", same,
+	      want);
+	CHECK(within(same * per_mad, 3.0, 0.05), "same bank: %.3f cycles/mad, expected 3",
+	      same * per_mad);
+	printf("# 4 banks, 1 collector: different banks %.3f cycles/warp-inst (SP unit: 1)\n",
+	       diff);
+	CHECK(within(diff, 1.0, 0.05),
+	      "different banks: %.3f cycles/warp-inst, expected 1 (rbdiff's registers moved?)",
+	      diff);
+	CHECK(regbank_cpi(two, "rbsame", &same2) == 0, "rbsame run");
+	printf("# 4 banks, 2 collectors: same bank %.3f cycles/mad (2 at once: 1.5 + loop)\n",
+	       same2 * per_mad);
+	CHECK(within(same2 * per_mad, 1.5, 0.05), "2 collectors: %.3f cycles/mad, expected 1.5",
+	      same2 * per_mad);
+	CHECK(regbank_cpi(ideal, "rbsame", &same0) == 0, "rbsame run");
+	CHECK(regbank_cpi(ideal, "rbdiff", &diff0) == 0, "rbdiff run");
+	printf("# ideal reads: same bank %.3f, different banks %.3f cycles/warp-inst (SP unit:"
+	       " 1)\n", same0, diff0);
+	CHECK(within(same0, 1.0, 0.05) && within(diff0, 1.0, 0.05) && within(same0, diff0, 0.05),
+	      "ideal reads: %.3f and %.3f cycles/warp-inst, expected 1", same0, diff0);
+	return 0;
+}
+
 /* Counters add up; saxpy stalls mostly on memory, alu mostly not at all. */
 static int t_stats(void)
 {
@@ -2471,6 +2586,7 @@ int main(int argc, char **argv)
 	report("micro-benchmark: shared memory bank conflicts", t_mb_shared());
 	report("micro-benchmark: SP and SFU throughput", t_mb_throughput());
 	report("micro-benchmark: streaming DRAM bandwidth", t_mb_bandwidth());
+	report("micro-benchmark: register bank conflicts", t_mb_regbank());
 	report("parallel simulation: 1, 2 and 3 threads give identical results", t_threads());
 	if (do_bench)
 		report("bench", bench());
