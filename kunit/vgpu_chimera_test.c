@@ -144,7 +144,7 @@ static void chimera_estimate(struct kunit *test)
 {
 	static const u64 drain_lat[3] = { 38000, 20000, 2000 };
 	static const u64 drain_ovh[3] = { 9000, 4500, 0 };
-	struct vgpu_preempt_cost c[VGPU_PREEMPT_NR_TECHS];
+	struct vgpu_preempt_cost c[VGPU_TECH_NR];
 	struct vgpu_preempt_input in;
 	struct vgpu_preempt_tb tbs[3];
 	struct vgpu_preempt_sm sm;
@@ -154,28 +154,28 @@ static void chimera_estimate(struct kunit *test)
 	input_init(&in, &sm, 1);
 	for (i = 0; i < 3; i++) {
 		vgpu_preempt_estimate(&in, &sm, i, c);
-		KUNIT_EXPECT_TRUE(test, c[VGPU_PREEMPT_SWITCH].allowed);
-		KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_SWITCH].latency, 1536ull);
-		KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_SWITCH].overhead, 1024ull);
-		KUNIT_EXPECT_TRUE(test, c[VGPU_PREEMPT_DRAIN].allowed);
-		KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].latency,
+		KUNIT_EXPECT_TRUE(test, c[VGPU_TECH_SWITCH].allowed);
+		KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].latency, 1536ull);
+		KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].overhead, 1024ull);
+		KUNIT_EXPECT_TRUE(test, c[VGPU_TECH_DRAIN].allowed);
+		KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency,
 				drain_lat[i]);
-		KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].overhead,
+		KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead,
 				drain_ovh[i]);
-		KUNIT_EXPECT_TRUE(test, c[VGPU_PREEMPT_FLUSH].allowed);
-		KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_FLUSH].latency,
+		KUNIT_EXPECT_TRUE(test, c[VGPU_TECH_FLUSH].allowed);
+		KUNIT_EXPECT_EQ(test, c[VGPU_TECH_FLUSH].latency,
 				(u64)VGPU_PREEMPT_FLUSH_LATENCY);
-		KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_FLUSH].overhead,
+		KUNIT_EXPECT_EQ(test, c[VGPU_TECH_FLUSH].overhead,
 				progress[i]);
 	}
 
 	/* A TB past the kernel's average is taken to be finishing. */
 	tbs[2].insts = 12000;
 	vgpu_preempt_estimate(&in, &sm, 2, c);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].latency, 0ull);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].overhead, 0ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 0ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead, 0ull);
 	vgpu_preempt_estimate(&in, &sm, 0, c);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].overhead, 11500ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead, 11500ull);
 }
 
 /*
@@ -201,9 +201,9 @@ static void chimera_by_progress(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, plan.nr_sms, 1u);
 	KUNIT_EXPECT_EQ(test, p->sm, 7u);
 	KUNIT_EXPECT_EQ(test, p->nr_tbs, 3u);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_FLUSH);
-	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_PREEMPT_SWITCH);
-	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_PREEMPT_DRAIN);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_TECH_SWITCH);
+	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_TECH_DRAIN);
 	KUNIT_EXPECT_EQ(test, p->latency, 2000ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 1524ull);
 	KUNIT_EXPECT_TRUE(test, p->meets);
@@ -218,9 +218,9 @@ static void chimera_by_progress(struct kunit *test)
 	 */
 	req.budget = 40000;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_FLUSH);
-	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_PREEMPT_SWITCH);
-	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_PREEMPT_DRAIN);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_TECH_SWITCH);
+	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_TECH_DRAIN);
 
 	/*
 	 * Budget 1000: the switch of the SM (1536) and the drain of the late
@@ -229,9 +229,9 @@ static void chimera_by_progress(struct kunit *test)
 	 */
 	req.budget = 1000;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_FLUSH);
-	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_PREEMPT_FLUSH);
-	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_PREEMPT_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_TECH_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_TECH_FLUSH);
 	KUNIT_EXPECT_EQ(test, p->latency, (u64)VGPU_PREEMPT_FLUSH_LATENCY);
 	KUNIT_EXPECT_EQ(test, p->overhead, 15000ull);
 	KUNIT_EXPECT_TRUE(test, plan.budget_met);
@@ -260,7 +260,7 @@ static void chimera_not_idempotent(struct kunit *test)
 	tbs[0].stored = true;
 	tbs[0].crossed = true;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_SWITCH);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_SWITCH);
 	/* max(two saves sharing the bandwidth 4096 / 4, drain 2000) */
 	KUNIT_EXPECT_EQ(test, p->latency, 2000ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 1024ull + 1024 + 0);
@@ -268,12 +268,12 @@ static void chimera_not_idempotent(struct kunit *test)
 	/* Relaxed: stored, but not past the boundary: flush as before. */
 	tbs[0].crossed = false;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_FLUSH);
 
 	/* Strict: any store rules flush out. */
 	in.params.idem = VGPU_PREEMPT_IDEM_STRICT;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_SWITCH);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_SWITCH);
 
 	/*
 	 * Budget 1000, every TB stored (strict): only flush would meet it
@@ -285,7 +285,7 @@ static void chimera_not_idempotent(struct kunit *test)
 	req.budget = 1000;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_PREEMPT_SWITCH);
+		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_TECH_SWITCH);
 	KUNIT_EXPECT_EQ(test, p->latency, 1536ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 3072ull);
 	KUNIT_EXPECT_FALSE(test, p->meets);
@@ -361,7 +361,7 @@ static void chimera_budget_missed(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		for (j = 0; j < 3; j++)
 			KUNIT_EXPECT_EQ(test, p[i].tech[j],
-					(u8)VGPU_PREEMPT_SWITCH);
+					(u8)VGPU_TECH_SWITCH);
 		KUNIT_EXPECT_FALSE(test, p[i].meets);
 		KUNIT_EXPECT_EQ(test, p[i].latency, 1536ull);
 		KUNIT_EXPECT_EQ(test, p[i].overhead, 3072ull);
@@ -436,7 +436,7 @@ static void chimera_fill(struct kunit *test)
 static void chimera_unknown(struct kunit *test)
 {
 	struct vgpu_preempt_request req = { .nr_sms = 1, .budget = U64_MAX };
-	struct vgpu_preempt_cost c[VGPU_PREEMPT_NR_TECHS];
+	struct vgpu_preempt_cost c[VGPU_TECH_NR];
 	struct vgpu_preempt_tb t0[1] = { tb_at(500) };
 	struct vgpu_preempt_tb t1[1] = { tb_at(500) };
 	struct vgpu_preempt_sm sms[2] = {
@@ -455,12 +455,12 @@ static void chimera_unknown(struct kunit *test)
 	 */
 	t0[0].known = false;
 	vgpu_preempt_estimate(&in, &sms[0], 0, c);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].latency, U64_MAX);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].overhead, U64_MAX);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_FLUSH].latency, U64_MAX);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_FLUSH].overhead, U64_MAX);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_SWITCH].latency, 512ull);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_SWITCH].overhead, 1024ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, U64_MAX);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead, U64_MAX);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_FLUSH].latency, U64_MAX);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_FLUSH].overhead, U64_MAX);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].latency, 512ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].overhead, 1024ull);
 
 	/*
 	 * Even with an unlimited budget, which every estimate meets, the
@@ -470,10 +470,10 @@ static void chimera_unknown(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	KUNIT_EXPECT_EQ(test, p[0].sm, 1u);
-	KUNIT_EXPECT_EQ(test, p[0].tech[0], (u8)VGPU_PREEMPT_DRAIN);
+	KUNIT_EXPECT_EQ(test, p[0].tech[0], (u8)VGPU_TECH_DRAIN);
 	KUNIT_EXPECT_EQ(test, p[0].overhead, 0ull);
 	KUNIT_EXPECT_EQ(test, p[1].sm, 0u);
-	KUNIT_EXPECT_EQ(test, p[1].tech[0], (u8)VGPU_PREEMPT_SWITCH);
+	KUNIT_EXPECT_EQ(test, p[1].tech[0], (u8)VGPU_TECH_SWITCH);
 	KUNIT_EXPECT_EQ(test, p[1].overhead, 1024ull);
 
 	/*
@@ -485,15 +485,15 @@ static void chimera_unknown(struct kunit *test)
 	in.kernel.known = false;
 	req.budget = 4000;
 	vgpu_preempt_estimate(&in, &sms[1], 0, c);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_SWITCH].overhead, U64_MAX);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_DRAIN].latency, U64_MAX);
-	KUNIT_EXPECT_EQ(test, c[VGPU_PREEMPT_FLUSH].overhead, 500ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].overhead, U64_MAX);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, U64_MAX);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_FLUSH].overhead, 500ull);
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	KUNIT_EXPECT_EQ(test, p[0].sm, 1u);
-	KUNIT_EXPECT_EQ(test, p[0].tech[0], (u8)VGPU_PREEMPT_FLUSH);
+	KUNIT_EXPECT_EQ(test, p[0].tech[0], (u8)VGPU_TECH_FLUSH);
 	KUNIT_EXPECT_EQ(test, p[0].overhead, 500ull);
 	KUNIT_EXPECT_EQ(test, p[1].sm, 0u);
-	KUNIT_EXPECT_EQ(test, p[1].tech[0], (u8)VGPU_PREEMPT_SWITCH);
+	KUNIT_EXPECT_EQ(test, p[1].tech[0], (u8)VGPU_TECH_SWITCH);
 	KUNIT_EXPECT_EQ(test, p[1].overhead, U64_MAX);
 	KUNIT_EXPECT_TRUE(test, plan.budget_met);
 }
@@ -570,7 +570,7 @@ static void chimera_saturation(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	KUNIT_EXPECT_TRUE(test, plan.budget_met);
 	for (i = 0; i < VGPU_PREEMPT_MAX_TBS; i++)
-		KUNIT_EXPECT_EQ(test, p[0].tech[i], (u8)VGPU_PREEMPT_DRAIN);
+		KUNIT_EXPECT_EQ(test, p[0].tech[i], (u8)VGPU_TECH_DRAIN);
 	KUNIT_EXPECT_EQ(test, p[0].overhead, 63ull * 64 / 2);
 }
 
@@ -591,7 +591,7 @@ static void chimera_single_technique(struct kunit *test)
 	/* switch: 3 × 2048 / 4 = 1536 cycles, 3 × 1024 instructions. */
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_switch.select(&in, &req, &plan), 0);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_PREEMPT_SWITCH);
+		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_TECH_SWITCH);
 	KUNIT_EXPECT_EQ(test, p->latency, 1536ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 3072ull);
 	KUNIT_EXPECT_TRUE(test, plan.budget_met);
@@ -599,7 +599,7 @@ static void chimera_single_technique(struct kunit *test)
 	/* drain: the early TB's 38000 cycles; 9000 + 4500 + 0. */
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_drain.select(&in, &req, &plan), 0);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_PREEMPT_DRAIN);
+		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_TECH_DRAIN);
 	KUNIT_EXPECT_EQ(test, p->latency, 38000ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 13500ull);
 	KUNIT_EXPECT_FALSE(test, plan.budget_met);
@@ -607,7 +607,7 @@ static void chimera_single_technique(struct kunit *test)
 	/* flush: 16 cycles; 500 + 5000 + 9500. */
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_flush.select(&in, &req, &plan), 0);
 	for (i = 0; i < 3; i++)
-		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_PREEMPT_FLUSH);
+		KUNIT_EXPECT_EQ(test, p->tech[i], (u8)VGPU_TECH_FLUSH);
 	KUNIT_EXPECT_EQ(test, p->latency, (u64)VGPU_PREEMPT_FLUSH_LATENCY);
 	KUNIT_EXPECT_EQ(test, p->overhead, 15000ull);
 	KUNIT_EXPECT_TRUE(test, plan.budget_met);
@@ -618,9 +618,9 @@ static void chimera_single_technique(struct kunit *test)
 	 */
 	tbs[1].crossed = true;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_flush.select(&in, &req, &plan), 0);
-	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_PREEMPT_FLUSH);
-	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_PREEMPT_DRAIN);
-	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_PREEMPT_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_FLUSH);
+	KUNIT_EXPECT_EQ(test, p->tech[1], (u8)VGPU_TECH_DRAIN);
+	KUNIT_EXPECT_EQ(test, p->tech[2], (u8)VGPU_TECH_FLUSH);
 	KUNIT_EXPECT_EQ(test, p->latency, 20000ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 500ull + 4500 + 9500);
 	KUNIT_EXPECT_FALSE(test, plan.budget_met);
@@ -643,9 +643,9 @@ static void chimera_single_technique(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_idem_parse("loose"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, vgpu_preempt_idem_name(VGPU_PREEMPT_IDEM_STRICT),
 			   "strict");
-	KUNIT_EXPECT_STREQ(test, vgpu_preempt_tech_name(VGPU_PREEMPT_DRAIN),
+	KUNIT_EXPECT_STREQ(test, vgpu_preempt_tech_name(VGPU_TECH_DRAIN),
 			   "drain");
-	KUNIT_EXPECT_STREQ(test, vgpu_preempt_tech_name(VGPU_PREEMPT_NR_TECHS),
+	KUNIT_EXPECT_STREQ(test, vgpu_preempt_tech_name(VGPU_TECH_NR),
 			   "?");
 }
 
@@ -731,7 +731,7 @@ static void check_sm(struct kunit *test, const struct vgpu_preempt_input *in,
 		     const struct vgpu_preempt_sm_plan *p, u64 budget)
 {
 	const struct vgpu_preempt_sm *sm = &in->sms[p->idx];
-	struct vgpu_preempt_cost c[VGPU_PREEMPT_NR_TECHS];
+	struct vgpu_preempt_cost c[VGPU_TECH_NR];
 	u64 sum = 0;
 	u32 i;
 	int t;
@@ -743,9 +743,9 @@ static void check_sm(struct kunit *test, const struct vgpu_preempt_input *in,
 		u8 chosen = p->tech[i];
 		bool any = false;
 
-		KUNIT_ASSERT_LT(test, chosen, (u8)VGPU_PREEMPT_NR_TECHS);
+		KUNIT_ASSERT_LT(test, chosen, (u8)VGPU_TECH_NR);
 		vgpu_preempt_estimate(in, sm, i, c);
-		for (t = 0; t < VGPU_PREEMPT_NR_TECHS; t++) {
+		for (t = 0; t < VGPU_TECH_NR; t++) {
 			if (!c[t].allowed || c[t].latency > budget)
 				continue;
 			any = true;
@@ -756,9 +756,9 @@ static void check_sm(struct kunit *test, const struct vgpu_preempt_input *in,
 			KUNIT_EXPECT_TRUE(test, c[chosen].allowed);
 			KUNIT_EXPECT_LE(test, c[chosen].latency, budget);
 		} else {
-			KUNIT_EXPECT_EQ(test, chosen, (u8)VGPU_PREEMPT_SWITCH);
+			KUNIT_EXPECT_EQ(test, chosen, (u8)VGPU_TECH_SWITCH);
 		}
-		if (chosen != VGPU_PREEMPT_SWITCH)
+		if (chosen != VGPU_TECH_SWITCH)
 			KUNIT_EXPECT_GE(test, p->latency, c[chosen].latency);
 		sum += c[chosen].overhead;
 	}

@@ -34,18 +34,18 @@
 
 /**
  * enum vgpu_preempt_tech - how one thread block is preempted (§4.2).
- * @VGPU_PREEMPT_SWITCH: context switch: save the TB's context (registers,
+ * @VGPU_TECH_SWITCH: context switch: save the TB's context (registers,
  *	shared memory, SIMT stacks) and restore it later on some SM.
- * @VGPU_PREEMPT_DRAIN: stop issuing to the SM and let the TB finish.
- * @VGPU_PREEMPT_FLUSH: drop the TB and run it again from its beginning;
+ * @VGPU_TECH_DRAIN: stop issuing to the SM and let the TB finish.
+ * @VGPU_TECH_FLUSH: drop the TB and run it again from its beginning;
  *	only correct while the TB is idempotent (§4.3.4).
- * @VGPU_PREEMPT_NR_TECHS: number of techniques.
+ * @VGPU_TECH_NR: number of techniques.
  */
 enum vgpu_preempt_tech {
-	VGPU_PREEMPT_SWITCH = 0,
-	VGPU_PREEMPT_DRAIN = 1,
-	VGPU_PREEMPT_FLUSH = 2,
-	VGPU_PREEMPT_NR_TECHS,
+	VGPU_TECH_SWITCH = 0,
+	VGPU_TECH_DRAIN = 1,
+	VGPU_TECH_FLUSH = 2,
+	VGPU_TECH_NR,
 };
 
 /**
@@ -251,7 +251,7 @@ bool vgpu_preempt_flush_allowed(const struct vgpu_preempt_tb *tb,
 				enum vgpu_preempt_idem idem);
 void vgpu_preempt_estimate(const struct vgpu_preempt_input *in,
 			   const struct vgpu_preempt_sm *sm, u32 tb,
-			   struct vgpu_preempt_cost cost[VGPU_PREEMPT_NR_TECHS]);
+			   struct vgpu_preempt_cost cost[VGPU_TECH_NR]);
 
 /*
  * For the policies: Algorithm 3 with the per-TB choice left to @pick,

@@ -157,7 +157,7 @@ static const struct vgpu_preempt_cost cost_unknown = {
 
 static void estimate(const struct vgpu_preempt_input *in,
 		     const struct sm_totals *t, const struct vgpu_preempt_tb *tb,
-		     struct vgpu_preempt_cost cost[VGPU_PREEMPT_NR_TECHS])
+		     struct vgpu_preempt_cost cost[VGPU_TECH_NR])
 {
 	const struct vgpu_preempt_kernel *k = &in->kernel;
 	u64 bw = in->params.sm_bw_fp;
@@ -172,7 +172,7 @@ static void estimate(const struct vgpu_preempt_input *in,
 	 * TB's own part, so that an SM's overheads add up to 2 × the SM's
 	 * save × IPC.
 	 */
-	c = &cost[VGPU_PREEMPT_SWITCH];
+	c = &cost[VGPU_TECH_SWITCH];
 	c->allowed = true;
 	c->latency = vgpu_preempt_switch_latency(t->ctx_bytes, bw);
 	c->overhead = U64_MAX;
@@ -190,7 +190,7 @@ static void estimate(const struct vgpu_preempt_input *in,
 	 * advanced one, i.e. with the time the SM runs part empty. The
 	 * maximum is over the TBs whose statistics are known.
 	 */
-	c = &cost[VGPU_PREEMPT_DRAIN];
+	c = &cost[VGPU_TECH_DRAIN];
 	if (tb->known && k->known) {
 		u64 left = k->avg_tb_insts > tb->insts ?
 			   k->avg_tb_insts - tb->insts : 0;
@@ -203,7 +203,7 @@ static void estimate(const struct vgpu_preempt_input *in,
 	}
 
 	/* Flush: about no time, the executed instructions are lost. */
-	c = &cost[VGPU_PREEMPT_FLUSH];
+	c = &cost[VGPU_TECH_FLUSH];
 	if (tb->known) {
 		c->latency = VGPU_PREEMPT_FLUSH_LATENCY;
 		c->overhead = tb->insts;
@@ -225,7 +225,7 @@ static void estimate(const struct vgpu_preempt_input *in,
  */
 void vgpu_preempt_estimate(const struct vgpu_preempt_input *in,
 			   const struct vgpu_preempt_sm *sm, u32 tb,
-			   struct vgpu_preempt_cost cost[VGPU_PREEMPT_NR_TECHS])
+			   struct vgpu_preempt_cost cost[VGPU_TECH_NR])
 {
 	struct sm_totals t;
 
@@ -270,7 +270,7 @@ static void plan_sm(const struct vgpu_preempt_input *in, u32 idx, u64 budget,
 		    struct vgpu_preempt_sm_plan *p)
 {
 	const struct vgpu_preempt_sm *sm = &in->sms[idx];
-	struct vgpu_preempt_cost cost[VGPU_PREEMPT_NR_TECHS];
+	struct vgpu_preempt_cost cost[VGPU_TECH_NR];
 	u64 switched = 0, longest = 0;
 	struct sm_totals t;
 	u32 i;
@@ -280,7 +280,7 @@ static void plan_sm(const struct vgpu_preempt_input *in, u32 idx, u64 budget,
 	p->sm = sm->sm;
 	p->nr_tbs = sm->nr_tbs;
 	p->overhead = 0;
-	memset(p->tech, VGPU_PREEMPT_SWITCH, sizeof(p->tech));
+	memset(p->tech, VGPU_TECH_SWITCH, sizeof(p->tech));
 	for (i = 0; i < sm->nr_tbs; i++) {
 		const struct vgpu_preempt_tb *tb = &sm->tbs[i];
 		enum vgpu_preempt_tech tech;
@@ -294,7 +294,7 @@ static void plan_sm(const struct vgpu_preempt_input *in, u32 idx, u64 budget,
 		 * is, except that the saves share the SM's bandwidth and are
 		 * summed below.
 		 */
-		if (tech == VGPU_PREEMPT_SWITCH)
+		if (tech == VGPU_TECH_SWITCH)
 			switched = sat_add(switched, tb->ctx_bytes);
 		else
 			longest = max(longest, cost[tech].latency);
@@ -389,11 +389,11 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_plan_sms);
 static enum vgpu_preempt_tech chimera_pick(const struct vgpu_preempt_cost *cost,
 					   u64 budget)
 {
-	enum vgpu_preempt_tech best = VGPU_PREEMPT_SWITCH;
+	enum vgpu_preempt_tech best = VGPU_TECH_SWITCH;
 	bool found = false;
 	int t;
 
-	for (t = 0; t < VGPU_PREEMPT_NR_TECHS; t++) {
+	for (t = 0; t < VGPU_TECH_NR; t++) {
 		const struct vgpu_preempt_cost *c = &cost[t];
 
 		if (!c->allowed || c->latency > budget)
@@ -486,9 +486,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_idem_name);
 const char *vgpu_preempt_tech_name(enum vgpu_preempt_tech tech)
 {
 	static const char *const names[] = {
-		[VGPU_PREEMPT_SWITCH] = "switch",
-		[VGPU_PREEMPT_DRAIN] = "drain",
-		[VGPU_PREEMPT_FLUSH] = "flush",
+		[VGPU_TECH_SWITCH] = "switch",
+		[VGPU_TECH_DRAIN] = "drain",
+		[VGPU_TECH_FLUSH] = "flush",
 	};
 
 	return (u32)tech < ARRAY_SIZE(names) ? names[tech] : "?";

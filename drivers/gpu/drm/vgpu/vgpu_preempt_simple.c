@@ -19,13 +19,13 @@
 static enum vgpu_preempt_tech pick_switch(const struct vgpu_preempt_cost *cost,
 					  u64 budget)
 {
-	return VGPU_PREEMPT_SWITCH;
+	return VGPU_TECH_SWITCH;
 }
 
 static enum vgpu_preempt_tech pick_drain(const struct vgpu_preempt_cost *cost,
 					 u64 budget)
 {
-	return VGPU_PREEMPT_DRAIN;
+	return VGPU_TECH_DRAIN;
 }
 
 /*
@@ -39,8 +39,8 @@ static enum vgpu_preempt_tech pick_drain(const struct vgpu_preempt_cost *cost,
 static enum vgpu_preempt_tech pick_flush(const struct vgpu_preempt_cost *cost,
 					 u64 budget)
 {
-	return cost[VGPU_PREEMPT_FLUSH].allowed ? VGPU_PREEMPT_FLUSH :
-						  VGPU_PREEMPT_DRAIN;
+	return cost[VGPU_TECH_FLUSH].allowed ? VGPU_TECH_FLUSH :
+						  VGPU_TECH_DRAIN;
 }
 
 static int switch_select(const struct vgpu_preempt_input *in,
