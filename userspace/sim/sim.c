@@ -1242,7 +1242,7 @@ static int sm_phase_b(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	return ret;
 }
 
-/* Phase A on a pool thread: SM i belongs to thread i % threads. */
+/* Phase A of share @tid (pool.c): the SMs i with i % threads == tid. */
 static void phase_a_thread(void *arg, uint32_t tid)
 {
 	struct vgpu_sim *s = arg;
