@@ -74,10 +74,36 @@ static void mock_publish(void *ctx)
 	hw->visible = hw->nr_cmds;
 }
 
+/* Save areas: fake device addresses, counted so that leaks show. */
+static void *mock_ctx_alloc(void *ctx, u64 bytes, u64 *addr)
+{
+	struct mock_hw *hw = ctx;
+	u64 *a = kzalloc(sizeof(*a), GFP_KERNEL);
+
+	if (!a)
+		return NULL;
+	hw->next_ctx_addr += round_up(bytes, 4096) + 4096;
+	*a = hw->next_ctx_addr;
+	*addr = *a;
+	hw->ctx_live++;
+	return a;
+}
+
+static void mock_ctx_free(void *ctx, void *handle)
+{
+	struct mock_hw *hw = ctx;
+
+	KUNIT_EXPECT_NOT_NULL(hw->test, handle);
+	kfree(handle);
+	hw->ctx_live--;
+}
+
 const struct vgpu_cmd_sink_ops mock_sink_ops = {
 	.space = mock_space,
 	.emit = mock_emit,
 	.publish = mock_publish,
+	.ctx_alloc = mock_ctx_alloc,
+	.ctx_free = mock_ctx_free,
 };
 
 /* ---- KCB entry owner callbacks --------------------------------------- */
@@ -159,6 +185,8 @@ struct mock_job *mock_job_new(struct mock_hw *hw, u32 num_tbs, u32 threads,
 	KUNIT_ASSERT_LT(test, hw->nr_jobs, MOCK_MAX_JOBS);
 	j->runs = kunit_kzalloc(test, num_tbs, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, j->runs);
+	j->saved = kunit_kzalloc(test, num_tbs, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, j->saved);
 	vgpu_kcb_entry_init(&j->e, &mock_job_ops);
 	j->hw = hw;
 	j->order = hw->nr_jobs;
@@ -232,6 +260,15 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	KUNIT_EXPECT_EQ_MSG(test, j->runs[cmd->tb], 0,
 			    "job %u TB %u dispatched twice", j->order, cmd->tb);
 	j->runs[cmd->tb]++;
+	/* Only a switched TB is resumed, and it always is. */
+	KUNIT_EXPECT_EQ_MSG(test, !!(cmd->flags & VGPU_DISPATCH_RESTORE),
+			    j->saved[cmd->tb], "job %u TB %u restore", j->order,
+			    cmd->tb);
+	if (cmd->flags & VGPU_DISPATCH_RESTORE) {
+		KUNIT_EXPECT_NE(test, cmd->addr, 0);
+		hw->restores++;
+	}
+	j->saved[cmd->tb] = 0;
 	KUNIT_EXPECT_GE_MSG(test, hw->cycle, j->e.not_before,
 			    "job %u started before its not-before cycle",
 			    j->order);
@@ -294,6 +331,7 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	r->shared = j->e.res.shared;
 	r->threads = j->e.res.threads;
 	r->start = hw->cycle;
+	r->preempt = 0;
 	r->done_at = hw->cycle + mock_tb_dur(j, cmd->tb);
 	if (j->sat && tbs > j->sat)
 		r->done_at = hw->cycle +
@@ -359,6 +397,28 @@ void mock_apply(struct mock_hw *hw)
 			KUNIT_EXPECT_EQ(test, hw->nr_run, 0);
 			hw->resets++;
 			break;
+		case VGPU_CMD_PREEMPT:
+			for (k = 0; k < hw->nr_run; k++) {
+				struct mock_run *r = &hw->run[k];
+
+				if (r->job->e.id != cmd->job || r->tb != cmd->tb ||
+				    r->sm != cmd->sm || r->slot != cmd->slot)
+					continue;
+				KUNIT_EXPECT_EQ(test, r->preempt, 0);
+				KUNIT_EXPECT_TRUE(test,
+						  cmd->flags == VGPU_PREEMPT_SWITCH ?
+						  cmd->addr != 0 :
+						  cmd->flags == VGPU_PREEMPT_FLUSH);
+				r->preempt = cmd->flags;
+				/* A switch saves for a while, a flush is quick. */
+				r->done_at = hw->cycle +
+					     (cmd->flags == VGPU_PREEMPT_SWITCH ? 7 : 1);
+				break;
+			}
+			KUNIT_EXPECT_LT_MSG(test, k, hw->nr_run,
+					    "PREEMPT of job %u TB %u, not running",
+					    cmd->job, cmd->tb);
+			break;
 		case VGPU_CMD_WAKE_AT:
 			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);
 			KUNIT_ASSERT_LT(test, hw->nr_wakes, MOCK_MAX_WAKES);
@@ -420,6 +480,22 @@ void mock_kick(struct mock_hw *hw)
 		evt.slot = r->slot;
 		evt.warp_insts = 100;
 		evt.tb_cycles = next - r->start;
+		if (r->preempt) {
+			/* Half way through: a switch keeps it, a flush loses it. */
+			evt.type = VGPU_EVT_PREEMPTED;
+			evt.flags = r->preempt;
+			evt.warp_insts = 50;
+			r->job->runs[r->tb]--;
+			if (r->preempt == VGPU_PREEMPT_SWITCH) {
+				r->job->saved[r->tb] = 1;
+				hw->switches++;
+			} else {
+				hw->flushes++;
+			}
+			*r = hw->run[--hw->nr_run];
+			KUNIT_EXPECT_EQ(test, vgpu_sched_event(&hw->s, &evt), 0);
+			continue;
+		}
 		if ((s32)r->tb == r->job->fault_tb) {
 			evt.status = r->job->fault_status;
 			r->job->fault_seen = true;
@@ -436,7 +512,10 @@ void mock_kick(struct mock_hw *hw)
 		evt.cycle = next;
 		KUNIT_EXPECT_EQ(test, vgpu_sched_event(&hw->s, &evt), 0);
 	}
+	/* The daemon waits in this kick: its progress reports are current. */
+	hw->s.fresh_status = true;
 	vgpu_sched_run(&hw->s);
+	hw->s.fresh_status = false;
 	mutex_unlock(&hw->lock);
 }
 

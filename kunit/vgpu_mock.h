@@ -35,6 +35,7 @@ struct mock_job {
 	int fault_status;
 	/* observations */
 	u8 *runs;
+	u8 *saved;	/* per TB: a switch saved its context */
 	u32 dispatched;
 	bool begun;
 	bool ended;
@@ -53,6 +54,8 @@ struct mock_run {
 	u32 reg_base, regs, shared_base, shared, threads;
 	u64 start;
 	u64 done_at;
+	/* a PREEMPT under way: VGPU_PREEMPT_SWITCH or _FLUSH, else 0 */
+	u32 preempt;
 };
 
 struct mock_hw {
@@ -74,6 +77,10 @@ struct mock_hw {
 	u32 nr_wakes;
 	u32 wake_cmds;
 	u32 resets;
+	/* preemptions carried out, save areas handed out and not yet freed */
+	u32 switches, flushes, restores;
+	s32 ctx_live;
+	u64 next_ctx_addr;
 	u64 cycle;
 	u64 seq;
 	u64 hash;

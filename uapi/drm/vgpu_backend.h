@@ -63,6 +63,8 @@
  *	many per thread (1 for no rounding).
  * @shared_alloc_unit: shared memory is allocated in multiples of this many
  *	bytes (power of two).
+ * @mem_bandwidth_mbs: DRAM bandwidth of the whole device in MB/s (0:
+ *	unknown); what a context switch's save and restore move at.
  * @reserved: must be zero.
  */
 struct vgpu_device_desc {
@@ -79,7 +81,8 @@ struct vgpu_device_desc {
 	__u32 core_clock_khz;
 	__u32 reg_alloc_unit;
 	__u32 shared_alloc_unit;
-	__u32 reserved[8];
+	__u32 mem_bandwidth_mbs;
+	__u32 reserved[7];
 };
 
 /**

@@ -265,10 +265,36 @@ static void vgpu_cmd_publish(void *ctx)
 	smp_store_release(b->cmd.tail, b->cmd.local);
 }
 
+/* A context save area: a device-memory range (vgpu_sched_preempt.c). */
+static void *vgpu_ctx_alloc(void *ctx, u64 bytes, u64 *addr)
+{
+	struct vgpu_backend *b = ctx;
+	struct drm_mm_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
+
+	if (!node)
+		return NULL;
+	if (vgpu_vram_alloc(&b->vdev->vram, node, bytes, 64, 0)) {
+		kfree(node);
+		return NULL;
+	}
+	*addr = node->start;
+	return node;
+}
+
+static void vgpu_ctx_free(void *ctx, void *handle)
+{
+	struct vgpu_backend *b = ctx;
+
+	vgpu_vram_free(&b->vdev->vram, handle);
+	kfree(handle);
+}
+
 static const struct vgpu_cmd_sink_ops vgpu_ring_sink_ops = {
 	.space = vgpu_cmd_space,
 	.emit = vgpu_cmd_emit,
 	.publish = vgpu_cmd_publish,
+	.ctx_alloc = vgpu_ctx_alloc,
+	.ctx_free = vgpu_ctx_free,
 };
 
 /* Detach @b if it is attached; device lock held. Rings stay until release. */
@@ -438,8 +464,10 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 	 * kick's cycle. Pairs with its release store of head.
 	 */
 	vgpu_sched_applied(&vdev->sched, smp_load_acquire(b->cmd.head), prev);
+	vdev->sched.fresh_status = true;
 	vgpu_backend_consume(b);
 	vgpu_sched_run(&vdev->sched);
+	vdev->sched.fresh_status = false;
 	args.pending_cmds = vgpu_cmd_pending(b);
 	args.flags = vdev->sched.held ? VGPU_KICK_HOLD : 0;
 out:

@@ -392,6 +392,11 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	memcpy(job->kcb.block, args->block, sizeof(job->kcb.block));
 	job->kcb.num_tbs = num_tbs;
 	job->kcb.res = res;
+	job->kcb.ctx_bytes =
+		vgpu_ctx_bytes(args->block[0] * args->block[1] * args->block[2],
+			       prog->entries[args->entry].regs_per_thread,
+			       res.shared,
+			       prog->entries[args->entry].local_per_thread);
 	job->kcb.priority = args->priority;
 	job->kcb.latency_budget_us = args->latency_budget_us;
 	if (args->flags & DRM_VGPU_SUBMIT_NOT_BEFORE)

@@ -163,6 +163,21 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_retire);
  */
 int vgpu_kcb_requeue_tb(struct vgpu_kcb_entry *e, u32 tb)
 {
+	return vgpu_kcb_requeue_tb_ctx(e, tb, NULL);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_requeue_tb);
+
+/**
+ * vgpu_kcb_requeue_tb_ctx() - queue a TB a context switch preempted.
+ * @e: an active entry.
+ * @tb: the TB, no longer running anywhere.
+ * @ctx: its saved context, NULL for none; the record owns it until
+ *	vgpu_kcb_take_tb() hands it over (vgpu_kcb_next_ctx() first).
+ *
+ * Return: 0, -EINVAL for a TB index out of range, or -ENOMEM.
+ */
+int vgpu_kcb_requeue_tb_ctx(struct vgpu_kcb_entry *e, u32 tb, void *ctx)
+{
 	struct vgpu_kcb_tb *t;
 
 	if (tb >= e->num_tbs)
@@ -171,11 +186,26 @@ int vgpu_kcb_requeue_tb(struct vgpu_kcb_entry *e, u32 tb)
 	if (!t)
 		return -ENOMEM;
 	t->tb = tb;
+	t->ctx = ctx;
 	list_add_tail(&t->link, &e->requeue);
 	e->nr_requeued++;
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_requeue_tb);
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_requeue_tb_ctx);
+
+/**
+ * vgpu_kcb_next_ctx() - the saved context of vgpu_kcb_next_tb(), if any.
+ * @e: an entry that wants TBs.
+ *
+ * Return: the context, or NULL when the next TB starts from scratch.
+ */
+void *vgpu_kcb_next_ctx(const struct vgpu_kcb_entry *e)
+{
+	if (!e->nr_requeued)
+		return NULL;
+	return list_first_entry(&e->requeue, struct vgpu_kcb_tb, link)->ctx;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_kcb_next_ctx);
 
 /**
  * vgpu_kcb_next_tb() - the TB the TB scheduler issues next for an entry.

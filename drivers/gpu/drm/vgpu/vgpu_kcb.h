@@ -98,6 +98,9 @@ struct vgpu_kcb_entry_ops {
  * @started: the daemon has consumed the JOB_BEGIN; @start_cycle is final.
  * @begin_seq: command-ring producer index just past the JOB_BEGIN.
  * @desc_addr: device address of its &struct vgpu_job_desc.
+ * @ctx_bytes: size of one TB's saved context (uapi vgpu_ctx_bytes()).
+ * @preempted: TBs preempted so far (switch or flush).
+ * @lost_insts: warp instructions thrown away by flushes.
  *
  * Every field but @ref is protected by the device lock.
  */
@@ -139,16 +142,23 @@ struct vgpu_kcb_entry {
 	bool started;
 	u32 begin_seq;
 	u64 desc_addr;
+	u64 ctx_bytes;
+	u32 preempted;
+	u64 lost_insts;
 };
 
 /**
  * struct vgpu_kcb_tb - a preempted TB waiting on &vgpu_kcb_entry.requeue.
  * @link: position on the list.
  * @tb: linear TB index.
+ * @ctx: its saved context when a context switch preempted it (the
+ *	scheduler's &struct vgpu_sched_ctx, owned by this record until the TB
+ *	is dispatched again), NULL when it starts from scratch.
  */
 struct vgpu_kcb_tb {
 	struct list_head link;
 	u32 tb;
+	void *ctx;
 };
 
 /**
@@ -173,6 +183,8 @@ void vgpu_kcb_fini(struct vgpu_kcb *kcb);
 void vgpu_kcb_entry_init(struct vgpu_kcb_entry *e,
 			 const struct vgpu_kcb_entry_ops *ops);
 int vgpu_kcb_add(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e, u64 cycle);
+int vgpu_kcb_requeue_tb_ctx(struct vgpu_kcb_entry *e, u32 tb, void *ctx);
+void *vgpu_kcb_next_ctx(const struct vgpu_kcb_entry *e);
 struct vgpu_kcb_entry *vgpu_kcb_find_active(struct vgpu_kcb *kcb, u32 id);
 void vgpu_kcb_retire(struct vgpu_kcb *kcb, struct vgpu_kcb_entry *e);
 int vgpu_kcb_requeue_tb(struct vgpu_kcb_entry *e, u32 tb);

@@ -32,12 +32,6 @@
 #include "vgpu_sched.h"
 #include "vgpu_trace.h"
 
-/*
- * Command-ring entries kept free for the WAKE_AT that asks the daemon to
- * come back when a pass stops because the ring is full.
- */
-#define VGPU_SCHED_RING_RESERVE	1
-
 static LIST_HEAD(vgpu_partition_list);
 static DEFINE_MUTEX(vgpu_partition_lock);
 
@@ -137,6 +131,9 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->policy = &vgpu_policy_fcfs;
 	s->alloc_mode = VGPU_SMST_FIRST_FIT;
 	s->smk_quota_min = VGPU_SMK_QUOTA_MIN_DEFAULT;
+	s->preempt_ops = &vgpu_preempt_drain;
+	s->idem = VGPU_PREEMPT_IDEM_RELAXED;
+	s->budget_us = VGPU_BUDGET_US_DEFAULT;
 	vgpu_kcb_init(&s->kcb);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_init);
@@ -177,11 +174,15 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 		return ret;
 	s->sm_owner = kcalloc(desc->num_sms, sizeof(*s->sm_owner), GFP_KERNEL);
 	s->preempt = kcalloc(desc->num_sms, sizeof(*s->preempt), GFP_KERNEL);
-	if (!s->sm_owner || !s->preempt) {
+	s->slots = kcalloc(desc->num_sms * desc->max_tbs_per_sm,
+			   sizeof(*s->slots), GFP_KERNEL);
+	if (!s->sm_owner || !s->preempt || !s->slots) {
 		kfree(s->sm_owner);
 		kfree(s->preempt);
+		kfree(s->slots);
 		s->sm_owner = NULL;
 		s->preempt = NULL;
+		s->slots = NULL;
 		vgpu_smst_fini(&s->smst);
 		return -ENOMEM;
 	}
@@ -193,6 +194,8 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 	s->rr_next = 0;
 	s->ring_full = false;
 	s->cmd_seq = 0;
+	s->stress_next = 0;
+	s->stress_rng = 0x9e3779b97f4a7c15ull;	/* same seed every attach */
 	s->attached = true;
 	return 0;
 }
@@ -231,6 +234,15 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	}
 	e->state = VGPU_KCB_DONE;
 	e->end_cycle = s->cycle;
+	/* Contexts of TBs that will not run again (the job failed). */
+	if (e->nr_requeued) {
+		struct vgpu_kcb_tb *t;
+
+		list_for_each_entry(t, &e->requeue, link) {
+			vgpu_sched_ctx_free(s, t->ctx);
+			t->ctx = NULL;
+		}
+	}
 	if (s->sm_owner) {
 		u32 sm;
 
@@ -296,6 +308,16 @@ void vgpu_sched_detach(struct vgpu_sched *s, int error)
 		e->tbs_running = 0;
 		vgpu_sched_end(s, e, false);
 	}
+	if (s->slots) {
+		u32 i;
+
+		for (i = 0; i < s->smst.num_sms * s->smst.max_tbs; i++) {
+			vgpu_sched_ctx_free(s, s->slots[i].pending);
+			vgpu_sched_ctx_free(s, s->slots[i].restored);
+		}
+	}
+	kfree(s->slots);
+	s->slots = NULL;
 	vgpu_smst_fini(&s->smst);
 	kfree(s->sm_owner);
 	s->sm_owner = NULL;
@@ -383,6 +405,7 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 	}
 	if (vgpu_smst_free(&s->smst, evt->sm, evt->slot))
 		return -EINVAL;
+	vgpu_sched_slot_done(s, evt->sm, evt->slot);
 
 	e->tbs_running--;
 	e->warp_insts += evt->warp_insts;
@@ -433,6 +456,8 @@ int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt)
 		return 0;
 	case VGPU_EVT_TB_DONE:
 		return vgpu_sched_tb_done(s, evt);
+	case VGPU_EVT_PREEMPTED:
+		return vgpu_sched_preempted(s, evt);
 	default:
 		dev_dbg(s->dev, "unknown event type %u ignored\n", evt->type);
 		return -EINVAL;
@@ -496,6 +521,7 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 {
 	struct vgpu_smst_place place;
 	struct vgpu_cmd cmd = {};
+	void *ctx;
 	u32 tb;
 	int ret;
 
@@ -505,6 +531,7 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	if (!vgpu_sched_room(s, e))
 		return -EAGAIN;
 	tb = vgpu_kcb_next_tb(e);
+	ctx = vgpu_kcb_next_ctx(e);
 	ret = vgpu_smst_alloc(&s->smst, sm, &e->res, e, tb, &place);
 	if (ret < 0)
 		return ret;
@@ -529,6 +556,12 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	cmd.slot = place.slot;
 	cmd.reg_base = place.reg_base;
 	cmd.shared_base = place.shared_base;
+	if (ctx) {
+		/* A context switch saved it: resume where it stopped. */
+		cmd.flags = VGPU_DISPATCH_RESTORE;
+		cmd.addr = vgpu_sched_ctx_addr(ctx);
+		vgpu_sched_slot_restored(s, sm, place.slot, ctx);
+	}
 	vgpu_sched_emit(s, &cmd);
 	trace_vgpu_dispatch(e->id, tb, sm, place.slot, s->cycle);
 
@@ -751,6 +784,7 @@ static void vgpu_sched_track_preemption(struct vgpu_sched *s)
 			p->job = o->id;
 			p->since = s->cycle;
 			p->fresh = true;
+			vgpu_sched_preempt_sm(s, sm, o);
 		}
 	}
 	list_for_each_entry(e, &s->kcb.active, link) {
@@ -806,6 +840,7 @@ void vgpu_sched_run(struct vgpu_sched *s)
 		s->sink->publish(s->sink_ctx);
 		return;
 	}
+	vgpu_sched_stress(s);
 	if (!s->ring_full) {
 		if (s->policy->plan) {
 			s->policy->plan(s);

@@ -16,6 +16,7 @@
 #include <drm/vgpu_backend.h>
 
 #include "vgpu_kcb.h"
+#include "vgpu_preempt.h"
 #include "vgpu_smst.h"
 
 struct device;
@@ -26,6 +27,11 @@ struct vgpu_sched;
  * @space: free entries in the command ring.
  * @emit: append one command; only called when @space was non-zero. Not yet
  *	visible to the daemon.
+ * @ctx_alloc: allocate a context save area of @bytes in device memory;
+ *	returns a handle for @ctx_free (NULL when there is no room) and the
+ *	area's device address in @addr. Optional: without it the scheduler
+ *	cannot context-switch. Device lock held, process context.
+ * @ctx_free: give a save area back.
  * @publish: make every command appended so far visible to the daemon at
  *	once. Called at the end of each scheduling pass, so that the daemon
  *	applies a pass's commands together, at one cycle, however its loop
@@ -38,6 +44,8 @@ struct vgpu_cmd_sink_ops {
 	u32 (*space)(void *ctx);
 	void (*emit)(void *ctx, const struct vgpu_cmd *cmd);
 	void (*publish)(void *ctx);
+	void *(*ctx_alloc)(void *ctx, u64 bytes, u64 *addr);
+	void (*ctx_free)(void *ctx, void *handle);
 };
 
 /**
@@ -73,8 +81,36 @@ struct vgpu_partition_ops {
 	struct list_head list;
 };
 
+/*
+ * Command-ring entries kept free for the WAKE_AT that asks the daemon to
+ * come back when a pass stops because the ring is full.
+ */
+#define VGPU_SCHED_RING_RESERVE	1
+
+/** Default of &vgpu_sched.budget_us: Chimera's middle budget (§4.4). */
+#define VGPU_BUDGET_US_DEFAULT		15
+
 /** Default of &vgpu_sched.smk_quota_min. */
 #define VGPU_SMK_QUOTA_MIN_DEFAULT	1
+
+/**
+ * struct vgpu_sched_slot - the scheduler's own state of one TB slot
+ *	(vgpu_sched_preempt.c).
+ * @pending: save area of a context switch sent to the daemon and not yet
+ *	answered, or NULL.
+ * @restored: save area the TB in the slot was resumed from, freed when it
+ *	leaves the slot, or NULL.
+ * @job: job of the preemption under way.
+ * @tb: TB of the preemption under way.
+ * @preempting: a PREEMPT was sent for the slot's TB and not yet answered.
+ */
+struct vgpu_sched_slot {
+	void *pending;
+	void *restored;
+	u32 job;
+	u32 tb;
+	bool preempting;
+};
 
 /**
  * struct vgpu_sched_preempt - a preemption under way on one SM.
@@ -114,6 +150,19 @@ struct vgpu_sched_preempt {
  *	on the SM, or NULL when any may. Not counted references: an entry is
  *	cleared when its kernel ends.
  * @preempt: per SM, the preemption under way (valid while @attached).
+ * @slots: per TB slot (sm * max_tbs + slot), the preemption state (valid
+ *	while @attached).
+ * @preempt_ops: the preemption policy: how TBs on an SM taken for another
+ *	kernel are preempted (drain, switch, flush or chimera).
+ * @idem: which idempotence condition allows a flush.
+ * @budget_us: latency budget of launches that name none.
+ * @stress_period: preemption stress mode: on average every this many
+ *	cycles one running TB is preempted; 0 off.
+ * @stress_next: cycle of the next stress preemption.
+ * @stress_rng: its pseudo-random state.
+ * @fresh_status: the daemon waits in a kick, so @tb_status is current.
+ * @preempt_tbs: scratch of vgpu_sched_preempt_sm().
+ * @preempt_plan: scratch of vgpu_sched_preempt_sm().
  * @tb_status: the daemon's thread-block status table in device memory,
  *	entry sm * max_tbs + slot (NULL when there is none, as in KUnit);
  *	read through vgpu_sched_tb_progress().
@@ -145,6 +194,16 @@ struct vgpu_sched {
 	u32 cmd_seq;
 	struct vgpu_kcb_entry **sm_owner;
 	struct vgpu_sched_preempt *preempt;
+	struct vgpu_sched_slot *slots;
+	const struct vgpu_preempt_ops *preempt_ops;
+	enum vgpu_preempt_idem idem;
+	u32 budget_us;
+	u32 stress_period;
+	u64 stress_next;
+	u64 stress_rng;
+	bool fresh_status;
+	struct vgpu_preempt_tb preempt_tbs[VGPU_PREEMPT_MAX_TBS];
+	struct vgpu_preempt_sm_plan preempt_plan[1];
 	struct vgpu_tb_status *tb_status;
 	enum vgpu_smst_alloc_mode alloc_mode;
 	u32 smk_quota_min;
@@ -171,6 +230,18 @@ void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
 void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);
+
+/* vgpu_sched_preempt.c */
+void vgpu_sched_ctx_free(struct vgpu_sched *s, void *ctx);
+u64 vgpu_sched_ctx_addr(const void *ctx);
+void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot);
+void vgpu_sched_slot_restored(struct vgpu_sched *s, u32 sm, u32 slot, void *ctx);
+int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
+			  enum vgpu_preempt_tech tech);
+int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt);
+void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
+			   const struct vgpu_kcb_entry *owner);
+void vgpu_sched_stress(struct vgpu_sched *s);
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 			   u64 *warp_insts, u32 *flags);
 

@@ -24,8 +24,19 @@ static const char * const vgpu_alloc_mode_names[] = {
 	[VGPU_SMST_TWO_WAY] = "2-way",
 };
 
-/* The only preemption mechanism so far (Chimera brings the others). */
-static const char * const vgpu_preempt_names[] = { "drain" };
+/* Preemption policies (vgpu_preempt_*.c), the default first. */
+static const char * const vgpu_preempt_names[] = {
+	"drain", "switch", "flush", "chimera",
+};
+
+static const char * const vgpu_idem_names[] = {
+	[VGPU_PREEMPT_IDEM_RELAXED] = "relaxed",
+	[VGPU_PREEMPT_IDEM_STRICT] = "strict",
+};
+
+/** Largest latency_budget_us and preempt_stress. */
+#define VGPU_BUDGET_US_MAX	1000000
+#define VGPU_STRESS_MAX		100000000
 
 static struct vgpu_device *vgpu_sysfs_vdev(struct device *dev)
 {
@@ -81,18 +92,123 @@ static DEVICE_ATTR_RW(partition_policy);
 static ssize_t preempt_policy_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	size_t i, active = 0;
+
+	mutex_lock(&vdev->lock);
+	for (i = 0; i < ARRAY_SIZE(vgpu_preempt_names); i++)
+		if (!strcmp(vdev->sched.preempt_ops->name,
+			    vgpu_preempt_names[i]))
+			active = i;
+	mutex_unlock(&vdev->lock);
 	return vgpu_show_choice(buf, vgpu_preempt_names,
-				ARRAY_SIZE(vgpu_preempt_names), 0);
+				ARRAY_SIZE(vgpu_preempt_names), active);
 }
 
 static ssize_t preempt_policy_store(struct device *dev,
 				    struct device_attribute *attr,
 				    const char *buf, size_t count)
 {
-	return sysfs_match_string(vgpu_preempt_names, buf) < 0 ? -EINVAL :
-								   count;
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	const struct vgpu_preempt_ops *ops;
+	int i = sysfs_match_string(vgpu_preempt_names, buf);
+
+	if (i < 0)
+		return -EINVAL;
+	ops = vgpu_preempt_find(vgpu_preempt_names[i]);
+	if (!ops)
+		return -EINVAL;
+	mutex_lock(&vdev->lock);
+	vdev->sched.preempt_ops = ops;
+	mutex_unlock(&vdev->lock);
+	return count;
 }
 static DEVICE_ATTR_RW(preempt_policy);
+
+static ssize_t idempotence_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	enum vgpu_preempt_idem idem;
+
+	mutex_lock(&vdev->lock);
+	idem = vdev->sched.idem;
+	mutex_unlock(&vdev->lock);
+	return vgpu_show_choice(buf, vgpu_idem_names,
+				ARRAY_SIZE(vgpu_idem_names), idem);
+}
+
+static ssize_t idempotence_store(struct device *dev,
+				 struct device_attribute *attr,
+				 const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	int idem = sysfs_match_string(vgpu_idem_names, buf);
+
+	if (idem < 0)
+		return -EINVAL;
+	mutex_lock(&vdev->lock);
+	vdev->sched.idem = idem;
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(idempotence);
+
+static ssize_t vgpu_u32_store(struct device *dev, const char *buf,
+			      size_t count, u32 lo, u32 hi, u32 *field)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	u32 v;
+
+	if (kstrtou32(buf, 0, &v) || v < lo || v > hi)
+		return -EINVAL;
+	mutex_lock(&vdev->lock);
+	*field = v;
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+
+static ssize_t vgpu_u32_show(struct device *dev, char *buf, const u32 *field)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	u32 v;
+
+	mutex_lock(&vdev->lock);
+	v = *field;
+	mutex_unlock(&vdev->lock);
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+static ssize_t latency_budget_us_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	return vgpu_u32_show(dev, buf, &vgpu_sysfs_vdev(dev)->sched.budget_us);
+}
+
+static ssize_t latency_budget_us_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	return vgpu_u32_store(dev, buf, count, 1, VGPU_BUDGET_US_MAX,
+			      &vgpu_sysfs_vdev(dev)->sched.budget_us);
+}
+static DEVICE_ATTR_RW(latency_budget_us);
+
+static ssize_t preempt_stress_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return vgpu_u32_show(dev, buf,
+			     &vgpu_sysfs_vdev(dev)->sched.stress_period);
+}
+
+static ssize_t preempt_stress_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t count)
+{
+	return vgpu_u32_store(dev, buf, count, 0, VGPU_STRESS_MAX,
+			      &vgpu_sysfs_vdev(dev)->sched.stress_period);
+}
+static DEVICE_ATTR_RW(preempt_stress);
 
 static ssize_t smst_alloc_show(struct device *dev,
 			       struct device_attribute *attr, char *buf)
@@ -156,6 +272,9 @@ static struct attribute *vgpu_sched_attrs[] = {
 	&dev_attr_preempt_policy.attr,
 	&dev_attr_smst_alloc.attr,
 	&dev_attr_smk_quota_min.attr,
+	&dev_attr_idempotence.attr,
+	&dev_attr_latency_budget_us.attr,
+	&dev_attr_preempt_stress.attr,
 	NULL
 };
 
@@ -193,6 +312,28 @@ static ssize_t default_smk_quota_min_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", VGPU_SMK_QUOTA_MIN_DEFAULT);
 }
 
+static ssize_t default_idempotence_show(struct device *dev,
+					struct device_attribute *attr,
+					char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  vgpu_idem_names[VGPU_PREEMPT_IDEM_RELAXED]);
+}
+
+static ssize_t default_latency_budget_us_show(struct device *dev,
+					      struct device_attribute *attr,
+					      char *buf)
+{
+	return sysfs_emit(buf, "%u\n", VGPU_BUDGET_US_DEFAULT);
+}
+
+static ssize_t default_preempt_stress_show(struct device *dev,
+					   struct device_attribute *attr,
+					   char *buf)
+{
+	return sysfs_emit(buf, "0\n");
+}
+
 static struct device_attribute dev_attr_default_partition_policy =
 	__ATTR(partition_policy, 0444, default_partition_policy_show, NULL);
 static struct device_attribute dev_attr_default_preempt_policy =
@@ -201,12 +342,21 @@ static struct device_attribute dev_attr_default_smst_alloc =
 	__ATTR(smst_alloc, 0444, default_smst_alloc_show, NULL);
 static struct device_attribute dev_attr_default_smk_quota_min =
 	__ATTR(smk_quota_min, 0444, default_smk_quota_min_show, NULL);
+static struct device_attribute dev_attr_default_idempotence =
+	__ATTR(idempotence, 0444, default_idempotence_show, NULL);
+static struct device_attribute dev_attr_default_latency_budget_us =
+	__ATTR(latency_budget_us, 0444, default_latency_budget_us_show, NULL);
+static struct device_attribute dev_attr_default_preempt_stress =
+	__ATTR(preempt_stress, 0444, default_preempt_stress_show, NULL);
 
 static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_partition_policy.attr,
 	&dev_attr_default_preempt_policy.attr,
 	&dev_attr_default_smst_alloc.attr,
 	&dev_attr_default_smk_quota_min.attr,
+	&dev_attr_default_idempotence.attr,
+	&dev_attr_default_latency_budget_us.attr,
+	&dev_attr_default_preempt_stress.attr,
 	NULL
 };
 

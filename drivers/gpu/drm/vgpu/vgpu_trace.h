@@ -12,6 +12,8 @@
 #include <linux/tracepoint.h>
 #include <linux/types.h>
 
+#include <drm/vgpu_backend.h>
+
 TRACE_EVENT(vgpu_dispatch,
 	    TP_PROTO(u32 job, u32 tb, u32 sm, u32 slot, u64 cycle),
 	    TP_ARGS(job, tb, sm, slot, cycle),
@@ -113,6 +115,47 @@ TRACE_EVENT(vgpu_preempt_done,
 	    TP_printk("sm=%u for job=%u %s after %llu cycles", __entry->sm,
 		      __entry->job, __entry->completed ? "done" : "called off",
 		      __entry->latency)
+);
+
+TRACE_EVENT(vgpu_preempt_tb,
+	    TP_PROTO(u32 job, u32 tb, u32 sm, u32 flags, u64 cycle),
+	    TP_ARGS(job, tb, sm, flags, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(u32, tb)
+			     __field(u32, sm)
+			     __field(u32, flags)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->tb = tb;
+			   __entry->sm = sm;
+			   __entry->flags = flags;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u tb=%u sm=%u %s cycle=%llu", __entry->job,
+		      __entry->tb, __entry->sm,
+		      __entry->flags == VGPU_PREEMPT_FLUSH ? "flush" : "switch",
+		      __entry->cycle)
+);
+
+TRACE_EVENT(vgpu_preempt_tb_done,
+	    TP_PROTO(u32 job, u32 tb, u32 sm, u32 flags, u64 latency,
+		     u64 insts),
+	    TP_ARGS(job, tb, sm, flags, latency, insts),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(u32, tb)
+			     __field(u32, sm)
+			     __field(u32, flags)
+			     __field(u64, latency)
+			     __field(u64, insts)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->tb = tb;
+			   __entry->sm = sm;
+			   __entry->flags = flags;
+			   __entry->latency = latency;
+			   __entry->insts = insts;),
+	    TP_printk("job=%u tb=%u sm=%u %s latency=%llu insts=%llu",
+		      __entry->job, __entry->tb, __entry->sm,
+		      __entry->flags == VGPU_PREEMPT_FLUSH ? "flushed, lost" :
+		      "switched, kept", __entry->latency, __entry->insts)
 );
 
 TRACE_EVENT(vgpu_policy_change,

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vgpu scheduler: carrying preemptions out (Park, dissertation, Ch. IV).
+ *
+ * The kernel scheduler's requests (vgpu_sched.c, vgpu_sched_track_preemption)
+ * name SMs to be taken for a kernel. With the drain policy nothing else is
+ * needed: the TB scheduler starts nothing else there. With the switch,
+ * flush or chimera policies (vgpu_preempt_*.c) each foreign TB on such an
+ * SM gets a technique chosen from the TBs' progress (the daemon's status
+ * table) and the kernels' statistics, and the daemon is told with
+ * VGPU_CMD_PREEMPT: a switch saves the TB's context into a save area this
+ * file allocates in device memory, a flush drops the TB. When the daemon
+ * reports VGPU_EVT_PREEMPTED the slot is free, and the TB goes back on its
+ * kernel's preempted-TB queue, which the TB scheduler serves first; a
+ * switched TB is resumed from its save area (VGPU_DISPATCH_RESTORE) on
+ * whatever SM has room, a flushed one starts again.
+ *
+ * A stress mode preempts running TBs at pseudo-random cycles with every
+ * technique the TB allows, to show that programs stay correct whatever is
+ * preempted and how.
+ */
+
+#include <linux/minmax.h>
+#include <linux/slab.h>
+
+#include <kunit/visibility.h>
+
+#include <drm/vgpu_backend.h>
+#include <drm/vgpu_drm.h>
+
+#include "vgpu_preempt.h"
+#include "vgpu_sched.h"
+#include "vgpu_trace.h"
+
+/**
+ * struct vgpu_sched_ctx - a thread block's context save area.
+ * @addr: its device address.
+ * @cookie: the command sink's handle of the allocation.
+ */
+struct vgpu_sched_ctx {
+	u64 addr;
+	void *cookie;
+};
+
+static struct vgpu_sched_slot *vgpu_sched_slot_of(struct vgpu_sched *s, u32 sm,
+						  u32 slot)
+{
+	return &s->slots[sm * s->smst.max_tbs + slot];
+}
+
+/**
+ * vgpu_sched_ctx_addr() - device address of a save area.
+ * @ctx: the area.
+ *
+ * Return: its address.
+ */
+u64 vgpu_sched_ctx_addr(const void *ctx)
+{
+	return ((const struct vgpu_sched_ctx *)ctx)->addr;
+}
+
+/**
+ * vgpu_sched_ctx_free() - give a save area back.
+ * @s: the scheduler.
+ * @ctx: the area, or NULL.
+ */
+void vgpu_sched_ctx_free(struct vgpu_sched *s, void *ctx)
+{
+	struct vgpu_sched_ctx *c = ctx;
+
+	if (!c)
+		return;
+	if (s->sink && s->sink->ctx_free)
+		s->sink->ctx_free(s->sink_ctx, c->cookie);
+	kfree(c);
+}
+
+static struct vgpu_sched_ctx *vgpu_sched_ctx_alloc(struct vgpu_sched *s,
+						   u64 bytes)
+{
+	struct vgpu_sched_ctx *c;
+
+	if (!s->sink || !s->sink->ctx_alloc)
+		return NULL;
+	c = kzalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return NULL;
+	c->cookie = s->sink->ctx_alloc(s->sink_ctx, bytes, &c->addr);
+	if (!c->cookie) {
+		kfree(c);
+		return NULL;
+	}
+	return c;
+}
+
+/**
+ * vgpu_sched_slot_done() - a slot's TB left it (finished or preempted).
+ * @s: the scheduler.
+ * @sm: SM.
+ * @slot: slot.
+ *
+ * Frees the save area the TB was resumed from; a preemption still on its
+ * way to the daemon keeps its own until the daemon answers.
+ */
+void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
+{
+	struct vgpu_sched_slot *ss;
+
+	if (!s->slots)
+		return;
+	ss = vgpu_sched_slot_of(s, sm, slot);
+	vgpu_sched_ctx_free(s, ss->restored);
+	ss->restored = NULL;
+}
+
+/**
+ * vgpu_sched_slot_restored() - a TB resumed from a save area was dispatched.
+ * @s: the scheduler.
+ * @sm: SM.
+ * @slot: slot.
+ * @ctx: the save area; the slot owns it until the TB leaves.
+ */
+void vgpu_sched_slot_restored(struct vgpu_sched *s, u32 sm, u32 slot, void *ctx)
+{
+	struct vgpu_sched_slot *ss = vgpu_sched_slot_of(s, sm, slot);
+
+	vgpu_sched_ctx_free(s, ss->restored);
+	ss->restored = ctx;
+}
+
+/**
+ * vgpu_sched_preempt_tb() - preempt the TB in a slot.
+ * @s: the scheduler.
+ * @sm: SM.
+ * @slot: an occupied slot.
+ * @tech: %VGPU_TECH_SWITCH or %VGPU_TECH_FLUSH (drain needs no command).
+ *
+ * Caller holds the device lock and checked that a flush is allowed.
+ *
+ * Return: 0; -EBUSY when the TB is already being preempted, -ENOSPC when
+ * the ring is full, -ENOMEM without a save area, -EINVAL otherwise.
+ */
+int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
+			  enum vgpu_preempt_tech tech)
+{
+	const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
+	struct vgpu_cmd cmd = { .op = VGPU_CMD_PREEMPT };
+	struct vgpu_sched_ctx *c = NULL;
+	struct vgpu_sched_slot *ss;
+
+	lockdep_assert_held(s->lock);
+	if (!s->slots || !sl || !sl->job)
+		return -EINVAL;
+	ss = vgpu_sched_slot_of(s, sm, slot);
+	if (ss->preempting)
+		return -EBUSY;
+	if (s->sink->space(s->sink_ctx) < 1 + VGPU_SCHED_RING_RESERVE)
+		return -ENOSPC;
+	if (tech == VGPU_TECH_SWITCH) {
+		c = vgpu_sched_ctx_alloc(s, sl->job->ctx_bytes);
+		if (!c)
+			return -ENOMEM;
+		cmd.flags = VGPU_PREEMPT_SWITCH;
+		cmd.addr = c->addr;
+	} else if (tech == VGPU_TECH_FLUSH) {
+		cmd.flags = VGPU_PREEMPT_FLUSH;
+	} else {
+		return -EINVAL;
+	}
+	cmd.job = sl->job->id;
+	cmd.tb = sl->tb;
+	cmd.sm = sm;
+	cmd.slot = slot;
+	s->sink->emit(s->sink_ctx, &cmd);
+	s->emitted++;
+	s->cmd_seq++;
+	ss->preempting = true;
+	ss->pending = c;
+	ss->job = sl->job->id;
+	ss->tb = sl->tb;
+	trace_vgpu_preempt_tb(sl->job->id, sl->tb, sm, cmd.flags, s->cycle);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_tb);
+
+/**
+ * vgpu_sched_preempted() - the daemon's VGPU_EVT_PREEMPTED.
+ * @s: the scheduler.
+ * @evt: the event.
+ *
+ * Return: 0 when used, else why it was ignored.
+ */
+int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt)
+{
+	const struct vgpu_smst_slot *sl;
+	struct vgpu_sched_slot *ss;
+	struct vgpu_kcb_entry *e;
+	void *ctx;
+
+	if (!s->slots || evt->sm >= s->smst.num_sms ||
+	    evt->slot >= s->smst.max_tbs) {
+		dev_dbg(s->dev, "PREEMPTED: SM %u slot %u out of range, ignored\n",
+			evt->sm, evt->slot);
+		return -EINVAL;
+	}
+	ss = vgpu_sched_slot_of(s, evt->sm, evt->slot);
+	if (!ss->preempting || ss->job != evt->job || ss->tb != evt->tb) {
+		dev_dbg(s->dev, "PREEMPTED job %u TB %u: no such preemption, ignored\n",
+			evt->job, evt->tb);
+		return -EINVAL;
+	}
+	ctx = ss->pending;
+	ss->pending = NULL;
+	ss->preempting = false;
+	sl = vgpu_smst_slot(&s->smst, evt->sm, evt->slot);
+	e = vgpu_kcb_find_active(&s->kcb, evt->job);
+	if (evt->status || !e || !sl || sl->job != e || sl->tb != evt->tb) {
+		/* The TB finished before the command reached it. */
+		vgpu_sched_ctx_free(s, ctx);
+		return 0;
+	}
+	if (vgpu_smst_free(&s->smst, evt->sm, evt->slot)) {
+		vgpu_sched_ctx_free(s, ctx);
+		return -EINVAL;
+	}
+	vgpu_sched_slot_done(s, evt->sm, evt->slot);
+	e->tbs_running--;
+	e->preempted++;
+	if (evt->flags == VGPU_PREEMPT_FLUSH)
+		e->lost_insts += evt->warp_insts;
+	trace_vgpu_preempt_tb_done(e->id, evt->tb, evt->sm, evt->flags,
+				   evt->tb_cycles, evt->warp_insts);
+	if (vgpu_kcb_requeue_tb_ctx(e, evt->tb, ctx)) {
+		/* Without a record the TB cannot run again: fail its job. */
+		vgpu_sched_ctx_free(s, ctx);
+		if (!e->error)
+			e->error = -ENOMEM;
+	}
+	return 0;
+}
+
+/* Per-TB statistics of one slot for the cost estimates (§4.3.2). */
+static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
+				struct vgpu_preempt_tb *t)
+{
+	const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
+	u64 insts;
+	u32 flags;
+
+	memset(t, 0, sizeof(*t));
+	t->ctx_bytes = sl->job->ctx_bytes;
+	if (!s->fresh_status && !READ_ONCE(s->held)) {
+		/*
+		 * The daemon is simulating: the table may be behind. Progress
+		 * unknown, and the TB may have crossed its boundary since.
+		 */
+		t->crossed = true;
+		t->stored = true;
+		return;
+	}
+	if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags)) {
+		/* Dispatched since the daemon's last report: just started. */
+		t->known = true;
+		return;
+	}
+	t->known = true;
+	t->insts = insts;
+	t->crossed = flags & VGPU_TB_STATUS_CROSSED_BOUNDARY;
+	/*
+	 * The daemon does not report plain stores: a TB that has run at all
+	 * is taken to have stored (strict idempotence, conservatively).
+	 */
+	t->stored = t->crossed || insts;
+}
+
+/* The kernel's statistics (§4.3.2), from its finished TBs. */
+static void vgpu_sched_kernel_stats(const struct vgpu_sched *s,
+				    const struct vgpu_kcb_entry *e,
+				    struct vgpu_preempt_kernel *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (!e->tbs_done || !e->warp_insts || !e->tb_cycles)
+		return;
+	k->avg_tb_insts = div_u64(e->warp_insts, e->tbs_done);
+	k->tb_cpi_fp = div64_u64(e->tb_cycles << VGPU_PREEMPT_FP_SHIFT,
+				 e->warp_insts);
+	/* An SM runs occupancy-many TBs at once, each at 1 / CPI. */
+	k->sm_ipc_fp = div64_u64((e->warp_insts << VGPU_PREEMPT_FP_SHIFT) *
+				 max(vgpu_smst_occupancy(&s->smst, &e->res), 1u),
+				 e->tb_cycles);
+	k->known = k->avg_tb_insts && k->tb_cpi_fp && k->sm_ipc_fp;
+}
+
+static u64 vgpu_sched_sm_bw_fp(const struct vgpu_sched *s)
+{
+	u64 per_cycle;
+
+	/* MB/s over kHz is bytes per cycle (x 1000); default Table 4.1's. */
+	if (!s->desc.mem_bandwidth_mbs || !s->desc.core_clock_khz)
+		return 4325;
+	per_cycle = div64_u64((u64)s->desc.mem_bandwidth_mbs * 1000 <<
+			      VGPU_PREEMPT_FP_SHIFT,
+			      (u64)s->desc.core_clock_khz * s->smst.num_sms);
+	return max(per_cycle, 1ull);
+}
+
+/**
+ * vgpu_sched_preempt_sm() - preempt the TBs of other kernels on an SM the
+ * plan gave to @owner, with the techniques the preemption policy picks.
+ * @s: the scheduler.
+ * @sm: the SM.
+ * @owner: the kernel it is taken for.
+ *
+ * Each foreign kernel's TBs there are one Algorithm 3 decision over this
+ * SM (§4.3.3; which SMs the partition policy has already chosen): every TB
+ * gets the cheapest technique that meets the latency budget, a switch if
+ * none does. Drained TBs need nothing more.
+ */
+void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
+			   const struct vgpu_kcb_entry *owner)
+{
+	struct vgpu_preempt_tb *tbs = s->preempt_tbs;
+	struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
+	const struct vgpu_sm *st = &s->smst.sms[sm];
+	u32 slots[VGPU_PREEMPT_MAX_TBS];
+	u32 k;
+
+	if (!s->preempt_ops || !tbs || !pl)
+		return;
+	for (k = 0; k < st->nr_kernels; k++) {
+		struct vgpu_kcb_entry *v = st->kernels[k].job;
+		struct vgpu_preempt_sm in_sm = { .sm = sm, .tbs = tbs };
+		struct vgpu_preempt_input in = {
+			.params = {
+				.sm_bw_fp = vgpu_sched_sm_bw_fp(s),
+				.idem = s->idem,
+			},
+			.sms = &in_sm,
+			.nr_sms = 1,
+		};
+		struct vgpu_preempt_request req = {
+			.nr_sms = 1,
+			.budget = div_u64((u64)(owner->latency_budget_us ?
+						owner->latency_budget_us :
+						s->budget_us) *
+					  s->desc.core_clock_khz, 1000),
+		};
+		struct vgpu_preempt_plan plan = { .sms = pl, .max_sms = 1 };
+		u32 slot, i;
+
+		if (v == owner)
+			continue;
+		for (slot = 0; slot < s->smst.max_tbs; slot++) {
+			const struct vgpu_smst_slot *sl =
+				vgpu_smst_slot(&s->smst, sm, slot);
+
+			if (!sl || sl->job != v ||
+			    vgpu_sched_slot_of(s, sm, slot)->preempting)
+				continue;
+			vgpu_sched_tb_stats(s, sm, slot, &tbs[in_sm.nr_tbs]);
+			slots[in_sm.nr_tbs++] = slot;
+		}
+		if (!in_sm.nr_tbs)
+			continue;
+		vgpu_sched_kernel_stats(s, v, &in.kernel);
+		if (s->preempt_ops->select(&in, &req, &plan))
+			continue;
+		for (i = 0; i < in_sm.nr_tbs; i++) {
+			if (pl->tech[i] != VGPU_TECH_DRAIN)
+				vgpu_sched_preempt_tb(s, sm, slots[i],
+						      pl->tech[i]);
+		}
+	}
+}
+
+/**
+ * vgpu_sched_stress() - the preemption stress mode.
+ * @s: the scheduler.
+ *
+ * Every &vgpu_sched.stress_period cycles on average (pseudo-random, from a
+ * fixed seed, so a run is repeatable), one running TB is preempted, by
+ * flush when it has not crossed its idempotence boundary and by context
+ * switch otherwise, alternately where both are allowed. Caller holds the
+ * device lock.
+ */
+void vgpu_sched_stress(struct vgpu_sched *s)
+{
+	u32 n = s->smst.num_sms * s->smst.max_tbs, start, i;
+
+	if (!s->stress_period || !s->slots || s->cycle < s->stress_next)
+		return;
+	/* Only while the status table is current: flushes depend on it. */
+	if (!s->fresh_status)
+		return;
+	/* xorshift64: repeatable, no wall clock. */
+	s->stress_rng ^= s->stress_rng << 13;
+	s->stress_rng ^= s->stress_rng >> 7;
+	s->stress_rng ^= s->stress_rng << 17;
+	start = s->stress_rng % n;
+	for (i = 0; i < n; i++) {
+		u32 idx = (start + i) % n, sm = idx / s->smst.max_tbs;
+		u32 slot = idx % s->smst.max_tbs;
+		const struct vgpu_smst_slot *sl =
+			vgpu_smst_slot(&s->smst, sm, slot);
+		enum vgpu_preempt_tech tech = VGPU_TECH_SWITCH;
+		u64 insts;
+		u32 flags;
+
+		if (!sl || !sl->job || vgpu_sched_slot_of(s, sm, slot)->preempting)
+			continue;
+		if ((s->stress_rng >> 32) & 1) {
+			if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags))
+				flags = 0;
+			if (!(flags & VGPU_TB_STATUS_CROSSED_BOUNDARY))
+				tech = VGPU_TECH_FLUSH;
+		}
+		if (vgpu_sched_preempt_tb(s, sm, slot, tech))
+			return;
+		s->stress_next = s->cycle + 1 + s->stress_period / 2 +
+				 s->stress_rng % s->stress_period;
+		return;
+	}
+}

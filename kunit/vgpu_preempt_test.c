@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: carrying preemptions out (vgpu_sched_preempt.c) on the mock
+ * hardware of vgpu_mock.c: the stress mode preempts running TBs by context
+ * switch and by flush, every TB still runs to completion exactly once, a
+ * switched TB is resumed from its save area and no save area is left; the
+ * chimera policy preempts what a high-priority kernel needs instead of
+ * waiting for it to drain.
+ */
+
+#include <linux/mutex.h>
+
+#include <kunit/test.h>
+
+#include "vgpu_mock.h"
+#include "vgpu_test.h"
+
+static struct mock_hw *preempt_hw(struct kunit *test,
+				  struct vgpu_partition_ops *ops)
+{
+	struct vgpu_device_desc d;
+	struct mock_hw *hw;
+
+	mock_desc(&d);
+	d.num_sms = 4;
+	d.max_tbs_per_sm = 4;
+	hw = mock_new_desc(test, MOCK_RING_MAX, &d);
+	hw->check_fcfs = false;
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_policy(&hw->s, ops);
+	mutex_unlock(&hw->lock);
+	return hw;
+}
+
+static void preempt_stress_completes(struct kunit *test)
+{
+	struct mock_hw *hw = preempt_hw(test, &vgpu_policy_fcfs);
+	struct mock_job *a, *b;
+	u32 steps = 0;
+
+	mutex_lock(&hw->lock);
+	hw->s.stress_period = 40;
+	mutex_unlock(&hw->lock);
+	a = mock_job_new(hw, 60, 128, 16, 0, 100);
+	b = mock_job_new(hw, 40, 64, 8, 0, 70);
+	mock_submit(hw, a);
+	mock_submit(hw, b);
+	mock_apply(hw);
+	while (mock_step(hw)) {
+		mock_apply(hw);
+		KUNIT_ASSERT_LT(test, ++steps, MOCK_MAX_STEPS);
+	}
+	KUNIT_EXPECT_GT(test, hw->switches, 0);
+	KUNIT_EXPECT_GT(test, hw->flushes, 0);
+	KUNIT_EXPECT_EQ(test, hw->restores, hw->switches);
+	KUNIT_EXPECT_EQ(test, a->e.preempted + b->e.preempted,
+			hw->switches + hw->flushes);
+	/* A flush loses the half a TB had done (the mock's 50). */
+	KUNIT_EXPECT_EQ(test, a->e.lost_insts + b->e.lost_insts,
+			50ull * hw->flushes);
+	expect_complete(hw, a);
+	expect_complete(hw, b);
+	expect_idle(hw);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
+	mock_finish(hw);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
+}
+
+/* The same run twice: the same commands (the stress is seeded). */
+static u64 stress_run(struct kunit *test)
+{
+	struct mock_hw *hw = preempt_hw(test, &vgpu_policy_fcfs);
+	struct mock_job *a;
+	u64 hash;
+
+	mutex_lock(&hw->lock);
+	hw->s.stress_period = 25;
+	mutex_unlock(&hw->lock);
+	a = mock_job_new(hw, 50, 128, 16, 0, 60);
+	mock_submit(hw, a);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	hash = hw->hash;
+	mock_finish(hw);
+	return hash;
+}
+
+static void preempt_stress_deterministic(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, stress_run(test), stress_run(test));
+}
+
+/*
+ * A high-priority kernel arrives while a normal one fills the GPU. With
+ * drain its TBs start when the old ones finish (100 cycles); with chimera
+ * the old TBs there, which have just started, are flushed at once.
+ */
+static u64 priority_start(struct kunit *test, const struct vgpu_preempt_ops *pol)
+{
+	struct mock_hw *hw = preempt_hw(test, &vgpu_policy_spatial);
+	struct mock_job *a, *h;
+	u64 t0, start;
+
+	mutex_lock(&hw->lock);
+	hw->s.preempt_ops = pol;
+	mutex_unlock(&hw->lock);
+	a = mock_job_new(hw, 64, 128, 16, 0, 100);
+	mock_submit(hw, a);
+	mock_apply(hw);
+	t0 = hw->cycle;
+	h = mock_job_new(hw, 8, 128, 16, 0, 50);
+	h->e.priority = DRM_VGPU_PRIORITY_HIGH;
+	mock_submit(hw, h);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	expect_complete(hw, h);
+	expect_idle(hw);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
+	start = h->first_cycle - t0;
+	if (pol == &vgpu_preempt_drain)
+		KUNIT_EXPECT_EQ(test, hw->switches + hw->flushes, 0);
+	else
+		KUNIT_EXPECT_GT(test, hw->switches + hw->flushes, 0);
+	mock_finish(hw);
+	return start;
+}
+
+static void preempt_chimera_beats_drain(struct kunit *test)
+{
+	u64 drain = priority_start(test, &vgpu_preempt_drain);
+	u64 chimera = priority_start(test, &vgpu_preempt_chimera);
+
+	KUNIT_EXPECT_EQ(test, drain, 100);
+	KUNIT_EXPECT_LT(test, chimera, drain);
+}
+
+static struct kunit_case vgpu_preempt_cases[] = {
+	KUNIT_CASE(preempt_stress_completes),
+	KUNIT_CASE(preempt_stress_deterministic),
+	KUNIT_CASE(preempt_chimera_beats_drain),
+	{}
+};
+
+static struct kunit_suite vgpu_preempt_suite = {
+	.name = "vgpu_preempt",
+	.test_cases = vgpu_preempt_cases,
+};
+
+kunit_test_suite(vgpu_preempt_suite);
