@@ -133,7 +133,18 @@ else
 		grep -q "Invalid argument" /tmp/perr.out
 fi
 check "a rejected write changes nothing" grep -q "\[fcfs\]" $sysdev/partition_policy
-check "preempt_policy is drain" grep -q "^\[drain\]$" $sysdev/preempt_policy
+check "preempt_policy lists drain, switch, flush, chimera; drain active" \
+	grep -q "^\[drain\] switch flush chimera$" $sysdev/preempt_policy
+check "idempotence, latency_budget_us and preempt_stress have their defaults" sh -c \
+	"grep -q '^\[relaxed\] strict$' $sysdev/idempotence &&
+	 grep -qx 15 $sysdev/latency_budget_us && grep -qx 0 $sysdev/preempt_stress &&
+	 grep -qx 15 $sysdev/.defaults/latency_budget_us"
+check "bad preemption knobs are refused and change nothing" sh -c \
+	"! echo bogus > $sysdev/preempt_policy 2>/dev/null &&
+	 ! echo lax > $sysdev/idempotence 2>/dev/null &&
+	 ! echo 0 > $sysdev/latency_budget_us 2>/dev/null &&
+	 ! echo -1 > $sysdev/preempt_stress 2>/dev/null &&
+	 grep -q '^\[drain\]' $sysdev/preempt_policy && grep -qx 15 $sysdev/latency_budget_us"
 check ".defaults/partition_policy is fcfs" grep -qx fcfs $sysdev/.defaults/partition_policy
 echo 2-way > $sysdev/smst_alloc
 out=$(vgpu run reduce --size 100000); echo "$out"
