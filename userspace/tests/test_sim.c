@@ -7,6 +7,7 @@
  *
  *   test_sim              runs the tests
  *   test_sim --bench      also measures the model's speed (thread-insts/s)
+ *   test_sim --bench-only only that
  *   test_sim --threads N  simulates on N host threads (config "threads")
  */
 #ifndef _GNU_SOURCE
@@ -2541,17 +2542,23 @@ static int bench(void)
 
 int main(int argc, char **argv)
 {
-	bool do_bench = false;
+	bool do_bench = false, only_bench = false;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--bench")) {
 			do_bench = true;
+		} else if (!strcmp(argv[i], "--bench-only")) {
+			do_bench = only_bench = true;
 		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 			sim_threads = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: test_sim [--bench] [--threads N]\n");
+			fprintf(stderr, "usage: test_sim [--bench | --bench-only] [--threads N]\n");
 			return 2;
 		}
+	}
+	if (only_bench) {
+		report("bench", bench());
+		return test_summary();
 	}
 	report("presets", t_presets());
 	report("saxpy matches the CPU reference bit for bit", t_saxpy());
