@@ -112,6 +112,27 @@ static int apply_commands(struct daemon *d)
 			if (ret)
 				ret = refuse_dispatch(d, &c, ret);
 			break;
+		case VGPU_CMD_PREEMPT:
+			/*
+			 * The model answers every PREEMPT with a PREEMPTED
+			 * event, a refusal too (negative status); only when it
+			 * could not queue that does the daemon post it.
+			 */
+			ret = vgpu_sim_preempt(d->sim, &c);
+			if (ret == -ENOMEM) {
+				struct vgpu_evt evt = {
+					.type = VGPU_EVT_PREEMPTED, .flags = c.flags,
+					.job = c.job, .cycle = vgpu_sim_cycle(d->sim),
+					.tb = c.tb, .sm = c.sm, .slot = c.slot, .status = ret,
+				};
+
+				ret = post_event(d, &evt);
+			} else if (ret) {
+				logmsg("preempt of job %u tb %u on sm %u slot %u refused: %s",
+				       c.job, c.tb, c.sm, c.slot, strerror(-ret));
+				ret = 0;
+			}
+			break;
 		case VGPU_CMD_JOB_END:
 			vgpu_sim_job_end(d->sim, c.job);
 			break;

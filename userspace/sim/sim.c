@@ -101,6 +101,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		for (uint32_t k = 0; k < sm->nws; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
+		sm->pend = UINT64_MAX;
 	}
 	if (mem_create(s))
 		goto fail;
@@ -484,6 +485,21 @@ static void stall_add(struct sm *sm, uint64_t n)
 		st->c_mem += n;
 }
 
+static void sm_classify(struct vgpu_sim *s, struct sm *sm);
+
+/*
+ * Counts the cycles @sm skipped up to @now (simulated already) in the class
+ * they had, before a command changes what its warps wait for.
+ */
+static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	if (sm->ntbs && sm->t.last < now) {
+		sm_classify(s, sm);
+		stall_add(sm, now - sm->t.last);
+		sm->t.last = now;
+	}
+}
+
 /* Earliest cycle at which each scheduler of @sm could issue, and the SM's. */
 static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 {
@@ -744,14 +760,16 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 {
 	const struct vgpu_device_desc *dev = &s->cfg.desc;
 	struct job *j = find_job(s, cmd->job);
+	bool restore = cmd->flags & VGPU_DISPATCH_RESTORE;
 	struct sm *sm;
 	struct tb *tb;
-	uint64_t ntbs, regs;
-	uint32_t free_ws = 0;
+	uint64_t ntbs, regs, resume = s->cycle;
+	uint32_t free_ws = 0, need_ws;
 
 	if (!j)
 		return -ENOENT;
-	if (cmd->sm >= dev->num_sms || cmd->slot >= dev->max_tbs_per_sm)
+	if (cmd->sm >= dev->num_sms || cmd->slot >= dev->max_tbs_per_sm ||
+	    (cmd->flags & ~VGPU_DISPATCH_RESTORE))
 		return -EINVAL;
 	sm = &s->sms[cmd->sm];
 	if (sm->slots[cmd->slot])
@@ -780,17 +798,16 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 				   j->desc.shared_bytes)))
 			return -EINVAL;
 	}
+	need_ws = j->nwarps;
+	/* exited warps of a restored block take no warp slot */
+	if (restore && ctx_check(s, j, cmd->tb, cmd->addr, &need_ws))
+		return -EINVAL;
 	for (uint32_t k = 0; k < sm->nws; k++)
 		free_ws += !sm->ws[k];
-	if (free_ws < j->nwarps)
+	if (free_ws < need_ws)
 		return -EINVAL;
 
-	if (sm->ntbs && sm->t.last < s->cycle) {
-		/* count the cycles skipped so far in the class they had */
-		sm_classify(s, sm);
-		stall_add(sm, s->cycle - sm->t.last);
-		sm->t.last = s->cycle;
-	}
+	sm_catch_up(s, sm, s->cycle);
 	tb = sim_calloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
 	if (!tb)
 		return -ENOMEM;
@@ -817,21 +834,32 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	tb->nwarps = j->nwarps;
 	tb->live = j->nwarps;
 	tb->start = s->cycle;
-	for (uint32_t i = 0, k = 0; i < j->nwarps; i++) {
+	for (uint32_t i = 0; i < j->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 		uint32_t lanes = j->threads - i * 32;
 
-		while (sm->ws[k])
-			k++;
 		w->tb = tb;
 		w->regs = tb->regs + (size_t)i * (j->entry.regs_per_thread + 1) * 32;
 		w->idx = i;
-		w->slot = k;
 		w->sb = tb->sb + (size_t)i * (j->entry.regs_per_thread + 1);
-		w->age = s->age++;
 		w->state = W_RUN;
 		w->sp = 1;
 		w->stack[0] = (struct simt){ 0, NO_PC, lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1 };
+	}
+	if (restore) {
+		/* it issues once its context is in: the cost of the save, again */
+		ctx_load(s, tb, cmd->addr);
+		resume = s->cycle + ctx_cycles(s, ctx_bytes_of(j));
+	}
+	for (uint32_t i = 0, k = 0; i < j->nwarps; i++) {
+		struct warp *w = &tb->warps[i];
+
+		if (w->state == W_DONE)
+			continue;	/* no warp slot: sm->ws[w->slot] is never it */
+		while (sm->ws[k])
+			k++;
+		w->slot = k;
+		w->age = s->age++;
 		sm->ws[k] = w;
 		{
 			uint32_t q = k % s->cfg.schedulers_per_sm;
@@ -841,6 +869,15 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		warp_prepare(sm, w, s->cycle);
 	}
 	fetches_done(s, sm, s->cycle);
+	for (uint32_t i = 0; i < j->nwarps && resume > s->cycle; i++) {
+		struct warp *w = &tb->warps[i];
+
+		if (w->state == W_RUN && w->ready < resume) {
+			w->ready = resume;
+			w->why = WHY_OTHER;
+			sim_wsync(sm, w);
+		}
+	}
 	/* C_idle: an SM without blocks while others have some (DYNCTA) */
 	if (!s->resident) {
 		for (uint32_t i = 0; i < dev->num_sms; i++)
@@ -863,6 +900,136 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	return 0;
 }
 
+/* Earliest completion of a context switch on @sm. */
+static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
+{
+	sm->pend = UINT64_MAX;
+	for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+		const struct tb *tb = sm->slots[k];
+
+		if (tb && tb->switching && tb->switch_at < sm->pend)
+			sm->pend = tb->switch_at;
+	}
+}
+
+/*
+ * SWITCH: the block stops issuing now; its context is saved once every
+ * result in flight is in (the model executes at issue, so only the
+ * scoreboard still waits: loads, long-latency arithmetic), which then
+ * takes ctx_cycles(). The slot is freed at that cycle by switches_done().
+ */
+static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr)
+{
+	uint32_t nr = tb->job->entry.regs_per_thread;
+	uint64_t drained = s->cycle;
+
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		struct warp *w = &tb->warps[i];
+
+		for (uint32_t r = 0; r <= nr; r++)
+			if (w->sb[r] >> 1 > drained)
+				drained = w->sb[r] >> 1;
+		if (w->pred_rdy > drained)
+			drained = w->pred_rdy;
+		if (w->state == W_DONE)
+			continue;
+		w->prev_state = w->state;
+		w->state = W_STOP;
+		w->active = 0;
+		sim_wsync(sm, w);
+	}
+	tb->switching = true;
+	tb->preempt_cycle = s->cycle;
+	tb->save_addr = addr;
+	tb->switch_at = drained + ctx_cycles(s, ctx_bytes_of(tb->job));
+	if (tb->switch_at < sm->pend)
+		sm->pend = tb->switch_at;
+}
+
+int vgpu_sim_preempt(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
+{
+	const struct vgpu_device_desc *dev = &s->cfg.desc;
+	struct vgpu_evt e = {
+		.type = VGPU_EVT_PREEMPTED, .flags = cmd->flags, .job = cmd->job,
+		.cycle = s->cycle, .tb = cmd->tb, .sm = cmd->sm, .slot = cmd->slot,
+	};
+	struct sm *sm;
+	struct tb *tb;
+	int ret = 0, r;
+
+	if ((cmd->flags != VGPU_PREEMPT_SWITCH && cmd->flags != VGPU_PREEMPT_FLUSH) ||
+	    cmd->sm >= dev->num_sms || cmd->slot >= dev->max_tbs_per_sm) {
+		ret = -EINVAL;
+		goto refuse;
+	}
+	sm = &s->sms[cmd->sm];
+	tb = sm->slots[cmd->slot];
+	if (!tb || tb->job->id != cmd->job || tb->index != cmd->tb) {
+		/* it finished (or was dropped) first: the kernel only hears so */
+		e.status = -ENOENT;
+		return post(s, &e);
+	}
+	if (tb->switching) {
+		ret = -EBUSY;
+		goto refuse;
+	}
+	if (cmd->flags == VGPU_PREEMPT_SWITCH &&
+	    !in_vram(s, cmd->addr, ctx_bytes_of(tb->job))) {
+		ret = -EINVAL;
+		goto refuse;
+	}
+	/* the cycles skipped so far still count in the class they had */
+	sm_catch_up(s, sm, s->cycle);
+	if (cmd->flags == VGPU_PREEMPT_SWITCH) {
+		switch_start(s, sm, tb, cmd->addr);
+	} else {
+		/* FLUSH: dropped now; what it wrote stays, it reruns from its start */
+		e.warp_insts = tb->warp_insts;
+		remove_tb(s, sm, tb, s->cycle);
+		r = post(s, &e);
+		if (r)
+			ret = r;
+	}
+	sm_update_next(s, sm);
+	return ret;
+refuse:
+	e.status = ret;
+	r = post(s, &e);
+	return r ? r : ret;
+}
+
+/* The context switches of @sm due at @now complete: contexts out, slots free. */
+static int switches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	int ret = 0;
+
+	sm_catch_up(s, sm, now);
+	for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+		struct tb *tb = sm->slots[k];
+		struct vgpu_evt e;
+		int r;
+
+		if (!tb || !tb->switching || tb->switch_at > now)
+			continue;
+		ctx_save(s, tb, now);
+		e = (struct vgpu_evt){
+			.type = VGPU_EVT_PREEMPTED, .flags = VGPU_PREEMPT_SWITCH,
+			.job = tb->job->id, .cycle = now, .tb = tb->index, .sm = sm->id,
+			.slot = tb->slot, .warp_insts = tb->warp_insts,
+			.tb_cycles = now - tb->preempt_cycle,
+		};
+		remove_tb(s, sm, tb, now);
+		r = post(s, &e);
+		if (r && !ret)
+			ret = r;
+	}
+	sm_pend_update(s, sm);
+	sm_update_next(s, sm);
+	if (sm->next <= now)
+		sm->next = now + 1;
+	return ret;
+}
+
 void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
 {
 	struct job **pp, *j = NULL;
@@ -882,6 +1049,7 @@ void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
 		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++)
 			if (sm->slots[k] && sm->slots[k]->job == j)
 				remove_tb(s, sm, sm->slots[k], s->cycle);
+		sm_pend_update(s, sm);
 		sm_update_next(s, sm);
 	}
 	/* events of the job not yet returned are dropped with it */
@@ -927,9 +1095,19 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 				if (w->sb[r])
 					w->sb[r] += (uint64_t)(delta * 2);
 		}
-		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++)
-			if (sm->slots[k])
-				sm->slots[k]->start += (uint64_t)delta;
+		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+			struct tb *tb = sm->slots[k];
+
+			if (!tb)
+				continue;
+			tb->start += (uint64_t)delta;
+			if (tb->switching) {
+				tb->switch_at += (uint64_t)delta;
+				tb->preempt_cycle += (uint64_t)delta;
+			}
+		}
+		if (sm->pend != UINT64_MAX)
+			sm->pend += (uint64_t)delta;
 		if (sm->t.idle_since != UINT64_MAX)
 			sm->t.idle_since += (uint64_t)delta;
 		sm->t.last += (uint64_t)delta;
@@ -1284,6 +1462,15 @@ static int cycle(struct vgpu_sim *s, uint64_t now)
 				ret = r;
 		}
 	}
+	/* context switches end after the cycle's work, SMs in index order */
+	for (uint32_t i = 0; i < nsm; i++) {
+		if (s->sms[i].pend <= now) {
+			int r = switches_done(s, &s->sms[i], now);
+
+			if (r && !ret)
+				ret = r;
+		}
+	}
 	return ret;
 }
 
@@ -1297,9 +1484,12 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 		uint64_t t = UINT64_MAX;
 		int ret;
 
-		for (uint32_t i = 0; i < nsm; i++)
+		for (uint32_t i = 0; i < nsm; i++) {
 			if (s->sms[i].ntbs && s->sms[i].next < t)
 				t = s->sms[i].next;
+			if (s->sms[i].pend < t)
+				t = s->sms[i].pend;
+		}
 		if (t <= s->cycle)
 			t = s->cycle + 1;
 		if (t == UINT64_MAX || t > limit) {

@@ -68,7 +68,8 @@ struct simt {
 	uint32_t pc, rpc, mask;
 };
 
-enum { W_RUN = 0, W_BAR, W_DONE };
+/* W_STOP: a block being switched out (preempt.c); prev_state keeps what it was */
+enum { W_RUN = 0, W_BAR, W_DONE, W_STOP };
 
 struct tb;
 
@@ -78,6 +79,7 @@ struct warp {
 	uint32_t pred[VGPU_NUM_PREDS];
 	uint64_t ready;
 	uint8_t state;
+	uint8_t prev_state;	/* W_STOP: the state the warp stopped in */
 	uint32_t idx;		/* warp index in the block */
 	uint32_t slot;		/* warp slot on the SM */
 	/* timing model */
@@ -108,6 +110,9 @@ struct tb {
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
 	bool ended;		/* ended in this cycle; finished in its serial phase */
 	int end_status;
+	/* PREEMPT SWITCH under way: its context goes to @save_addr at @switch_at */
+	bool switching;
+	uint64_t switch_at, preempt_cycle, save_addr;
 	/* counted for the job, added to job->st when the block leaves (SMs on
 	 * other threads may count for the same job) */
 	struct vgpu_sim_stats job_st;
@@ -157,6 +162,7 @@ struct sm {
 	uint32_t nended;
 	bool issued, classified;	/* in this cycle */
 	bool serial;		/* has work for the serial phase */
+	uint64_t pend;		/* earliest switch_at of its blocks, UINT64_MAX none */
 };
 
 struct vgpu_sim {
@@ -204,6 +210,27 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 /* exec.c: executes the next instruction of @w at cycle @now. Returns 0, or
  * the negative status that ends the block (tb->fault_addr set for -EFAULT). */
 int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now);
+
+/*
+ * preempt.c: the saved context of a thread block (Documentation/model.rst,
+ * "Preemption"). ctx_bytes_of() is vgpu_ctx_bytes() of the job's blocks,
+ * ctx_cycles() what moving that many bytes costs an SM.
+ */
+uint64_t ctx_bytes_of(const struct job *j);
+uint64_t ctx_cycles(const struct vgpu_sim *s, uint64_t bytes);
+/* Writes @tb's context to its save_addr (checked to be in device memory). */
+void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now);
+/*
+ * Checks the save area at @addr for block @index of @j: 0 and the number of
+ * warps that have not exited in *@live, or -EINVAL.
+ */
+int ctx_check(const struct vgpu_sim *s, const struct job *j, uint32_t index, uint64_t addr,
+	      uint32_t *live);
+/*
+ * Loads a checked context into the new @tb: registers, predicates, SIMT
+ * stacks, warp states, barrier count, shared and local memory, counters.
+ */
+void ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr);
 
 /* timing model: can scheduler @k issue the warp in @slot at @now? */
 static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot, uint64_t now)

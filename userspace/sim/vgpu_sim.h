@@ -108,8 +108,25 @@ void vgpu_sim_destroy(struct vgpu_sim *sim);
  * faulted and each of its dispatched blocks completes at once with that
  * status (-EINVAL, -EILSEQ). Returns -ENOMEM, -EEXIST (job id in use). */
 int vgpu_sim_job_begin(struct vgpu_sim *sim, uint32_t job, uint64_t desc_addr);
-/* DISPATCH command; -ENOENT unknown job, -EINVAL bad sm/slot/ranges. */
+/*
+ * DISPATCH command; -ENOENT unknown job, -EINVAL bad sm/slot/ranges/flags.
+ * With VGPU_DISPATCH_RESTORE the block resumes from the context a SWITCH
+ * saved at cmd->addr (-EINVAL when the save area is not one of this job's
+ * block cmd->tb); it issues again ctx_bytes / (DRAM bytes per cycle / SMs)
+ * cycles later, its TB_DONE's warp_insts counts from its start and its
+ * tb_cycles from this dispatch.
+ */
 int vgpu_sim_dispatch(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
+/*
+ * PREEMPT command (Documentation/model.rst, "Preemption"). Every command
+ * gets exactly one VGPU_EVT_PREEMPTED: status 0 when the slot is free (a
+ * FLUSH at once, a SWITCH once the context is saved), -ENOENT when the
+ * block is not in that slot (it finished first; the call returns 0), and
+ * for a refused command -EINVAL (bad sm, slot or technique, save area
+ * outside device memory) or -EBUSY (a switch of that block under way),
+ * which the call returns too. -ENOMEM: not even the event could be queued.
+ */
+int vgpu_sim_preempt(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
 /* Drops a job; blocks still running of it are discarded. */
 void vgpu_sim_job_end(struct vgpu_sim *sim, uint32_t job);
 

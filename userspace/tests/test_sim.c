@@ -2453,6 +2453,714 @@ out:
 	return r;
 }
 
+/* ------------------------------------------------------------------ */
+/* preemption (Documentation/model.rst, "Preemption") */
+
+/* Cycles a context of @bytes takes to move: ceil(bytes / (DRAM B/cycle / SMs)). */
+static uint64_t ctx_xfer(const struct vgpu_sim_config *c, uint64_t bytes)
+{
+	uint64_t num = bytes * c->desc.core_clock_khz * c->desc.num_sms;
+	uint64_t den = (uint64_t)c->dram_bandwidth_mbs * 1000;
+
+	return (num + den - 1) / den;
+}
+
+/* Loops with a per-lane, per-block trip count, two ways through the body, local memory. */
+static const char divloop_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry divloop(.param .u64 out)\n{\n"
+	"	.reg .pred %p<4>;\n	.reg .b32 %r<20>;\n	.reg .b64 %rd<8>;\n"
+	"	.local .align 4 .b8 depot[64];\n"
+	"	ld.param.u64 %rd1, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n	mov.u32 %r2, %ctaid.x;\n	mov.u32 %r3, %ntid.x;\n"
+	"	mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+	"	rem.u32 %r5, %r1, 13;\n	rem.u32 %r6, %r2, 5;\n"
+	"	mad.lo.s32 %r5, %r6, 9, %r5;\n"
+	"	mov.u64 %rd2, depot;\n"
+	"	mov.u32 %r14, 0;\n"
+	"$Z:\n"
+	"	setp.ge.u32 %p3, %r14, 16;\n	@%p3 bra $ZE;\n"
+	"	shl.b32 %r15, %r14, 2;\n	cvt.u64.u32 %rd5, %r15;\n	add.s64 %rd6, %rd2, %rd5;\n"
+	"	st.local.u32 [%rd6], 0;\n	add.s32 %r14, %r14, 1;\n	bra.uni $Z;\n"
+	"$ZE:\n"
+	"	mov.u32 %r7, 0;\n	mov.u32 %r8, %r4;\n"
+	"$L:\n"
+	"	setp.ge.u32 %p1, %r7, %r5;\n	@%p1 bra $E;\n"
+	"	and.b32 %r9, %r7, 1;\n	setp.eq.s32 %p2, %r9, 0;\n	@%p2 bra $EVEN;\n"
+	"	mul.lo.s32 %r8, %r8, 3;\n	add.s32 %r8, %r8, %r7;\n	bra.uni $NEXT;\n"
+	"$EVEN:\n"
+	"	xor.b32 %r8, %r8, 0x5bd1e995;\n	shr.u32 %r10, %r8, 3;\n	add.s32 %r8, %r8, %r10;\n"
+	"$NEXT:\n"
+	"	and.b32 %r11, %r7, 15;\n	shl.b32 %r11, %r11, 2;\n	cvt.u64.u32 %rd3, %r11;\n"
+	"	add.s64 %rd4, %rd2, %rd3;\n	ld.local.u32 %r12, [%rd4];\n"
+	"	add.s32 %r12, %r12, %r8;\n	st.local.u32 [%rd4], %r12;\n"
+	"	add.s32 %r7, %r7, 1;\n	bra.uni $L;\n"
+	"$E:\n"
+	"	mov.u32 %r13, 0;\n	mov.u32 %r14, 0;\n"
+	"$S:\n"
+	"	setp.ge.u32 %p3, %r14, 16;\n	@%p3 bra $W;\n"
+	"	shl.b32 %r15, %r14, 2;\n	cvt.u64.u32 %rd5, %r15;\n	add.s64 %rd6, %rd2, %rd5;\n"
+	"	ld.local.u32 %r16, [%rd6];\n	add.s32 %r13, %r13, %r16;\n"
+	"	add.s32 %r14, %r14, 1;\n	bra.uni $S;\n"
+	"$W:\n"
+	"	xor.b32 %r13, %r13, %r8;\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n	mul.wide.u32 %rd7, %r4, 4;\n"
+	"	add.s64 %rd7, %rd1, %rd7;\n	st.global.u32 [%rd7], %r13;\n"
+	"	ret;\n}\n";
+
+static uint32_t divloop_ref(uint32_t tid, uint32_t cta, uint32_t ntid)
+{
+	uint32_t depot[16] = { 0 }, acc = cta * ntid + tid, n = tid % 13 + cta % 5 * 9, sum = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (i & 1) {
+			acc = acc * 3 + i;
+		} else {
+			acc ^= 0x5bd1e995u;
+			acc += acc >> 3;
+		}
+		depot[i & 15] += acc;
+	}
+	for (int i = 0; i < 16; i++)
+		sum += depot[i];
+	return sum ^ acc;
+}
+
+/* What the stress driver saw of preemption. */
+struct pstats {
+	uint32_t switches, flushes, moved, boundary_refusals;
+	uint64_t cycles;		/* the kernel's */
+	uint64_t xfer_min, xfer_max;	/* transfer cycles of the switches */
+	uint64_t drain_min, drain_max;	/* switch latency beyond the transfer */
+};
+
+/* preemptions per stressed kernel */
+#define PSTRESS_MAX	150
+
+/* A block waiting for a slot: from its start, or from a saved context. */
+struct pitem {
+	uint32_t tb;
+	bool restore;
+	uint64_t addr;
+	uint32_t sm, slot;	/* where it was switched out */
+};
+
+struct pslot {
+	uint8_t state;		/* 0 free, 1 running, 2 being preempted */
+	uint32_t tb;
+	uint64_t cmd_cycle, addr;
+};
+
+static uint64_t prng(uint64_t *st)
+{
+	uint64_t z = (*st += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Runs @L the way run() does, and with @seed != 0 preempts a random running
+ * block at pseudo-random cycles: a SWITCH, whose block later resumes with
+ * RESTORE in another slot where one frees up, or a FLUSH (only blocks that
+ * have not crossed their idempotence boundary), whose block reruns from its
+ * start. @insts[tb]: the warp instructions of each block's TB_DONE; with
+ * @check set, they must equal those given (the blocks' totals are the same
+ * however often they were preempted).
+ */
+static int pstress_run(struct env *e, const struct launch *L, uint64_t seed, uint64_t *insts,
+		       bool check, struct pstats *ps)
+{
+	struct vgpu_job_desc d = { 0 };
+	const struct vgpu_device_desc *dev = &e->cfg.desc;
+	uint32_t job = e->next_job++, ntbs, threads, warps, regs_tb, shared_tb, per_sm;
+	uint32_t done = 0, nq = 0, nslots, running = 0;
+	uint64_t t0 = vgpu_sim_cycle(e->sim);
+	int ei = entry_index(L->prog, L->entry);
+	const struct vgpu_program_entry *pe;
+	struct vgpu_tb_status *status = NULL;
+	struct pslot *sl = NULL;
+	struct pitem *q = NULL;
+	uint64_t *save = NULL;	/* per block: its save area, reused */
+	uint8_t *times = NULL;	/* per block: how often it was preempted */
+	uint64_t da, ctxb, xfer, rs = seed;
+	int r = -1;
+
+	if (ei < 0)
+		return -1;
+	pe = entry_of(L->prog, ei);
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = job;
+	d.program_addr = L->prog->addr;
+	d.program_size = L->prog->size;
+	d.entry = (uint32_t)ei;
+	for (int i = 0; i < 3; i++) {
+		d.grid[i] = L->grid[i] ? L->grid[i] : 1;
+		d.block[i] = L->block[i] ? L->block[i] : 1;
+	}
+	d.dynamic_shared = L->dynamic_shared;
+	d.shared_bytes = pe->shared_static + L->dynamic_shared;
+	d.ranges_offset = sizeof(d);
+	d.num_ranges = L->nranges;
+	d.params_offset = sizeof(d) + L->nranges * sizeof(struct vgpu_mem_range);
+	d.params_size = L->params_size;
+	da = dalloc(e, d.params_offset + L->params_size);
+	memcpy(e->vram + da, &d, sizeof(d));
+	memcpy(e->vram + da + d.ranges_offset, L->ranges, L->nranges * sizeof(*L->ranges));
+	memcpy(e->vram + da + d.params_offset, L->params, L->params_size);
+	if (vgpu_sim_job_begin(e->sim, job, da))
+		return -1;
+	ntbs = d.grid[0] * d.grid[1] * d.grid[2];
+	threads = d.block[0] * d.block[1] * d.block[2];
+	warps = (threads + 31) / 32;
+	regs_tb = warps * 32 * pe->regs_per_thread;
+	shared_tb = d.shared_bytes;
+	ctxb = vgpu_ctx_bytes(threads, pe->regs_per_thread, shared_tb, pe->local_per_thread);
+	xfer = ctx_xfer(&e->cfg, ctxb);
+	per_sm = L->max_tbs_per_sm;
+	if (regs_tb && dev->regs_per_sm / regs_tb < per_sm)
+		per_sm = dev->regs_per_sm / regs_tb;
+	if (shared_tb && dev->shared_per_sm / shared_tb < per_sm)
+		per_sm = dev->shared_per_sm / shared_tb;
+	if (dev->max_threads_per_sm / (warps * 32) < per_sm)
+		per_sm = dev->max_threads_per_sm / (warps * 32);
+	nslots = dev->num_sms * dev->max_tbs_per_sm;
+	sl = calloc(nslots, sizeof(*sl));
+	status = calloc(nslots, sizeof(*status));
+	/* each block enters the queue at most once per preemption, plus once */
+	q = calloc(ntbs + PSTRESS_MAX, sizeof(*q));
+	save = calloc(ntbs, sizeof(*save));
+	times = calloc(ntbs, 1);
+	if (!sl || !status || !q || !save || !times || !per_sm)
+		goto out;
+	for (uint32_t i = 0; i < ntbs; i++)
+		q[nq++] = (struct pitem){ .tb = i };
+	for (;;) {
+		struct vgpu_evt ev[16];
+		uint64_t now = vgpu_sim_cycle(e->sim), limit = UINT64_MAX;
+		int n;
+
+		/* every free slot takes the first block waiting that did not just leave it */
+		for (uint32_t k = 0; k < per_sm && nq; k++) {
+			for (uint32_t s = 0; s < dev->num_sms && nq; s++) {
+				struct pslot *p = &sl[s * dev->max_tbs_per_sm + k];
+				uint32_t i;
+
+				if (p->state)
+					continue;
+				for (i = 0; i < nq; i++)
+					if (!q[i].restore || q[i].sm != s || q[i].slot != k)
+						break;
+				if (i == nq) {
+					if (running)
+						continue;
+					i = 0;
+				}
+				{
+					struct vgpu_cmd c = {
+						.op = VGPU_CMD_DISPATCH, .job = job, .tb = q[i].tb,
+						.sm = s, .slot = k, .reg_base = k * regs_tb,
+						.shared_base = k * shared_tb, .addr = q[i].addr,
+						.flags = q[i].restore ? VGPU_DISPATCH_RESTORE : 0,
+					};
+
+					n = vgpu_sim_dispatch(e->sim, &c);
+					if (n) {
+						printf("# dispatch of tb %u: %d\n", q[i].tb, n);
+						goto out;
+					}
+				}
+				ps->moved += q[i].restore && (q[i].sm != s || q[i].slot != k);
+				p->state = 1;
+				p->tb = q[i].tb;
+				running++;
+				memmove(q + i, q + i + 1, (nq - i - 1) * sizeof(*q));
+				nq--;
+			}
+		}
+		if (done == ntbs)
+			break;
+		if (seed && ps->switches + ps->flushes < PSTRESS_MAX)
+			limit = now + 30 + prng(&rs) % 500;
+		n = vgpu_sim_step(e->sim, limit, ev, 16);
+		if (n < 0 || (n == 0 && vgpu_sim_cycle(e->sim) != limit)) {
+			printf("# step: %d at cycle %llu, %u of %u blocks done\n", n,
+			       (unsigned long long)vgpu_sim_cycle(e->sim), done, ntbs);
+			goto out;
+		}
+		now = vgpu_sim_cycle(e->sim);
+		if (n == 0) {
+			/* a random running block */
+			uint32_t pick = UINT32_MAX, cnt = 0, x;
+			struct vgpu_cmd c = { .op = VGPU_CMD_PREEMPT, .job = job };
+			struct vgpu_tb_status *ts;
+			int pr;
+
+			/* at most 3 times a block, or one could be preempted forever */
+			for (uint32_t i = 0; i < nslots; i++)
+				if (sl[i].state == 1 && times[sl[i].tb] < 3 && prng(&rs) % ++cnt == 0)
+					pick = i;
+			if (pick == UINT32_MAX)
+				continue;
+			vgpu_sim_tb_status(e->sim, status, dev->max_tbs_per_sm);
+			ts = &status[pick];
+			MCHECK(ts->job == job && ts->tb == sl[pick].tb, "status of slot %u: job %u tb %u",
+			       pick, ts->job, ts->tb);
+			c.tb = sl[pick].tb;
+			times[c.tb]++;
+			c.sm = pick / dev->max_tbs_per_sm;
+			c.slot = pick % dev->max_tbs_per_sm;
+			x = (uint32_t)(prng(&rs) % 2);
+			if (x && (ts->flags & VGPU_TB_STATUS_CROSSED_BOUNDARY)) {
+				ps->boundary_refusals++;
+				x = 0;
+			}
+			if (x) {
+				c.flags = VGPU_PREEMPT_FLUSH;
+			} else {
+				c.flags = VGPU_PREEMPT_SWITCH;
+				if (!save[c.tb])
+					save[c.tb] = dalloc(e, ctxb);
+				c.addr = save[c.tb];
+			}
+			pr = vgpu_sim_preempt(e->sim, &c);
+			MCHECK(pr == 0, "preempt: %d", pr);
+			sl[pick].state = 2;
+			sl[pick].cmd_cycle = now;
+			sl[pick].addr = c.addr;
+			if (c.flags == VGPU_PREEMPT_SWITCH)
+				ps->switches++;
+			else
+				ps->flushes++;
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			const struct vgpu_evt *v = &ev[i];
+			struct pslot *p = &sl[v->sm * dev->max_tbs_per_sm + v->slot];
+
+			capture_event(v);
+			MCHECK(v->job == job && v->cycle == now && v->status == 0 && v->sm < dev->num_sms &&
+			       v->slot < dev->max_tbs_per_sm && p->state && p->tb == v->tb,
+			       "event type %u job %u tb %u sm %u slot %u cycle %llu status %d",
+			       v->type, v->job, v->tb, v->sm, v->slot, (unsigned long long)v->cycle,
+			       v->status);
+			if (v->type == VGPU_EVT_TB_DONE) {
+				if (check)
+					MCHECK(v->warp_insts == insts[v->tb],
+					       "tb %u: %llu warp insts, %llu without preemption", v->tb,
+					       (unsigned long long)v->warp_insts,
+					       (unsigned long long)insts[v->tb]);
+				insts[v->tb] = v->warp_insts;
+				done++;
+			} else {
+				MCHECK(v->type == VGPU_EVT_PREEMPTED && p->state == 2, "event type %u",
+				       v->type);
+				MCHECK(v->tb_cycles == now - p->cmd_cycle, "latency %llu, %llu cycles since",
+				       (unsigned long long)v->tb_cycles,
+				       (unsigned long long)(now - p->cmd_cycle));
+				if (v->flags == VGPU_PREEMPT_SWITCH) {
+					uint64_t extra = v->tb_cycles - xfer;
+
+					MCHECK(v->tb_cycles >= xfer, "switch took %llu cycles, transfer %llu",
+					       (unsigned long long)v->tb_cycles, (unsigned long long)xfer);
+					if (extra < ps->drain_min)
+						ps->drain_min = extra;
+					if (extra > ps->drain_max)
+						ps->drain_max = extra;
+					if (xfer < ps->xfer_min)
+						ps->xfer_min = xfer;
+					if (xfer > ps->xfer_max)
+						ps->xfer_max = xfer;
+					/* only a saved context can resume */
+					q[nq++] = (struct pitem){ .tb = v->tb, .restore = true,
+								  .addr = p->addr, .sm = v->sm,
+								  .slot = v->slot };
+				} else {
+					MCHECK(v->flags == VGPU_PREEMPT_FLUSH && v->tb_cycles == 0,
+					       "flush: flags %u latency %llu", v->flags,
+					       (unsigned long long)v->tb_cycles);
+					q[nq++] = (struct pitem){ .tb = v->tb };
+				}
+			}
+			p->state = 0;
+			running--;
+		}
+	}
+	MCHECK(!vgpu_sim_busy(e->sim), "busy after the last block");
+	ps->cycles = vgpu_sim_cycle(e->sim) - t0;
+	vgpu_sim_job_end(e->sim, job);
+	r = 0;
+out:
+	free(sl);
+	free(status);
+	free(q);
+	free(save);
+	free(times);
+	return r;
+}
+
+enum { PK_SAXPY, PK_REDUCE, PK_HIST, PK_HIST_SHARED, PK_DIVLOOP, PK_N };
+
+/*
+ * One kernel of the stress on a fresh model: inputs from a fixed seed, the
+ * run (preempted with @seed != 0), the result against the CPU reference.
+ */
+static int pstress_kernel(int kind, uint64_t seed, uint64_t *insts, bool check,
+			  struct pstats *ps)
+{
+	static const char *const files[PK_N] = { "saxpy.ptx", "reduce.ptx", "histogram.ptx",
+						 "histogram.ptx", NULL };
+	struct env e;
+	struct prog p = { 0 };
+	uint64_t ds = 777 + (uint64_t)kind;
+	int r = -1;
+
+	if (env_init(&e, "fermi-gtx480", 64u << 20) ||
+	    (files[kind] ? load_ptx_file(&e, files[kind], &p) :
+			   load_ptx_text(&e, divloop_ptx, strlen(divloop_ptx), &p))) {
+		env_fini(&e);
+		free(p.image);
+		return -1;
+	}
+	switch (kind) {
+	case PK_SAXPY: {
+		uint32_t n = 60000;
+		struct saxpy_params prm = { n, 2.5f, dalloc(&e, n * 4), dalloc(&e, n * 4) };
+		float *x = (float *)(e.vram + prm.x), *y = (float *)(e.vram + prm.y), *ref;
+		struct vgpu_mem_range rg[2] = { { prm.x, n * 4 }, { prm.y, n * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = "saxpy_stride", .grid = { 60 }, .block = { 256 },
+			.params = &prm, .params_size = 24, .ranges = rg, .nranges = 2,
+			.max_tbs_per_sm = 3,
+		};
+
+		ref = malloc(n * 4);
+		if (!ref)
+			break;
+		for (uint32_t i = 0; i < n; i++) {
+			x[i] = (float)(prng(&ds) % 100000) / 77.0f - 300.0f;
+			y[i] = (float)(prng(&ds) % 100000) / 13.0f;
+			ref[i] = fmaf(x[i], prm.a, y[i]);
+		}
+		r = pstress_run(&e, &L, seed, insts, check, ps);
+		for (uint32_t i = 0; i < n && !r; i++) {
+			if (memcmp(&y[i], &ref[i], 4)) {
+				printf("# saxpy: y[%u] = %.9g, expected %.9g\n", i, y[i], ref[i]);
+				r = -1;
+			}
+		}
+		free(ref);
+		break;
+	}
+	case PK_REDUCE: {
+		uint32_t n = 40000, block = 256, per = 2 * block, grid = (n + per - 1) / per;
+		struct red_params prm = { dalloc(&e, n * 4), dalloc(&e, grid * 4), n };
+		uint32_t *in = (uint32_t *)(e.vram + prm.in), *out = (uint32_t *)(e.vram + prm.out);
+		struct vgpu_mem_range rg[2] = { { prm.in, n * 4 }, { prm.out, grid * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = "reduce", .grid = { grid }, .block = { block },
+			.dynamic_shared = block * 4, .params = &prm, .params_size = 20,
+			.ranges = rg, .nranges = 2, .max_tbs_per_sm = 3,
+		};
+
+		for (uint32_t i = 0; i < n; i++)
+			in[i] = (uint32_t)prng(&ds);
+		r = pstress_run(&e, &L, seed, insts, check, ps);
+		for (uint32_t b = 0; b < grid && !r; b++) {
+			uint32_t sum = 0;
+
+			for (uint32_t i = b * per; i < (b + 1) * per && i < n; i++)
+				sum += in[i];
+			if (out[b] != sum) {
+				printf("# reduce: out[%u] = %u, expected %u\n", b, out[b], sum);
+				r = -1;
+			}
+		}
+		break;
+	}
+	case PK_HIST:
+	case PK_HIST_SHARED: {
+		uint32_t n = 30000, ref[256] = { 0 }, *bins;
+		struct red_params prm = { dalloc(&e, n), dalloc(&e, 256 * 4), n };
+		uint8_t *in = e.vram + prm.in;
+		struct vgpu_mem_range rg[2] = { { prm.in, n }, { prm.out, 256 * 4 } };
+		struct launch L = {
+			.prog = &p, .entry = kind == PK_HIST ? "histogram" : "histogram_shared",
+			.grid = { 40 }, .block = { 128 }, .params = &prm, .params_size = 20,
+			.ranges = rg, .nranges = 2, .max_tbs_per_sm = 2,
+		};
+
+		bins = (uint32_t *)(e.vram + prm.out);
+		for (uint32_t i = 0; i < n; i++) {
+			in[i] = (uint8_t)(prng(&ds) % 3 ? prng(&ds) % 16 : prng(&ds));
+			ref[in[i]]++;
+		}
+		r = pstress_run(&e, &L, seed, insts, check, ps);
+		for (int b = 0; b < 256 && !r; b++) {
+			if (bins[b] != ref[b]) {
+				printf("# %s: bin %d = %u, expected %u\n", L.entry, b, bins[b], ref[b]);
+				r = -1;
+			}
+		}
+		break;
+	}
+	default: {
+		uint32_t grid = 150, block = 80, nt = grid * block, *out;
+		uint64_t prm = dalloc(&e, nt * 4);
+		struct vgpu_mem_range rg = { prm, nt * 4 };
+		struct launch L = {
+			.prog = &p, .entry = "divloop", .grid = { grid }, .block = { block },
+			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
+			.max_tbs_per_sm = 4,
+		};
+
+		out = (uint32_t *)(e.vram + prm);
+		r = pstress_run(&e, &L, seed, insts, check, ps);
+		for (uint32_t i = 0; i < nt && !r; i++) {
+			uint32_t want = divloop_ref(i % block, i / block, block);
+
+			if (out[i] != want) {
+				printf("# divloop: out[%u] = %u, expected %u\n", i, out[i], want);
+				r = -1;
+			}
+		}
+		break;
+	}
+	}
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
+/*
+ * Preemption stress: saxpy, reduce (shared memory, barriers), histogram
+ * (global atomics; shared and global atomics) and a divergent loop with
+ * local memory, each preempted at pseudo-random cycles (fixed seed) with
+ * SWITCH (resumed elsewhere with RESTORE) or FLUSH (before the idempotence
+ * boundary only, rerun from the start). Results bit-exact, every block's
+ * warp instructions those of an undisturbed run, switch latency at least
+ * the transfer, flush latency 0; on 1 and 2 host threads the same events,
+ * cycles, counters and memory.
+ */
+static int t_preempt_stress(void)
+{
+	static const char *const names[PK_N] = { "saxpy", "reduce", "histogram",
+						 "histogram_shared", "divloop" };
+	static const uint32_t counts[] = { 1, 2 };
+	struct capture cap[2];
+	uint32_t saved = sim_threads;
+	uint64_t *insts = calloc(4096, sizeof(*insts));
+	int r = -1;
+
+	memset(cap, 0, sizeof(cap));
+	if (!insts)
+		return -1;
+	for (size_t c = 0; c < 2; c++) {
+		sim_threads = counts[c];
+		for (int k = 0; k < PK_N; k++) {
+			struct pstats ps = { .xfer_min = UINT64_MAX, .drain_min = UINT64_MAX };
+
+			capture = NULL;
+			memset(insts, 0, 4096 * sizeof(*insts));
+			MCHECK(pstress_kernel(k, 0, insts, false, &ps) == 0, "%s undisturbed",
+			       names[k]);
+			capture = &cap[c];
+			MCHECK(pstress_kernel(k, 0x5eed + (uint64_t)k, insts, true, &ps) == 0,
+			       "%s preempted, %u thread(s)", names[k], counts[c]);
+			if (c == 0)
+				printf("# %s: %llu cycles, %u switches (%u resumed elsewhere), %u flushes, %u flushes"
+				       " refused at the boundary; transfer %llu cycles, drain %llu..%llu"
+				       " more\n", names[k], (unsigned long long)ps.cycles, ps.switches, ps.moved, ps.flushes,
+				       ps.boundary_refusals, (unsigned long long)ps.xfer_min,
+				       (unsigned long long)ps.drain_min,
+				       (unsigned long long)ps.drain_max);
+			MCHECK(ps.switches >= 5 && ps.moved >= 3 && ps.flushes >= 1,
+			       "%s: %u switches, %u moved, %u flushes", names[k], ps.switches,
+			       ps.moved, ps.flushes);
+		}
+		capture = NULL;
+	}
+	MCHECK(cap[0].nev > 100, "%u events", cap[0].nev);
+	MCHECK(capture_compare(&cap[0], &cap[1], 2) == 0, "2 threads differ");
+	r = 0;
+out:
+	capture = NULL;
+	sim_threads = saved;
+	for (size_t c = 0; c < 2; c++)
+		capture_free(&cap[c]);
+	free(insts);
+	return r;
+}
+
+/*
+ * PREEMPT and RESTORE one by one on the barrier kernel: a switch of a block
+ * with nothing in flight takes exactly the transfer, the block resumes in
+ * another SM and slot and finishes right; a flush takes no time; refusals.
+ */
+static int t_preempt_cmds(void)
+{
+	struct env e;
+	struct vgpu_job_desc d = { 0 };
+	struct vgpu_evt ev[8];
+	struct prog p;
+	uint64_t da, out, ctxb, xfer, save, t0;
+	struct vgpu_mem_range rg;
+	const struct vgpu_program_entry *pe;
+	uint32_t *o;
+	int n;
+
+	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
+	pe = entry_of(&p, 0);
+	out = dalloc(&e, 4096);
+	o = (uint32_t *)(e.vram + out);
+	rg = (struct vgpu_mem_range){ out, 4096 };
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = 1;
+	d.program_addr = p.addr;
+	d.program_size = p.size;
+	d.grid[0] = 4;
+	d.grid[1] = d.grid[2] = 1;
+	d.block[0] = 128;
+	d.block[1] = d.block[2] = 1;
+	d.shared_bytes = 512;
+	d.ranges_offset = sizeof(d);
+	d.num_ranges = 1;
+	d.params_offset = sizeof(d) + sizeof(rg);
+	d.params_size = 8;
+	da = dalloc(&e, sizeof(d) + sizeof(rg) + 8);
+	memcpy(e.vram + da, &d, sizeof(d));
+	memcpy(e.vram + da + sizeof(d), &rg, sizeof(rg));
+	memcpy(e.vram + da + d.params_offset, &out, 8);
+	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
+	xfer = ctx_xfer(&e.cfg, ctxb);
+	save = dalloc(&e, ctxb);
+	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
+	{
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = 0, .sm = 0, .slot = 0 };
+		struct vgpu_cmd x = { .op = VGPU_CMD_PREEMPT, .job = 1, .tb = 0, .sm = 0, .slot = 0,
+				      .flags = VGPU_PREEMPT_SWITCH, .addr = save };
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+		/* refusals: each still answered with an event */
+		x.flags = 0;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "no technique");
+		x.flags = VGPU_PREEMPT_SWITCH | VGPU_PREEMPT_FLUSH;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "two techniques");
+		x.flags = VGPU_PREEMPT_SWITCH;
+		x.sm = 15;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "no such SM");
+		x.sm = 0;
+		x.slot = 8;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "no such slot");
+		x.slot = 0;
+		x.addr = e.size - ctxb + 1;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "save area beyond device memory");
+		x.addr = save;
+		x.slot = 1;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "empty slot: not an error of the call");
+		x.slot = 0;
+		x.tb = 1;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "another block: not an error of the call");
+		x.tb = 0;
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 7 && vgpu_sim_cycle(e.sim) == 0, "7 events at once: %d", n);
+		for (int i = 0; i < 7; i++)
+			CHECK(ev[i].type == VGPU_EVT_PREEMPTED && ev[i].cycle == 0 &&
+			      ev[i].status == (i < 5 ? -EINVAL : -ENOENT),
+			      "event %d: type %u status %d", i, ev[i].type, ev[i].status);
+		CHECK(ev[5].slot == 1 && ev[6].tb == 1, "ENOENT events name the command's block");
+
+		/* nothing issued, nothing in flight: exactly the transfer */
+		CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "switch at dispatch");
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EBUSY, "switch under way");
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 1 && ev[0].status == -EBUSY, "EBUSY event");
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 1 && ev[0].type == VGPU_EVT_PREEMPTED && ev[0].status == 0 &&
+		      ev[0].flags == VGPU_PREEMPT_SWITCH && ev[0].warp_insts == 0 &&
+		      ev[0].tb_cycles == xfer && ev[0].cycle == xfer,
+		      "switch: status %d latency %llu at %llu, transfer %llu (%llu bytes)",
+		      ev[0].status, (unsigned long long)ev[0].tb_cycles,
+		      (unsigned long long)ev[0].cycle, (unsigned long long)xfer,
+		      (unsigned long long)ctxb);
+		printf("# switch at dispatch: %llu context bytes, %llu cycles\n",
+		       (unsigned long long)ctxb, (unsigned long long)ev[0].tb_cycles);
+		CHECK(!vgpu_sim_busy(e.sim), "slot free, nothing resident");
+		CHECK(vgpu_sim_step(e.sim, UINT64_MAX, ev, 8) == 0, "idle");
+
+		/* run a while, switch again: the drain and the transfer */
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch again");
+		t0 = vgpu_sim_cycle(e.sim);
+		CHECK(vgpu_sim_step(e.sim, t0 + 30, ev, 8) == 0, "runs 30 cycles");
+		CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "switch while running");
+		t0 = vgpu_sim_cycle(e.sim);
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 1 && ev[0].status == 0 && ev[0].warp_insts > 0 &&
+		      ev[0].tb_cycles >= xfer && ev[0].cycle == t0 + ev[0].tb_cycles,
+		      "switch: latency %llu, transfer %llu", (unsigned long long)ev[0].tb_cycles,
+		      (unsigned long long)xfer);
+		printf("# switch after 30 cycles: %llu warp insts kept, %llu cycles (%llu drain)\n",
+		       (unsigned long long)ev[0].warp_insts, (unsigned long long)ev[0].tb_cycles,
+		       (unsigned long long)(ev[0].tb_cycles - xfer));
+		{
+			uint64_t kept = ev[0].warp_insts;
+			struct vgpu_cmd rc = c;
+
+			rc.flags = VGPU_DISPATCH_RESTORE;
+			rc.addr = save;
+			rc.sm = 3;
+			rc.slot = 5;
+			rc.reg_base = 5000;
+			rc.shared_base = 1024;
+			rc.tb = 1;
+			CHECK(vgpu_sim_dispatch(e.sim, &rc) == -EINVAL, "another block's context");
+			rc.tb = 0;
+			rc.flags = 2;
+			CHECK(vgpu_sim_dispatch(e.sim, &rc) == -EINVAL, "unknown dispatch flag");
+			rc.flags = VGPU_DISPATCH_RESTORE;
+			e.vram[save] ^= 1;
+			CHECK(vgpu_sim_dispatch(e.sim, &rc) == -EINVAL, "bad magic");
+			e.vram[save] ^= 1;
+			rc.addr = e.size - 16;
+			CHECK(vgpu_sim_dispatch(e.sim, &rc) == -EINVAL, "save area beyond memory");
+			rc.addr = save;
+			t0 = vgpu_sim_cycle(e.sim);
+			CHECK(vgpu_sim_dispatch(e.sim, &rc) == 0, "restore on sm 3 slot 5");
+			/* a flush of another block: at once, all its work lost */
+			c.tb = 2;
+			CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch tb 2");
+			CHECK(vgpu_sim_step(e.sim, t0 + 20, ev, 8) == 0, "runs 20 cycles");
+			x.tb = 2;
+			x.flags = VGPU_PREEMPT_FLUSH;
+			x.addr = 0;
+			CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "flush");
+			n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+			CHECK(n == 1 && ev[0].type == VGPU_EVT_PREEMPTED &&
+			      ev[0].flags == VGPU_PREEMPT_FLUSH && ev[0].status == 0 &&
+			      ev[0].tb_cycles == 0 && ev[0].cycle == t0 + 20 && ev[0].warp_insts > 0,
+			      "flush: latency %llu at %llu", (unsigned long long)ev[0].tb_cycles,
+			      (unsigned long long)ev[0].cycle);
+			/* the restored block: issues after the load, finishes with its total */
+			n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+			CHECK(n == 1 && ev[0].type == VGPU_EVT_TB_DONE && ev[0].status == 0 &&
+			      ev[0].sm == 3 && ev[0].slot == 5 && ev[0].warp_insts > kept &&
+			      ev[0].tb_cycles == ev[0].cycle - t0 && ev[0].tb_cycles > xfer,
+			      "restored block done: %llu insts (%llu before), %llu cycles",
+			      (unsigned long long)ev[0].warp_insts, (unsigned long long)kept,
+			      (unsigned long long)ev[0].tb_cycles);
+		}
+	}
+	for (uint32_t t = 0; t < 128; t++)
+		CHECK(o[t] == ((t + 37) % 128) * 3 + 7, "out[%u] = %u", t, o[t]);
+	CHECK(!vgpu_sim_busy(e.sim), "idle at the end");
+	vgpu_sim_job_end(e.sim, 1);
+	free(p.image);
+	env_fini(&e);
+	return 0;
+}
+
 /* Thesis Fig. 3.2 style: where the SM cycles went. */
 static void print_breakdown(const char *what, const struct vgpu_sim_stats *st)
 {
@@ -2594,6 +3302,10 @@ int main(int argc, char **argv)
 	report("micro-benchmark: SP and SFU throughput", t_mb_throughput());
 	report("micro-benchmark: streaming DRAM bandwidth", t_mb_bandwidth());
 	report("micro-benchmark: register bank conflicts", t_mb_regbank());
+	report("preemption: PREEMPT and RESTORE commands, latencies, refusals",
+	       t_preempt_cmds());
+	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
+	       t_preempt_stress());
 	report("parallel simulation: 1, 2 and 3 threads give identical results", t_threads());
 	if (do_bench)
 		report("bench", bench());
