@@ -304,6 +304,8 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 
+	/* The kernel's context-switch cost estimates use it (Chimera). */
+	cfg.desc.mem_bandwidth_mbs = cfg.dram_bandwidth_mbs;
 	ret = backend_attach(&d.be, device, &cfg.desc);
 	if (ret) {
 		logmsg("cannot attach to %s: %s", device, strerror(-ret));

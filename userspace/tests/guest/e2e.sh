@@ -233,5 +233,26 @@ check "smst dump: running blocks show their progress (TB status table)" \
 	grep -qE "^  slot [0-9]+ job [0-9]+ tb [0-9]+ .* insts [1-9][0-9]*" /tmp/smst-running.out
 check "the workload watched meanwhile is ok" test "$rst" = 0
 
+# Preemption stress (Chimera's mechanisms): running blocks are flushed
+# (while idempotent) or context-switched every few thousand cycles; every
+# workload of the suite must still match its CPU reference bit for bit.
+tr=/sys/kernel/debug/tracing
+[ -d $tr/events/vgpu ] || tr=/sys/kernel/tracing
+echo > $tr/trace
+echo 1 > $tr/events/vgpu/vgpu_preempt_tb_done/enable
+echo 3000 > $sysdev/preempt_stress
+vgpu run --all --size small > /tmp/stress.out 2>&1
+rs=$?
+echo 0 > $sysdev/preempt_stress
+echo 0 > $tr/events/vgpu/vgpu_preempt_tb_done/enable
+nsw=$(grep -c "switched, kept" $tr/trace)
+nfl=$(grep -c "flushed, lost" $tr/trace)
+echo "# preemption stress: $nsw context switches, $nfl flushes"
+grep -v ": ok " /tmp/stress.out
+check "preemption stress: the whole suite is correct ($nall workloads)" sh -c \
+	"test $rs = 0 && [ \"\$(grep -c ': ok ' /tmp/stress.out)\" = $nall ]"
+check "preemption stress: blocks were context-switched and flushed" \
+	test "$nsw" -gt 0 -a "$nfl" -gt 0
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
