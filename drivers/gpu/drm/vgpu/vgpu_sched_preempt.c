@@ -204,6 +204,12 @@ int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt)
 		return -EINVAL;
 	}
 	ss = vgpu_sched_slot_of(s, evt->sm, evt->slot);
+	/*
+	 * -EBUSY refuses a second PREEMPT of a block already being switched:
+	 * the first one's answer is still to come and keeps the record.
+	 */
+	if (evt->status == -EBUSY)
+		return 0;
 	if (!ss->preempting || ss->job != evt->job || ss->tb != evt->tb) {
 		dev_dbg(s->dev, "PREEMPTED job %u TB %u: no such preemption, ignored\n",
 			evt->job, evt->tb);
