@@ -242,28 +242,16 @@ static DEVICE_ATTR_RW(smst_alloc);
 static ssize_t smk_quota_min_show(struct device *dev,
 				  struct device_attribute *attr, char *buf)
 {
-	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
-	u32 v;
-
-	mutex_lock(&vdev->lock);
-	v = vdev->sched.smk_quota_min;
-	mutex_unlock(&vdev->lock);
-	return sysfs_emit(buf, "%u\n", v);
+	return vgpu_u32_show(dev, buf,
+			     &vgpu_sysfs_vdev(dev)->sched.smk_quota_min);
 }
 
 static ssize_t smk_quota_min_store(struct device *dev,
 				   struct device_attribute *attr,
 				   const char *buf, size_t count)
 {
-	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
-	u32 v;
-
-	if (kstrtou32(buf, 0, &v) || v < 1 || v > VGPU_SMST_MAX_SLOTS)
-		return -EINVAL;
-	mutex_lock(&vdev->lock);
-	vdev->sched.smk_quota_min = v;
-	mutex_unlock(&vdev->lock);
-	return count;
+	return vgpu_u32_store(dev, buf, count, 1, VGPU_SMST_MAX_SLOTS,
+			      &vgpu_sysfs_vdev(dev)->sched.smk_quota_min);
 }
 static DEVICE_ATTR_RW(smk_quota_min);
 
