@@ -796,6 +796,36 @@ static const char bar_ptx[] =
 	"	st.global.u32 [%rd3], %r8;\n"
 	"	ret;\n}\n";
 
+/*
+ * Lays out the descriptor of a job of bar_ptx in device memory: @grid blocks
+ * of 128 threads, 512 bytes of shared memory, one 4096-byte output buffer
+ * at @out (its only range and parameter). Returns the descriptor's address.
+ */
+static uint64_t bar_job_desc(struct env *e, const struct prog *p, uint32_t job,
+			     uint32_t grid, uint64_t out)
+{
+	struct vgpu_mem_range rg = { out, 4096 };
+	struct vgpu_job_desc d = {
+		.abi_version = VGPU_BACKEND_ABI_VERSION,
+		.job = job,
+		.program_addr = p->addr,
+		.program_size = p->size,
+		.grid = { grid, 1, 1 },
+		.block = { 128, 1, 1 },
+		.shared_bytes = 512,
+		.ranges_offset = sizeof(d),
+		.num_ranges = 1,
+		.params_offset = sizeof(d) + sizeof(rg),
+		.params_size = 8,
+	};
+	uint64_t da = dalloc(e, sizeof(d) + sizeof(rg) + 8);
+
+	memcpy(e->vram + da, &d, sizeof(d));
+	memcpy(e->vram + da + sizeof(d), &rg, sizeof(rg));
+	memcpy(e->vram + da + d.params_offset, &out, 8);
+	return da;
+}
+
 static int t_barrier(void)
 {
 	struct env e;
@@ -1043,34 +1073,15 @@ static int t_bad_job(void)
 static int t_dispatch_checks(void)
 {
 	struct env e;
-	struct vgpu_job_desc d = { 0 };
 	struct vgpu_evt ev[4];
 	struct prog p;
 	uint64_t da, out;
-	struct vgpu_mem_range rg;
 	int n;
 
 	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
 	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
 	out = dalloc(&e, 4096);
-	rg = (struct vgpu_mem_range){ out, 4096 };
-	d.abi_version = VGPU_BACKEND_ABI_VERSION;
-	d.job = 1;
-	d.program_addr = p.addr;
-	d.program_size = p.size;
-	d.grid[0] = 4;
-	d.grid[1] = d.grid[2] = 1;
-	d.block[0] = 128;
-	d.block[1] = d.block[2] = 1;
-	d.shared_bytes = 512;
-	d.ranges_offset = sizeof(d);
-	d.num_ranges = 1;
-	d.params_offset = sizeof(d) + sizeof(rg);
-	d.params_size = 8;
-	da = dalloc(&e, sizeof(d) + sizeof(rg) + 8);
-	memcpy(e.vram + da, &d, sizeof(d));
-	memcpy(e.vram + da + sizeof(d), &rg, sizeof(rg));
-	memcpy(e.vram + da + d.params_offset, &out, 8);
+	da = bar_job_desc(&e, &p, 1, 4, out);
 	CHECK(vgpu_sim_step(e.sim, 1000, ev, 4) == 0 && vgpu_sim_cycle(e.sim) == 0,
 	      "idle: time does not move");
 	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
@@ -1117,31 +1128,12 @@ static int t_job_end_discards(void)
 {
 	struct env e;
 	struct prog p;
-	struct vgpu_job_desc d = { 0 };
 	uint64_t da, out;
-	struct vgpu_mem_range rg;
 
 	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
 	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
 	out = dalloc(&e, 4096);
-	rg = (struct vgpu_mem_range){ out, 4096 };
-	d.abi_version = VGPU_BACKEND_ABI_VERSION;
-	d.job = 3;
-	d.program_addr = p.addr;
-	d.program_size = p.size;
-	d.grid[0] = 2;
-	d.grid[1] = d.grid[2] = 1;
-	d.block[0] = 128;
-	d.block[1] = d.block[2] = 1;
-	d.shared_bytes = 512;
-	d.ranges_offset = sizeof(d);
-	d.num_ranges = 1;
-	d.params_offset = sizeof(d) + sizeof(rg);
-	d.params_size = 8;
-	da = dalloc(&e, sizeof(d) + sizeof(rg) + 8);
-	memcpy(e.vram + da, &d, sizeof(d));
-	memcpy(e.vram + da + sizeof(d), &rg, sizeof(rg));
-	memcpy(e.vram + da + d.params_offset, &out, 8);
+	da = bar_job_desc(&e, &p, 3, 2, out);
 	CHECK(vgpu_sim_job_begin(e.sim, 3, da) == 0, "job_begin");
 	for (uint32_t i = 0; i < 2; i++) {
 		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 3, .tb = i, .sm = i };
@@ -3001,11 +2993,9 @@ out:
 static int t_preempt_cmds(void)
 {
 	struct env e;
-	struct vgpu_job_desc d = { 0 };
 	struct vgpu_evt ev[8];
 	struct prog p;
 	uint64_t da, out, ctxb, xfer, save, t0;
-	struct vgpu_mem_range rg;
 	const struct vgpu_program_entry *pe;
 	uint32_t *o;
 	int n;
@@ -3015,24 +3005,7 @@ static int t_preempt_cmds(void)
 	pe = entry_of(&p, 0);
 	out = dalloc(&e, 4096);
 	o = (uint32_t *)(e.vram + out);
-	rg = (struct vgpu_mem_range){ out, 4096 };
-	d.abi_version = VGPU_BACKEND_ABI_VERSION;
-	d.job = 1;
-	d.program_addr = p.addr;
-	d.program_size = p.size;
-	d.grid[0] = 4;
-	d.grid[1] = d.grid[2] = 1;
-	d.block[0] = 128;
-	d.block[1] = d.block[2] = 1;
-	d.shared_bytes = 512;
-	d.ranges_offset = sizeof(d);
-	d.num_ranges = 1;
-	d.params_offset = sizeof(d) + sizeof(rg);
-	d.params_size = 8;
-	da = dalloc(&e, sizeof(d) + sizeof(rg) + 8);
-	memcpy(e.vram + da, &d, sizeof(d));
-	memcpy(e.vram + da + sizeof(d), &rg, sizeof(rg));
-	memcpy(e.vram + da + d.params_offset, &out, 8);
+	da = bar_job_desc(&e, &p, 1, 4, out);
 	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
 	xfer = ctx_xfer(&e.cfg, ctxb);
 	save = dalloc(&e, ctxb);
