@@ -221,8 +221,11 @@ enum vgpu_cmd_op {
 	 * vgpu_ctx_bytes() bytes, in context bytes / (DRAM bandwidth / SMs)
 	 * cycles; %VGPU_PREEMPT_FLUSH drops the block at once (the kernel only
 	 * flushes blocks that have not crossed their idempotence boundary: it
-	 * runs again from its start). Either way a %VGPU_EVT_PREEMPTED event
-	 * says when the slot is free.
+	 * runs again from its start). %VGPU_PREEMPT_IDEAL is a context switch
+	 * that costs nothing: the slot is free the next cycle and the restore
+	 * issues at once; no hardware does that, it is the reference against
+	 * which the real techniques' overhead is measured. Either way a
+	 * %VGPU_EVT_PREEMPTED event says when the slot is free.
 	 */
 	VGPU_CMD_PREEMPT = 6,
 };
@@ -230,6 +233,7 @@ enum vgpu_cmd_op {
 /* &vgpu_cmd.flags of PREEMPT: the technique. */
 #define VGPU_PREEMPT_SWITCH	1
 #define VGPU_PREEMPT_FLUSH	2
+#define VGPU_PREEMPT_IDEAL	3
 /*
  * &vgpu_cmd.flags of DISPATCH: resume the block from the context a SWITCH
  * saved at @addr (same job and block; any SM, slot and ranges); it issues

@@ -21,6 +21,7 @@
 #define CTX_MAGIC	0x58544356u	/* "VCTX" */
 #define CTX_VERSION	1
 #define CTX_F_CROSSED	1u	/* the block crossed its idempotence boundary */
+#define CTX_F_IDEAL	2u	/* saved by VGPU_PREEMPT_IDEAL: restores at no cost */
 
 /* warp states as saved (independent of the model's enum) */
 enum { CTX_W_RUN = 0, CTX_W_BAR = 1, CTX_W_DONE = 2 };
@@ -115,7 +116,7 @@ void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now)
 	h.local_per_thread = j->entry.local_per_thread;
 	h.live = tb->live;
 	h.at_bar = tb->at_bar;
-	h.flags = tb->crossed_boundary ? CTX_F_CROSSED : 0;
+	h.flags = (tb->crossed_boundary ? CTX_F_CROSSED : 0) | (tb->ideal ? CTX_F_IDEAL : 0);
 	h.bytes = o.end;
 	h.warp_insts = tb->warp_insts;
 	h.saved_cycle = now;
@@ -180,7 +181,7 @@ int ctx_check(const struct vgpu_sim *s, const struct job *j, uint32_t index, uin
 	return 0;
 }
 
-void ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr)
+bool ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr)
 {
 	const struct job *j = tb->job;
 	const uint8_t *p = s->vram + addr;
@@ -210,4 +211,5 @@ void ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr)
 	}
 	memcpy(tb->shared, p + o.shared, tb->shared_bytes);
 	memcpy(tb->local, p + o.local, (size_t)tb->nwarps * 32 * j->entry.local_per_thread);
+	return h.flags & CTX_F_IDEAL;
 }

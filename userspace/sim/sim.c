@@ -848,8 +848,8 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	}
 	if (restore) {
 		/* it issues once its context is in: the cost of the save, again */
-		ctx_load(s, tb, cmd->addr);
-		resume = s->cycle + ctx_cycles(s, ctx_bytes_of(j));
+		if (!ctx_load(s, tb, cmd->addr))
+			resume = s->cycle + ctx_cycles(s, ctx_bytes_of(j));
 	}
 	for (uint32_t i = 0, k = 0; i < j->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
@@ -917,8 +917,11 @@ static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
  * result in flight is in (the model executes at issue, so only the
  * scoreboard still waits: loads, long-latency arithmetic), which then
  * takes ctx_cycles(). The slot is freed at that cycle by switches_done().
+ * IDEAL: the same, but the slot is free the next cycle (executing at issue,
+ * the registers already hold every result in flight).
  */
-static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr)
+static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr,
+			 bool ideal)
 {
 	uint32_t nr = tb->job->entry.regs_per_thread;
 	uint64_t drained = s->cycle;
@@ -939,9 +942,10 @@ static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint6
 		sim_wsync(sm, w);
 	}
 	tb->switching = true;
+	tb->ideal = ideal;
 	tb->preempt_cycle = s->cycle;
 	tb->save_addr = addr;
-	tb->switch_at = drained + ctx_cycles(s, ctx_bytes_of(tb->job));
+	tb->switch_at = ideal ? s->cycle + 1 : drained + ctx_cycles(s, ctx_bytes_of(tb->job));
 	if (tb->switch_at < sm->pend)
 		sm->pend = tb->switch_at;
 }
@@ -957,7 +961,8 @@ int vgpu_sim_preempt(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	struct tb *tb;
 	int ret = 0, r;
 
-	if ((cmd->flags != VGPU_PREEMPT_SWITCH && cmd->flags != VGPU_PREEMPT_FLUSH) ||
+	if ((cmd->flags != VGPU_PREEMPT_SWITCH && cmd->flags != VGPU_PREEMPT_FLUSH &&
+	     cmd->flags != VGPU_PREEMPT_IDEAL) ||
 	    cmd->sm >= dev->num_sms || cmd->slot >= dev->max_tbs_per_sm) {
 		ret = -EINVAL;
 		goto refuse;
@@ -973,15 +978,15 @@ int vgpu_sim_preempt(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		ret = -EBUSY;
 		goto refuse;
 	}
-	if (cmd->flags == VGPU_PREEMPT_SWITCH &&
+	if (cmd->flags != VGPU_PREEMPT_FLUSH &&
 	    !in_vram(s, cmd->addr, ctx_bytes_of(tb->job))) {
 		ret = -EINVAL;
 		goto refuse;
 	}
 	/* the cycles skipped so far still count in the class they had */
 	sm_catch_up(s, sm, s->cycle);
-	if (cmd->flags == VGPU_PREEMPT_SWITCH) {
-		switch_start(s, sm, tb, cmd->addr);
+	if (cmd->flags != VGPU_PREEMPT_FLUSH) {
+		switch_start(s, sm, tb, cmd->addr, cmd->flags == VGPU_PREEMPT_IDEAL);
 	} else {
 		/* FLUSH: dropped now; what it wrote stays, it reruns from its start */
 		e.warp_insts = tb->warp_insts;
@@ -1013,7 +1018,8 @@ static int switches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 			continue;
 		ctx_save(s, tb, now);
 		e = (struct vgpu_evt){
-			.type = VGPU_EVT_PREEMPTED, .flags = VGPU_PREEMPT_SWITCH,
+			.type = VGPU_EVT_PREEMPTED,
+			.flags = tb->ideal ? VGPU_PREEMPT_IDEAL : VGPU_PREEMPT_SWITCH,
 			.job = tb->job->id, .cycle = now, .tb = tb->index, .sm = sm->id,
 			.slot = tb->slot, .warp_insts = tb->warp_insts,
 			.tb_cycles = now - tb->preempt_cycle,

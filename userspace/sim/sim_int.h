@@ -112,6 +112,7 @@ struct tb {
 	int end_status;
 	/* PREEMPT SWITCH under way: its context goes to @save_addr at @switch_at */
 	bool switching;
+	bool ideal;		/* the switch is VGPU_PREEMPT_IDEAL: no cost */
 	uint64_t switch_at, preempt_cycle, save_addr;
 	/* counted for the job, added to job->st when the block leaves (SMs on
 	 * other threads may count for the same job) */
@@ -230,7 +231,8 @@ int ctx_check(const struct vgpu_sim *s, const struct job *j, uint32_t index, uin
  * Loads a checked context into the new @tb: registers, predicates, SIMT
  * stacks, warp states, barrier count, shared and local memory, counters.
  */
-void ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr);
+/* Returns true for a context an ideal switch saved: it loads at no cost. */
+bool ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr);
 
 /* timing model: can scheduler @k issue the warp in @slot at @now? */
 static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot, uint64_t now)

@@ -3019,8 +3019,8 @@ static int t_preempt_cmds(void)
 		/* refusals: each still answered with an event */
 		x.flags = 0;
 		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "no technique");
-		x.flags = VGPU_PREEMPT_SWITCH | VGPU_PREEMPT_FLUSH;
-		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "two techniques");
+		x.flags = VGPU_PREEMPT_IDEAL + 1;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "unknown technique");
 		x.flags = VGPU_PREEMPT_SWITCH;
 		x.sm = 15;
 		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "no such SM");
@@ -3128,6 +3128,85 @@ static int t_preempt_cmds(void)
 	for (uint32_t t = 0; t < 128; t++)
 		CHECK(o[t] == ((t + 37) % 128) * 3 + 7, "out[%u] = %u", t, o[t]);
 	CHECK(!vgpu_sim_busy(e.sim), "idle at the end");
+	vgpu_sim_job_end(e.sim, 1);
+	free(p.image);
+	env_fini(&e);
+	return 0;
+}
+
+/*
+ * VGPU_PREEMPT_IDEAL: the reference switch. The slot is free the cycle
+ * after the command, even with loads in flight, and the block, restored
+ * in another slot, issues at once and finishes with the right results.
+ */
+static int t_preempt_ideal(void)
+{
+	struct env e;
+	struct vgpu_evt ev[8];
+	struct prog p;
+	uint64_t da, out, ctxb, save, t0;
+	const struct vgpu_program_entry *pe;
+	uint32_t *o;
+	int n;
+
+	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
+	pe = entry_of(&p, 0);
+	out = dalloc(&e, 4096);
+	o = (uint32_t *)(e.vram + out);
+	da = bar_job_desc(&e, &p, 1, 4, out);
+	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
+	save = dalloc(&e, ctxb);
+	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
+	{
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = 0, .sm = 0, .slot = 0 };
+		struct vgpu_cmd x = { .op = VGPU_CMD_PREEMPT, .job = 1, .tb = 0, .sm = 0, .slot = 0,
+				      .flags = VGPU_PREEMPT_IDEAL, .addr = save };
+		struct vgpu_cmd rc = c;
+		uint64_t kept;
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+		/* until it has issued (the first fetch misses to DRAM) */
+		for (struct vgpu_sim_stats st = { 0 }; !st.warp_insts;) {
+			t0 = vgpu_sim_cycle(e.sim);
+			CHECK(vgpu_sim_step(e.sim, t0 + 10, ev, 8) == 0, "runs");
+			CHECK(vgpu_sim_get_sm_stats(e.sim, 0, &st) == 0, "stats");
+		}
+		x.addr = e.size - ctxb + 1;
+		CHECK(vgpu_sim_preempt(e.sim, &x) == -EINVAL, "save area beyond device memory");
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 1 && ev[0].status == -EINVAL, "refusal answered");
+		x.addr = save;
+		t0 = vgpu_sim_cycle(e.sim);
+		CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "ideal switch");
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 1 && ev[0].type == VGPU_EVT_PREEMPTED && ev[0].status == 0 &&
+		      ev[0].flags == VGPU_PREEMPT_IDEAL && ev[0].tb_cycles == 1 &&
+		      ev[0].cycle == t0 + 1 && ev[0].warp_insts > 0,
+		      "ideal: type %u status %d insts %llu flags %u latency %llu at %llu", ev[0].type, ev[0].status, (unsigned long long)ev[0].warp_insts, ev[0].flags,
+		      (unsigned long long)ev[0].tb_cycles, (unsigned long long)ev[0].cycle);
+		kept = ev[0].warp_insts;
+		rc.flags = VGPU_DISPATCH_RESTORE;
+		rc.addr = save;
+		rc.slot = 3;	/* SM 0: its L1I has the code */
+		t0 = vgpu_sim_cycle(e.sim);
+		CHECK(vgpu_sim_dispatch(e.sim, &rc) == 0, "restore in slot 3");
+		/* no load cost: it issues in the next cycle */
+		CHECK(vgpu_sim_step(e.sim, t0 + 1, ev, 8) == 0, "one cycle");
+		{
+			struct vgpu_sim_stats st;
+
+			CHECK(vgpu_sim_get_sm_stats(e.sim, 0, &st) == 0 && st.warp_insts > kept,
+			      "restored block issued in its first cycle");
+		}
+		n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+		CHECK(n == 1 && ev[0].type == VGPU_EVT_TB_DONE && ev[0].status == 0 &&
+		      ev[0].slot == 3 && ev[0].warp_insts > kept,
+		      "restored block done: %llu insts (%llu before)",
+		      (unsigned long long)ev[0].warp_insts, (unsigned long long)kept);
+	}
+	for (uint32_t t = 0; t < 128; t++)
+		CHECK(o[t] == ((t + 37) % 128) * 3 + 7, "out[%u] = %u", t, o[t]);
 	vgpu_sim_job_end(e.sim, 1);
 	free(p.image);
 	env_fini(&e);
@@ -3277,6 +3356,8 @@ int main(int argc, char **argv)
 	report("micro-benchmark: register bank conflicts", t_mb_regbank());
 	report("preemption: PREEMPT and RESTORE commands, latencies, refusals",
 	       t_preempt_cmds());
+	report("preemption: the ideal switch frees the slot at once and restores at no cost",
+	       t_preempt_ideal());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
 	report("parallel simulation: 1, 2 and 3 threads give identical results", t_threads());
