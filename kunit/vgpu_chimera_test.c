@@ -99,7 +99,10 @@ static void chimera_drain_latency(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_drain_latency(0, 4 * FP), 0ull);
 }
 
-/* Flush: relaxed allows it until the boundary, strict until any store. */
+/*
+ * Flush: relaxed allows it until the TB's boundary, strict only in a kernel
+ * idempotent as a whole (§4.4.3).
+ */
 static void chimera_flush_allowed(struct kunit *test)
 {
 	const enum vgpu_preempt_idem relaxed = VGPU_PREEMPT_IDEM_RELAXED;
@@ -108,8 +111,8 @@ static void chimera_flush_allowed(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, relaxed));
 	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, strict));
-	/* Stored, but nothing it read was overwritten and no atomic yet. */
-	tb.stored = true;
+	/* A kernel with atomics, but this TB has not reached one yet. */
+	tb.kernel_nonidem = true;
 	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, relaxed));
 	KUNIT_EXPECT_FALSE(test, vgpu_preempt_flush_allowed(&tb, strict));
 	tb.crossed = true;
@@ -257,7 +260,7 @@ static void chimera_not_idempotent(struct kunit *test)
 	input_init(&in, &sm, 1);
 
 	/* Relaxed: crossed the boundary. */
-	tbs[0].stored = true;
+	tbs[0].kernel_nonidem = true;
 	tbs[0].crossed = true;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_SWITCH);
@@ -265,23 +268,23 @@ static void chimera_not_idempotent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->latency, 2000ull);
 	KUNIT_EXPECT_EQ(test, p->overhead, 1024ull + 1024 + 0);
 
-	/* Relaxed: stored, but not past the boundary: flush as before. */
+	/* Relaxed: not idempotent, but not past the boundary: flush. */
 	tbs[0].crossed = false;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_FLUSH);
 
-	/* Strict: any store rules flush out. */
+	/* Strict: the kernel is not idempotent, so no flush. */
 	in.params.idem = VGPU_PREEMPT_IDEM_STRICT;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	KUNIT_EXPECT_EQ(test, p->tech[0], (u8)VGPU_TECH_SWITCH);
 
 	/*
-	 * Budget 1000, every TB stored (strict): only flush would meet it
+	 * Budget 1000, strict, no TB idempotent: only flush would meet it
 	 * and none may flush, so all three switch: 3 × 2048 / 4 = 1536 >
 	 * 1000, budget missed; overhead 3 × 1024.
 	 */
 	for (i = 0; i < 3; i++)
-		tbs[i].stored = true;
+		tbs[i].kernel_nonidem = true;
 	req.budget = 1000;
 	KUNIT_ASSERT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan), 0);
 	for (i = 0; i < 3; i++)
@@ -404,7 +407,7 @@ static void chimera_fill(struct kunit *test)
 		ok[i] = tb_at(5000);
 	for (i = 0; i < 4; i++) {
 		bad[i] = tb_at(5000);
-		bad[i].stored = true;
+		bad[i].kernel_nonidem = true;
 		bad[i].crossed = true;
 	}
 	input_init(&in, sms, 4);
@@ -793,7 +796,7 @@ static void chimera_scale(struct kunit *test)
 			tb->ctx_bytes = 256 + lcg(&s) % 1024;
 			tb->known = lcg(&s) % 16 != 0;
 			tb->crossed = lcg(&s) % 4 == 0;
-			tb->stored = tb->crossed || lcg(&s) % 2;
+			tb->kernel_nonidem = tb->crossed || lcg(&s) % 2;
 		}
 	}
 	input_init(&in, sms, SCALE_SMS);

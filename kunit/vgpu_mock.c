@@ -406,11 +406,12 @@ void mock_apply(struct mock_hw *hw)
 					continue;
 				KUNIT_EXPECT_EQ(test, r->preempt, 0);
 				KUNIT_EXPECT_TRUE(test,
-						  cmd->flags == VGPU_PREEMPT_SWITCH ?
-						  cmd->addr != 0 :
-						  cmd->flags == VGPU_PREEMPT_FLUSH);
+						  cmd->flags == VGPU_PREEMPT_FLUSH ||
+						  ((cmd->flags == VGPU_PREEMPT_SWITCH ||
+						    cmd->flags == VGPU_PREEMPT_IDEAL) &&
+						   cmd->addr != 0));
 				r->preempt = cmd->flags;
-				/* A switch saves for a while, a flush is quick. */
+				/* A switch saves for a while, the others are quick. */
 				r->done_at = hw->cycle +
 					     (cmd->flags == VGPU_PREEMPT_SWITCH ? 7 : 1);
 				break;
@@ -486,7 +487,7 @@ void mock_kick(struct mock_hw *hw)
 			evt.flags = r->preempt;
 			evt.warp_insts = 50;
 			r->job->runs[r->tb]--;
-			if (r->preempt == VGPU_PREEMPT_SWITCH) {
+			if (r->preempt != VGPU_PREEMPT_FLUSH) {
 				r->job->saved[r->tb] = 1;
 				hw->switches++;
 			} else {

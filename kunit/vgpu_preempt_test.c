@@ -134,10 +134,110 @@ static void preempt_chimera_beats_drain(struct kunit *test)
 	KUNIT_EXPECT_LT(test, chimera, drain);
 }
 
+/*
+ * Algorithm 3's choice of SMs (§4.3.3, lines 19-28), through the
+ * scheduler's statistics: a normal kernel fills four SMs, each SM's TBs at
+ * a different progress in the daemon's status table, and chimera ranks the
+ * SMs for a real-time kernel. Flushing costs what the TBs have done, so
+ * the least advanced SM comes first; an SM with a TB past its boundary
+ * cannot be flushed; switching it meets the budget but costs the maximum
+ * (the kernel's IPC is not known yet), so it comes last. The ideal policy switches at no
+ * cost (VGPU_PREEMPT_IDEAL).
+ */
+static void preempt_rank_sms(struct kunit *test)
+{
+	static const u64 progress[4] = { 500, 100, 900, 50 };
+	struct mock_hw *hw = preempt_hw(test, &vgpu_policy_spatial);
+	struct vgpu_tb_status *table;
+	struct mock_job *a, *h;
+	u32 sm, slot, n = 0;
+	int order[4];
+
+	a = mock_job_new(hw, 16, 128, 16, 0, 1000);
+	mock_submit(hw, a);
+	mock_apply(hw);
+	h = mock_job_new(hw, 2, 128, 16, 0, 50);
+	h->e.priority = DRM_VGPU_PRIORITY_REALTIME;
+	h->e.latency_budget_us = 15;
+	table = kunit_kcalloc(test, 4 * 4, sizeof(*table), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, table);
+
+	mutex_lock(&hw->lock);
+	for (sm = 0; sm < 4; sm++) {
+		for (slot = 0; slot < 4; slot++) {
+			const struct vgpu_smst_slot *sl =
+				vgpu_smst_slot(&hw->s.smst, sm, slot);
+			struct vgpu_tb_status *ts = &table[sm * 4 + slot];
+
+			KUNIT_ASSERT_TRUE(test, sl && sl->job == &a->e);
+			ts->job = a->e.id;
+			ts->tb = sl->tb;
+			ts->warp_insts = progress[sm];
+			/* One TB on SM 3 has executed an atomic. */
+			if (sm == 3 && slot == 2)
+				ts->flags = VGPU_TB_STATUS_CROSSED_BOUNDARY;
+		}
+		hw->s.sm_owner[sm] = NULL;
+	}
+	hw->s.tb_status = table;
+	hw->s.fresh_status = true;
+	hw->s.preempt_ops = &vgpu_preempt_chimera;
+	vgpu_sched_rank_sms(&hw->s, &h->e);
+	for (n = 0; n < 4; n++) {
+		order[n] = vgpu_sched_cheapest_sm(&hw->s);
+		KUNIT_ASSERT_GE(test, order[n], 0);
+		hw->s.sm_owner[order[n]] = &h->e;
+	}
+	KUNIT_EXPECT_EQ(test, vgpu_sched_cheapest_sm(&hw->s), -ENOENT);
+	KUNIT_EXPECT_EQ(test, order[0], 1);
+	KUNIT_EXPECT_EQ(test, order[1], 0);
+	KUNIT_EXPECT_EQ(test, order[2], 2);
+	KUNIT_EXPECT_EQ(test, order[3], 3);
+	KUNIT_EXPECT_TRUE(test, hw->s.preempt[1].rank.meets);
+	KUNIT_EXPECT_EQ(test, hw->s.preempt[1].rank.overhead, 4 * 100ull);
+	KUNIT_EXPECT_GT(test, hw->s.preempt[3].rank.overhead,
+			hw->s.preempt[2].rank.overhead);
+
+	/* An SM the kernel already owns is no candidate. */
+	hw->s.sm_owner[0] = NULL;
+	hw->s.sm_owner[2] = NULL;
+	vgpu_sched_rank_sms(&hw->s, &h->e);
+	KUNIT_EXPECT_FALSE(test, hw->s.preempt[1].rank.ranked);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_cheapest_sm(&hw->s), 0);
+
+	/* The ideal policy: every TB switched, at no cost. */
+	hw->s.preempt_ops = &vgpu_preempt_ideal;
+	vgpu_sched_preempt_sm(&hw->s, 0, &h->e);
+	hw->s.sink->publish(hw->s.sink_ctx);
+	hw->s.tb_status = NULL;
+	hw->s.fresh_status = false;
+	for (sm = 0; sm < 4; sm++)
+		hw->s.sm_owner[sm] = NULL;
+	mutex_unlock(&hw->lock);
+	mock_apply(hw);
+	for (n = 0, slot = 0; slot < hw->nr_run; slot++) {
+		if (hw->run[slot].sm != 0)
+			continue;
+		KUNIT_EXPECT_EQ(test, hw->run[slot].preempt, VGPU_PREEMPT_IDEAL);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 4);
+	mock_submit(hw, h);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	expect_complete(hw, h);
+	expect_idle(hw);
+	KUNIT_EXPECT_GE(test, hw->switches, 4);
+	KUNIT_EXPECT_EQ(test, hw->restores, hw->switches);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
+	mock_finish(hw);
+}
+
 static struct kunit_case vgpu_preempt_cases[] = {
 	KUNIT_CASE(preempt_stress_completes),
 	KUNIT_CASE(preempt_stress_deterministic),
 	KUNIT_CASE(preempt_chimera_beats_drain),
+	KUNIT_CASE(preempt_rank_sms),
 	{}
 };
 

@@ -100,12 +100,33 @@ out:
 	return 0;
 }
 
+/* Preemption: the policy and what it did since the module was loaded. */
+static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
+	const struct vgpu_sched *s = &vdev->sched;
+	const struct vgpu_sched_preempt_stats *st = &s->preempt_stats;
+
+	mutex_lock(&vdev->lock);
+	seq_printf(m, "policy %s\nidempotence %s\nbudget_us %u\n",
+		   s->preempt_ops->name, vgpu_preempt_idem_name(s->idem),
+		   s->budget_us);
+	seq_printf(m, "requests %llu\nswitch %llu\ndrain %llu\nflush %llu\nlost_insts %llu\n",
+		   st->requests, st->tbs[VGPU_TECH_SWITCH],
+		   st->tbs[VGPU_TECH_DRAIN], st->tbs[VGPU_TECH_FLUSH],
+		   st->lost_insts);
+	mutex_unlock(&vdev->lock);
+	return 0;
+}
+
 /**
- * vgpu_debugfs_init() - register the kcb and smst files.
+ * vgpu_debugfs_init() - register the kcb, smst and preempt files.
  * @vdev: the device, before drm_dev_register().
  */
 void vgpu_debugfs_init(struct vgpu_device *vdev)
 {
 	drm_debugfs_add_file(&vdev->drm, "kcb", vgpu_debugfs_kcb, NULL);
 	drm_debugfs_add_file(&vdev->drm, "smst", vgpu_debugfs_smst, NULL);
+	drm_debugfs_add_file(&vdev->drm, "preempt", vgpu_debugfs_preempt, NULL);
 }

@@ -397,6 +397,9 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 			       prog->entries[args->entry].regs_per_thread,
 			       res.shared,
 			       prog->entries[args->entry].local_per_thread);
+	job->kcb.idempotent = !(prog->entries[args->entry].flags &
+				(VGPU_ENTRY_HAS_ATOMICS |
+				 VGPU_ENTRY_HAS_GLOBAL_RMW));
 	job->kcb.priority = args->priority;
 	job->kcb.latency_budget_us = args->latency_budget_us;
 	if (args->flags & DRM_VGPU_SUBMIT_NOT_BEFORE)

@@ -99,6 +99,10 @@ struct vgpu_kcb_entry_ops {
  * @begin_seq: command-ring producer index just past the JOB_BEGIN.
  * @desc_addr: device address of its &struct vgpu_job_desc.
  * @ctx_bytes: size of one TB's saved context (uapi vgpu_ctx_bytes()).
+ * @idempotent: the kernel is idempotent as a whole: its entry has neither
+ *	atomics nor global stores that may overwrite what it reads (the
+ *	compiler's %VGPU_ENTRY_HAS_ATOMICS and %VGPU_ENTRY_HAS_GLOBAL_RMW).
+ *	Strict idempotence (§4.4.3) flushes only such kernels' TBs.
  * @preempted: TBs preempted so far (switch or flush).
  * @lost_insts: warp instructions thrown away by flushes.
  *
@@ -143,6 +147,7 @@ struct vgpu_kcb_entry {
 	u32 begin_seq;
 	u64 desc_addr;
 	u64 ctx_bytes;
+	bool idempotent;
 	u32 preempted;
 	u64 lost_insts;
 };

@@ -11,8 +11,10 @@
  * SMs an even split cannot divide go one each to the kernels in arrival
  * order (Rounds). An SM belongs to one kernel at a time; a kernel keeps the
  * SMs it already holds where it can, so that a repartition moves as few
- * SMs as possible. An SM taken from a kernel is drained: its TBs finish,
- * and the new owner starts its TBs as room appears.
+ * SMs as possible, and takes idle SMs before busy ones. Among busy SMs it
+ * takes those cheapest to preempt (Chimera, Algorithm 3: within the latency
+ * budget first, then by estimated overhead), and the preemption policy
+ * takes the other kernels' TBs off them (vgpu_sched_preempt_sm()).
  *
  * Priorities (Ch. IV: a real-time or high-priority launch gets SMs within
  * its latency budget): kernels of a higher class than normal get the SMs
@@ -104,33 +106,51 @@ static void vgpu_spatial_targets(struct vgpu_sched *s)
 	}
 }
 
+static void vgpu_spatial_give(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+			      u32 sm)
+{
+	const struct vgpu_sm *st = &s->smst.sms[sm];
+	u32 k;
+
+	s->sm_owner[sm] = e;
+	e->plan_have++;
+	/* Other kernels still run here: they are preempted. */
+	for (k = 0; k < st->nr_kernels; k++)
+		if (st->kernels[k].job != e)
+			trace_vgpu_repartition(sm, st->kernels[k].job->id,
+					       e->id, s->cycle);
+}
+
 /*
  * Give kernel @e free SMs up to its target; @pass 0 takes SMs where it
- * still runs TBs, 1 empty SMs, 2 any SM.
+ * still runs TBs, 1 empty SMs, 2 busy SMs, cheapest to preempt first
+ * (Chimera's Algorithm 3, lines 19-28, under the preemption policy).
  */
 static void vgpu_spatial_take(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 			      int pass)
 {
-	const struct vgpu_sm *st;
-	u32 sm, k;
+	u32 sm;
+	int best;
 
+	if (pass == 2) {
+		vgpu_sched_rank_sms(s, e);
+		while (e->plan_have < e->plan_sms) {
+			best = vgpu_sched_cheapest_sm(s);
+			if (best < 0)
+				break;
+			vgpu_spatial_give(s, e, best);
+		}
+		return;
+	}
 	for (sm = 0; sm < s->smst.num_sms && e->plan_have < e->plan_sms;
 	     sm++) {
-		st = &s->smst.sms[sm];
 		if (s->sm_owner[sm])
 			continue;
 		if (pass == 0 && !vgpu_smst_kernel_tbs(&s->smst, sm, e))
 			continue;
-		if (pass == 1 && st->slot_map)
+		if (pass == 1 && s->smst.sms[sm].slot_map)
 			continue;
-		s->sm_owner[sm] = e;
-		e->plan_have++;
-		/* Other kernels still run here: they drain. */
-		for (k = 0; k < st->nr_kernels; k++)
-			if (st->kernels[k].job != e)
-				trace_vgpu_repartition(sm,
-						       st->kernels[k].job->id,
-						       e->id, s->cycle);
+		vgpu_spatial_give(s, e, sm);
 	}
 }
 

@@ -53,9 +53,10 @@ enum vgpu_preempt_tech {
  * @VGPU_PREEMPT_IDEM_RELAXED: §4.3.4: a TB is idempotent at a given time
  *	if it has neither executed an atomic nor overwritten a global
  *	location it read (&vgpu_preempt_tb.crossed clear). The thesis' choice.
- * @VGPU_PREEMPT_IDEM_STRICT: the TB has not written global memory at all
- *	(&vgpu_preempt_tb.stored clear): safe whatever the kernel does later,
- *	the baseline of §4.4.3 (Fig. 4.8) taken per TB.
+ * @VGPU_PREEMPT_IDEM_STRICT: the original condition, the baseline of
+ *	§4.4.3 (Fig. 4.8): "the kernel idempotence decides whether an SM can
+ *	be preempted with flushing or not" (&vgpu_preempt_tb.kernel_nonidem
+ *	clear).
  */
 enum vgpu_preempt_idem {
 	VGPU_PREEMPT_IDEM_RELAXED = 0,
@@ -76,7 +77,8 @@ enum vgpu_preempt_idem {
  * @crossed: the TB passed its relaxed-idempotence boundary: it executed a
  *	global atomic or overwrote a global location it read (the daemon
  *	reports the crossing as it happens, §4.3.4).
- * @stored: the TB executed a global store or atomic (strict idempotence).
+ * @kernel_nonidem: the TB's kernel is not idempotent as a whole (it has
+ *	atomics or global overwrites), so strict idempotence never flushes it.
  *
  * The idempotence flags come with the events that report them and are
  * valid whether or not @known is set.
@@ -87,7 +89,7 @@ struct vgpu_preempt_tb {
 	u64 ctx_bytes;
 	bool known;
 	bool crossed;
-	bool stored;
+	bool kernel_nonidem;
 };
 
 /**
@@ -222,12 +224,16 @@ struct vgpu_preempt_cost {
 /**
  * struct vgpu_preempt_ops - a preemption selection policy.
  * @name: policy name (the value sysfs will take).
+ * @ideal_switch: its context switches cost nothing (%VGPU_PREEMPT_IDEAL):
+ *	the reference policy "ideal", against which the others' overhead is
+ *	measured. No hardware can do it.
  * @select: choose the SMs and per-TB techniques for @req; 0, or -EINVAL
  *	for inputs that make no sense (nothing changed in @plan but its
  *	outputs cleared). Pure: no locks, no allocation, no side effects.
  */
 struct vgpu_preempt_ops {
 	const char *name;
+	bool ideal_switch;
 	int (*select)(const struct vgpu_preempt_input *in,
 		      const struct vgpu_preempt_request *req,
 		      struct vgpu_preempt_plan *plan);
@@ -237,6 +243,7 @@ extern const struct vgpu_preempt_ops vgpu_preempt_chimera;
 extern const struct vgpu_preempt_ops vgpu_preempt_switch;
 extern const struct vgpu_preempt_ops vgpu_preempt_drain;
 extern const struct vgpu_preempt_ops vgpu_preempt_flush;
+extern const struct vgpu_preempt_ops vgpu_preempt_ideal;
 
 const struct vgpu_preempt_ops *vgpu_preempt_find(const char *name);
 int vgpu_preempt_idem_parse(const char *name);

@@ -124,7 +124,7 @@ bool vgpu_preempt_flush_allowed(const struct vgpu_preempt_tb *tb,
 {
 	if (tb->crossed)
 		return false;
-	return idem == VGPU_PREEMPT_IDEM_RELAXED || !tb->stored;
+	return idem == VGPU_PREEMPT_IDEM_RELAXED || !tb->kernel_nonidem;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_flush_allowed);
 
@@ -426,6 +426,7 @@ static const struct vgpu_preempt_ops *const vgpu_preempt_policies[] = {
 	&vgpu_preempt_switch,
 	&vgpu_preempt_drain,
 	&vgpu_preempt_flush,
+	&vgpu_preempt_ideal,
 };
 
 /**

@@ -81,3 +81,15 @@ const struct vgpu_preempt_ops vgpu_preempt_flush = {
 	.select = flush_select,
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_flush);
+
+/*
+ * Every TB context-switched at no cost: not a technique but the yardstick
+ * of the throughput overhead in vgpu bench chimera (the thesis' effective
+ * throughput, §4.4.1, needs a run whose preemptions lose nothing).
+ */
+const struct vgpu_preempt_ops vgpu_preempt_ideal = {
+	.name = "ideal",
+	.ideal_switch = true,
+	.select = switch_select,
+};
+EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_ideal);

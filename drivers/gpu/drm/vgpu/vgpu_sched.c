@@ -781,6 +781,7 @@ static void vgpu_sched_track_preemption(struct vgpu_sched *s)
 			p->job = 0;
 		}
 		if (others && !p->job) {
+			s->preempt_stats.requests++;
 			p->job = o->id;
 			p->since = s->cycle;
 			p->fresh = true;

@@ -113,15 +113,45 @@ struct vgpu_sched_slot {
 };
 
 /**
+ * struct vgpu_sched_rank - what taking an SM would cost (vgpu_sched_rank_sms()).
+ * @ranked: the SM was a candidate of the last ranking.
+ * @meets: every TB there can be off it within the budget.
+ * @latency: estimated cycles until the SM is free.
+ * @overhead: estimated warp instructions lost.
+ */
+struct vgpu_sched_rank {
+	bool ranked;
+	bool meets;
+	u64 latency;
+	u64 overhead;
+};
+
+/**
  * struct vgpu_sched_preempt - a preemption under way on one SM.
  * @job: the kernel the SM is being taken for, 0 when none.
  * @since: cycle of the request.
  * @fresh: requested in the current pass (not yet reported).
+ * @rank: scratch of the kernel scheduler's choice of SMs.
  */
 struct vgpu_sched_preempt {
 	u32 job;
 	bool fresh;
 	u64 since;
+	struct vgpu_sched_rank rank;
+};
+
+/**
+ * struct vgpu_sched_preempt_stats - what preemption did, since the module
+ *	was loaded (debugfs "preempt"; readers take differences).
+ * @requests: SMs the kernel scheduler asked to be preempted.
+ * @tbs: TBs preempted with each &enum vgpu_preempt_tech (a switch or flush
+ *	counted when its command is sent, a drain when it is chosen).
+ * @lost_insts: warp instructions that flushes threw away.
+ */
+struct vgpu_sched_preempt_stats {
+	u64 requests;
+	u64 tbs[VGPU_TECH_NR];
+	u64 lost_insts;
 };
 
 /**
@@ -156,6 +186,7 @@ struct vgpu_sched_preempt {
  *	kernel are preempted (drain, switch, flush or chimera).
  * @idem: which idempotence condition allows a flush.
  * @budget_us: latency budget of launches that name none.
+ * @preempt_stats: what preemption did.
  * @stress_period: preemption stress mode: on average every this many
  *	cycles one running TB is preempted; 0 off.
  * @stress_next: cycle of the next stress preemption.
@@ -198,6 +229,7 @@ struct vgpu_sched {
 	const struct vgpu_preempt_ops *preempt_ops;
 	enum vgpu_preempt_idem idem;
 	u32 budget_us;
+	struct vgpu_sched_preempt_stats preempt_stats;
 	u32 stress_period;
 	u64 stress_next;
 	u64 stress_rng;
@@ -241,6 +273,9 @@ int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
 int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
 			   const struct vgpu_kcb_entry *owner);
+void vgpu_sched_rank_sms(struct vgpu_sched *s,
+			 const struct vgpu_kcb_entry *owner);
+int vgpu_sched_cheapest_sm(struct vgpu_sched *s);
 void vgpu_sched_stress(struct vgpu_sched *s);
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 			   u64 *warp_insts, u32 *flags);

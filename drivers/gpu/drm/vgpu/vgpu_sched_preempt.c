@@ -21,6 +21,7 @@
  */
 
 #include <linux/minmax.h>
+#include <linux/overflow.h>
 #include <linux/slab.h>
 
 #include <kunit/visibility.h>
@@ -160,7 +161,8 @@ int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
 		c = vgpu_sched_ctx_alloc(s, sl->job->ctx_bytes);
 		if (!c)
 			return -ENOMEM;
-		cmd.flags = VGPU_PREEMPT_SWITCH;
+		cmd.flags = s->preempt_ops && s->preempt_ops->ideal_switch ?
+			    VGPU_PREEMPT_IDEAL : VGPU_PREEMPT_SWITCH;
 		cmd.addr = c->addr;
 	} else if (tech == VGPU_TECH_FLUSH) {
 		cmd.flags = VGPU_PREEMPT_FLUSH;
@@ -174,6 +176,7 @@ int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
 	s->sink->emit(s->sink_ctx, &cmd);
 	s->emitted++;
 	s->cmd_seq++;
+	s->preempt_stats.tbs[tech]++;
 	ss->preempting = true;
 	ss->pending = c;
 	ss->job = sl->job->id;
@@ -232,8 +235,10 @@ int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt)
 	vgpu_sched_slot_done(s, evt->sm, evt->slot);
 	e->tbs_running--;
 	e->preempted++;
-	if (evt->flags == VGPU_PREEMPT_FLUSH)
+	if (evt->flags == VGPU_PREEMPT_FLUSH) {
 		e->lost_insts += evt->warp_insts;
+		s->preempt_stats.lost_insts += evt->warp_insts;
+	}
 	trace_vgpu_preempt_tb_done(e->id, evt->tb, evt->sm, evt->flags,
 				   evt->tb_cycles, evt->warp_insts);
 	if (vgpu_kcb_requeue_tb_ctx(e, evt->tb, ctx)) {
@@ -255,13 +260,13 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 
 	memset(t, 0, sizeof(*t));
 	t->ctx_bytes = sl->job->ctx_bytes;
+	t->kernel_nonidem = !sl->job->idempotent;
 	if (!s->fresh_status && !READ_ONCE(s->held)) {
 		/*
 		 * The daemon is simulating: the table may be behind. Progress
 		 * unknown, and the TB may have crossed its boundary since.
 		 */
 		t->crossed = true;
-		t->stored = true;
 		return;
 	}
 	if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags)) {
@@ -272,11 +277,6 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 	t->known = true;
 	t->insts = insts;
 	t->crossed = flags & VGPU_TB_STATUS_CROSSED_BOUNDARY;
-	/*
-	 * The daemon does not report plain stores: a TB that has run at all
-	 * is taken to have stored (strict idempotence, conservatively).
-	 */
-	t->stored = t->crossed || insts;
 }
 
 /* The kernel's statistics (§4.3.2), from its finished TBs. */
@@ -310,6 +310,56 @@ static u64 vgpu_sched_sm_bw_fp(const struct vgpu_sched *s)
 	return max(per_cycle, 1ull);
 }
 
+/*
+ * Algorithm 3 over one SM for the TBs of kernel @v there (§4.3.3): fills
+ * @slots with their slots (those not already being preempted) and
+ * &vgpu_sched.preempt_plan with the policy's choice. Return: TBs planned,
+ * 0 when there is nothing to decide.
+ */
+static u32 vgpu_sched_plan_kernel(struct vgpu_sched *s, u32 sm,
+				  const struct vgpu_kcb_entry *owner,
+				  const struct vgpu_kcb_entry *v, u32 *slots)
+{
+	struct vgpu_preempt_tb *tbs = s->preempt_tbs;
+	struct vgpu_preempt_sm in_sm = { .sm = sm, .tbs = tbs };
+	struct vgpu_preempt_input in = {
+		.params = {
+			.sm_bw_fp = vgpu_sched_sm_bw_fp(s),
+			.idem = s->idem,
+		},
+		.sms = &in_sm,
+		.nr_sms = 1,
+	};
+	struct vgpu_preempt_request req = {
+		.nr_sms = 1,
+		.budget = div_u64((u64)(owner->latency_budget_us ?
+					owner->latency_budget_us :
+					s->budget_us) *
+				  s->desc.core_clock_khz, 1000),
+	};
+	struct vgpu_preempt_plan plan = {
+		.sms = s->preempt_plan,
+		.max_sms = 1,
+	};
+	u32 slot;
+
+	for (slot = 0; slot < s->smst.max_tbs; slot++) {
+		const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
+
+		if (!sl || sl->job != v ||
+		    vgpu_sched_slot_of(s, sm, slot)->preempting)
+			continue;
+		vgpu_sched_tb_stats(s, sm, slot, &tbs[in_sm.nr_tbs]);
+		slots[in_sm.nr_tbs++] = slot;
+	}
+	if (!in_sm.nr_tbs)
+		return 0;
+	vgpu_sched_kernel_stats(s, v, &in.kernel);
+	if (s->preempt_ops->select(&in, &req, &plan))
+		return 0;
+	return in_sm.nr_tbs;
+}
+
 /**
  * vgpu_sched_preempt_sm() - preempt the TBs of other kernels on an SM the
  * plan gave to @owner, with the techniques the preemption policy picks.
@@ -318,66 +368,112 @@ static u64 vgpu_sched_sm_bw_fp(const struct vgpu_sched *s)
  * @owner: the kernel it is taken for.
  *
  * Each foreign kernel's TBs there are one Algorithm 3 decision over this
- * SM (§4.3.3; which SMs the partition policy has already chosen): every TB
- * gets the cheapest technique that meets the latency budget, a switch if
- * none does. Drained TBs need nothing more.
+ * SM (§4.3.3; the partition policy has chosen the SMs, with
+ * vgpu_sched_rank_sms() where it had to take busy ones): every TB gets the
+ * cheapest technique that meets the latency budget, a switch if none does.
+ * Drained TBs need nothing more.
  */
 void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
 			   const struct vgpu_kcb_entry *owner)
 {
-	struct vgpu_preempt_tb *tbs = s->preempt_tbs;
-	struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
+	const struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
 	const struct vgpu_sm *st = &s->smst.sms[sm];
 	u32 slots[VGPU_PREEMPT_MAX_TBS];
-	u32 k;
+	u32 k, i, n;
 
-	if (!s->preempt_ops || !tbs || !pl)
+	if (!s->preempt_ops)
 		return;
 	for (k = 0; k < st->nr_kernels; k++) {
-		struct vgpu_kcb_entry *v = st->kernels[k].job;
-		struct vgpu_preempt_sm in_sm = { .sm = sm, .tbs = tbs };
-		struct vgpu_preempt_input in = {
-			.params = {
-				.sm_bw_fp = vgpu_sched_sm_bw_fp(s),
-				.idem = s->idem,
-			},
-			.sms = &in_sm,
-			.nr_sms = 1,
-		};
-		struct vgpu_preempt_request req = {
-			.nr_sms = 1,
-			.budget = div_u64((u64)(owner->latency_budget_us ?
-						owner->latency_budget_us :
-						s->budget_us) *
-					  s->desc.core_clock_khz, 1000),
-		};
-		struct vgpu_preempt_plan plan = { .sms = pl, .max_sms = 1 };
-		u32 slot, i;
+		const struct vgpu_kcb_entry *v = st->kernels[k].job;
 
 		if (v == owner)
 			continue;
-		for (slot = 0; slot < s->smst.max_tbs; slot++) {
-			const struct vgpu_smst_slot *sl =
-				vgpu_smst_slot(&s->smst, sm, slot);
-
-			if (!sl || sl->job != v ||
-			    vgpu_sched_slot_of(s, sm, slot)->preempting)
-				continue;
-			vgpu_sched_tb_stats(s, sm, slot, &tbs[in_sm.nr_tbs]);
-			slots[in_sm.nr_tbs++] = slot;
-		}
-		if (!in_sm.nr_tbs)
-			continue;
-		vgpu_sched_kernel_stats(s, v, &in.kernel);
-		if (s->preempt_ops->select(&in, &req, &plan))
-			continue;
-		for (i = 0; i < in_sm.nr_tbs; i++) {
-			if (pl->tech[i] != VGPU_TECH_DRAIN)
+		n = vgpu_sched_plan_kernel(s, sm, owner, v, slots);
+		for (i = 0; i < n; i++) {
+			if (pl->tech[i] == VGPU_TECH_DRAIN)
+				s->preempt_stats.tbs[VGPU_TECH_DRAIN]++;
+			else
 				vgpu_sched_preempt_tb(s, sm, slots[i],
 						      pl->tech[i]);
 		}
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_sm);
+
+/**
+ * vgpu_sched_rank_sms() - estimate, for every SM no kernel owns, what
+ * taking it for @owner would cost (Algorithm 3, §4.3.3): per foreign kernel
+ * there, the policy's plan; the SM's latency is the longest, its overhead
+ * the sum, and it meets the budget when every plan does. An SM running
+ * nothing foreign costs nothing.
+ * @s: the scheduler.
+ * @owner: the kernel that needs SMs.
+ *
+ * Fills &vgpu_sched_preempt.rank of those SMs (and marks the others not
+ * ranked), for vgpu_sched_cheapest_sm().
+ */
+void vgpu_sched_rank_sms(struct vgpu_sched *s,
+			 const struct vgpu_kcb_entry *owner)
+{
+	const struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
+	u32 slots[VGPU_PREEMPT_MAX_TBS];
+	u32 sm, k;
+
+	for (sm = 0; sm < s->smst.num_sms; sm++) {
+		struct vgpu_sched_rank *r = &s->preempt[sm].rank;
+		const struct vgpu_sm *st = &s->smst.sms[sm];
+
+		memset(r, 0, sizeof(*r));
+		if (s->sm_owner[sm])
+			continue;
+		r->ranked = true;
+		r->meets = true;
+		for (k = 0; k < st->nr_kernels && s->preempt_ops; k++) {
+			const struct vgpu_kcb_entry *v = st->kernels[k].job;
+
+			if (v == owner ||
+			    !vgpu_sched_plan_kernel(s, sm, owner, v, slots))
+				continue;
+			r->latency = max(r->latency, pl->latency);
+			if (check_add_overflow(r->overhead, pl->overhead,
+					       &r->overhead))
+				r->overhead = U64_MAX;
+			r->meets &= pl->meets;
+		}
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_rank_sms);
+
+/**
+ * vgpu_sched_cheapest_sm() - the SM vgpu_sched_rank_sms() ranked first and
+ * that is still free: Algorithm 3's order (lines 19-28), those that meet the
+ * budget before those that do not, each by overhead, then latency, then
+ * number. Taking it (giving it an owner) removes it from the ranking.
+ * @s: the scheduler.
+ *
+ * Return: the SM, or -ENOENT when none is left.
+ */
+int vgpu_sched_cheapest_sm(struct vgpu_sched *s)
+{
+	const struct vgpu_sched_rank *b = NULL;
+	int best = -ENOENT;
+	u32 sm;
+
+	for (sm = 0; sm < s->smst.num_sms; sm++) {
+		const struct vgpu_sched_rank *r = &s->preempt[sm].rank;
+
+		if (!r->ranked || s->sm_owner[sm])
+			continue;
+		if (b && (b->meets != r->meets ? b->meets :
+			  b->overhead != r->overhead ? b->overhead < r->overhead :
+			  b->latency <= r->latency))
+			continue;
+		b = r;
+		best = sm;
+	}
+	return best;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_cheapest_sm);
 
 /**
  * vgpu_sched_stress() - the preemption stress mode.

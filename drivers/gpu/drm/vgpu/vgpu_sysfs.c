@@ -26,7 +26,7 @@ static const char * const vgpu_alloc_mode_names[] = {
 
 /* Preemption policies (vgpu_preempt_*.c), the default first. */
 static const char * const vgpu_preempt_names[] = {
-	"drain", "switch", "flush", "chimera",
+	"drain", "switch", "flush", "chimera", "ideal",
 };
 
 static const char * const vgpu_idem_names[] = {
