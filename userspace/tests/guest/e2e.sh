@@ -133,8 +133,8 @@ else
 		grep -q "Invalid argument" /tmp/perr.out
 fi
 check "a rejected write changes nothing" grep -q "\[fcfs\]" $sysdev/partition_policy
-check "preempt_policy lists drain, switch, flush, chimera; drain active" \
-	grep -q "^\[drain\] switch flush chimera$" $sysdev/preempt_policy
+check "preempt_policy lists drain, switch, flush, chimera, ideal; drain active" \
+	grep -q "^\[drain\] switch flush chimera ideal$" $sysdev/preempt_policy
 check "idempotence, latency_budget_us and preempt_stress have their defaults" sh -c \
 	"grep -q '^\[relaxed\] strict$' $sysdev/idempotence &&
 	 grep -qx 15 $sysdev/latency_budget_us && grep -qx 0 $sysdev/preempt_stress &&
