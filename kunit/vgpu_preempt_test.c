@@ -117,6 +117,11 @@ static u64 priority_start(struct kunit *test, const struct vgpu_preempt_ops *pol
 	expect_idle(hw);
 	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
 	start = h->first_cycle - t0;
+	/*
+	 * Once all its TBs run, the high-priority kernel keeps their SMs:
+	 * the normal one never takes them back and preempts it.
+	 */
+	KUNIT_EXPECT_EQ(test, h->e.preempted, 0);
 	if (pol == &vgpu_preempt_drain)
 		KUNIT_EXPECT_EQ(test, hw->switches + hw->flushes, 0);
 	else
@@ -132,6 +137,8 @@ static void preempt_chimera_beats_drain(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, drain, 100);
 	KUNIT_EXPECT_LT(test, chimera, drain);
+	priority_start(test, &vgpu_preempt_switch);
+	priority_start(test, &vgpu_preempt_ideal);
 }
 
 /*

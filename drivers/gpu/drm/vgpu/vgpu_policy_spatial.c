@@ -37,12 +37,34 @@
 #include "vgpu_sched.h"
 #include "vgpu_trace.h"
 
-/* SMs a kernel can use: enough to hold every TB it has left at once. */
+/*
+ * A kernel takes part in the split while it has TBs to start or TBs still
+ * running: one whose TBs are all out keeps the SMs they run on (else the
+ * others would take those SMs and preempt its last TBs).
+ */
+static bool vgpu_spatial_active(const struct vgpu_sched *s,
+				const struct vgpu_kcb_entry *e)
+{
+	return vgpu_sched_candidate(s, e) ||
+	       (e->arrival <= s->cycle && !e->error && e->tbs_running);
+}
+
+/*
+ * SMs a kernel can use: enough to hold every TB it has left at once, and
+ * at least those its TBs run on. Near its end the first shrinks, and an SM
+ * is given up once its last TB there has finished, not before (that would
+ * preempt the kernel's last TBs).
+ */
 static u32 vgpu_spatial_want(const struct vgpu_sched *s,
 			     const struct vgpu_kcb_entry *e)
 {
 	u32 occ = vgpu_smst_occupancy(&s->smst, &e->res);
 	u32 want = DIV_ROUND_UP(vgpu_kcb_entry_tbs_left(e), max(occ, 1u));
+	u32 sm, running = 0;
+
+	for (sm = 0; sm < s->smst.num_sms && e->tbs_running; sm++)
+		running += !!vgpu_smst_kernel_tbs(&s->smst, sm, e);
+	want = max(want, running);
 
 	return clamp(want, 1u, s->smst.num_sms);
 }
@@ -60,7 +82,7 @@ static void vgpu_spatial_targets(struct vgpu_sched *s)
 		e->plan_sms = 0;
 		e->plan_want = 0;
 		e->quota = 0;
-		if (!vgpu_sched_candidate(s, e))
+		if (!vgpu_spatial_active(s, e))
 			continue;
 		e->plan_want = vgpu_spatial_want(s, e);
 		if (e->priority == DRM_VGPU_PRIORITY_NORMAL)
@@ -163,15 +185,30 @@ static void vgpu_spatial_plan(struct vgpu_sched *s)
 	vgpu_spatial_targets(s);
 	list_for_each_entry(e, &s->kcb.active, link)
 		e->plan_have = 0;
-	/* Keep what each kernel holds up to its target, release the rest. */
-	for (sm = 0; sm < s->smst.num_sms; sm++) {
-		e = s->sm_owner[sm];
-		if (!e)
-			continue;
-		if (e->plan_have < e->plan_sms)
-			e->plan_have++;
-		else
-			s->sm_owner[sm] = NULL;
+	for (sm = 0; sm < s->smst.num_sms; sm++)
+		if (s->sm_owner[sm])
+			s->sm_owner[sm]->plan_have++;
+	/*
+	 * Keep what each kernel holds up to its target; past it, release
+	 * the SMs where it runs the fewest TBs (the last first), so that as
+	 * few of its TBs as possible are preempted.
+	 */
+	list_for_each_entry(e, &s->kcb.active, link) {
+		while (e->plan_have > e->plan_sms) {
+			u32 fewest = U32_MAX, victim = 0, n;
+
+			for (sm = 0; sm < s->smst.num_sms; sm++) {
+				if (s->sm_owner[sm] != e)
+					continue;
+				n = vgpu_smst_kernel_tbs(&s->smst, sm, e);
+				if (n <= fewest) {
+					fewest = n;
+					victim = sm;
+				}
+			}
+			s->sm_owner[victim] = NULL;
+			e->plan_have--;
+		}
 	}
 	for (pass = 0; pass < 3; pass++)
 		for (prio = DRM_VGPU_PRIORITY_REALTIME; prio >= 0; prio--)
