@@ -188,6 +188,36 @@ check "bench pairs: the partition policy is restored" grep -q "\[fcfs\]" $sysdev
 check "bench pairs: an unknown policy is refused" sh -c \
 	"! vgpu bench pairs --workloads saxpy,sgemm --policies nosuch --size small 2>/dev/null"
 
+# The periodic real-time task (Chimera, thesis Sec. 4.4.1), scaled down to
+# the medium sizes: a rerun gives the same table, every request is counted,
+# the knobs are restored, bad options are refused.
+bench="vgpu bench chimera --workloads histogram,lud --size medium --budget-us 10
+	--policies drain,chimera --period-us 50 --rt-us 10"
+$bench --csv /tmp/chim.csv --svg /tmp/chim.svg > /tmp/chim1.out 2>&1
+rc1=$?
+$bench > /tmp/chim2.out 2>&1
+rc2=$?
+cat /tmp/chim1.out
+check "bench chimera: exit status 0 twice" test "$rc1" = 0 -a "$rc2" = 0
+check "bench chimera: ideal, drain, chimera and chimera-strict for each workload" sh -c \
+	'[ "$(grep -cE "^(histogram|lud) +(ideal|drain|chimera|chimera-strict) +[0-9]+ +[1-9]" \
+	     /tmp/chim1.out)" = 8 ] && grep -q "^chimera-strict " /tmp/chim1.out'
+check "bench chimera: the ideal policy switched blocks and lost no work" sh -c \
+	'grep -E "^(histogram|lud) +ideal " /tmp/chim1.out |
+	 awk "\$9 == 0 || \$12 != 0 { bad = 1 } END { exit bad }"'
+grep -v "^csv:\|^svg:" /tmp/chim1.out > /tmp/chim1.cmp
+check "bench chimera: a rerun gives the same table" cmp -s /tmp/chim1.cmp /tmp/chim2.out
+check "bench chimera: CSV (header + 6 rows) and SVG written" sh -c \
+	'[ "$(wc -l < /tmp/chim.csv)" = 7 ] && grep -q "<svg" /tmp/chim.svg'
+check "bench chimera: the knobs are restored" sh -c \
+	"grep -q '\[fcfs\]' $sysdev/partition_policy && grep -q '\[drain\]' $sysdev/preempt_policy &&
+	 grep -q '\[relaxed\]' $sysdev/idempotence"
+check "bench chimera: bad options are refused" sh -c \
+	"! vgpu bench chimera --budget-us 0 2>/dev/null &&
+	 ! vgpu bench chimera --period-us 10 --rt-us 10 2>/dev/null &&
+	 ! vgpu bench chimera --workloads nosuch 2>/dev/null &&
+	 ! vgpu bench chimera --policies nosuch 2>/dev/null"
+
 # vgpu top while a workload runs: a frame has the header, one row per SM
 # and the KCB section; a second frame gives the rate; a bad option is 2.
 nsms=$(vgpu info | sed -n 's/^num_sms *//p')

@@ -38,22 +38,25 @@
 #include "vgpu_trace.h"
 
 /*
- * A kernel takes part in the split while it has TBs to start or TBs still
- * running: one whose TBs are all out keeps the SMs they run on (else the
- * others would take those SMs and preempt its last TBs).
+ * A kernel takes part in the split while it has TBs to start. One of a
+ * higher class than normal also while its TBs run: it keeps the SMs they
+ * run on, else the normal kernels would take those SMs and preempt a
+ * real-time kernel's last TBs. A normal kernel whose TBs are all out
+ * leaves its SMs to the others, which start theirs there as its TBs finish
+ * (or preempt them, under a preemption policy other than drain).
  */
 static bool vgpu_spatial_active(const struct vgpu_sched *s,
 				const struct vgpu_kcb_entry *e)
 {
 	return vgpu_sched_candidate(s, e) ||
-	       (e->arrival <= s->cycle && !e->error && e->tbs_running);
+	       (e->priority != DRM_VGPU_PRIORITY_NORMAL && e->tbs_running &&
+		e->arrival <= s->cycle && !e->error);
 }
 
 /*
- * SMs a kernel can use: enough to hold every TB it has left at once, and
- * at least those its TBs run on. Near its end the first shrinks, and an SM
- * is given up once its last TB there has finished, not before (that would
- * preempt the kernel's last TBs).
+ * SMs a kernel can use: enough to hold every TB it has left at once; for
+ * a higher class, at least those its TBs run on, so that near its end an SM
+ * goes back once its last TB there has finished, not before.
  */
 static u32 vgpu_spatial_want(const struct vgpu_sched *s,
 			     const struct vgpu_kcb_entry *e)
@@ -62,9 +65,11 @@ static u32 vgpu_spatial_want(const struct vgpu_sched *s,
 	u32 want = DIV_ROUND_UP(vgpu_kcb_entry_tbs_left(e), max(occ, 1u));
 	u32 sm, running = 0;
 
-	for (sm = 0; sm < s->smst.num_sms && e->tbs_running; sm++)
-		running += !!vgpu_smst_kernel_tbs(&s->smst, sm, e);
-	want = max(want, running);
+	if (e->priority != DRM_VGPU_PRIORITY_NORMAL) {
+		for (sm = 0; sm < s->smst.num_sms && e->tbs_running; sm++)
+			running += !!vgpu_smst_kernel_tbs(&s->smst, sm, e);
+		want = max(want, running);
+	}
 
 	return clamp(want, 1u, s->smst.num_sms);
 }
