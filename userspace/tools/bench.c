@@ -25,6 +25,12 @@ static const struct bench_cmd {
 	  "COM/MEM class of each workload by the Table 5.3 rule (speed-up 1 -> 16 SMs > 12)"
 	  " on the in-process model",
 	  bench_classify },
+	{ "chimera", "[--workloads A,B,...|default|all] [--budget-us 5,10,15,20] "
+	  "[--policies switch,drain,flush,chimera,...] [--period-us 100] [--rt-us 20] "
+	  "[--size N] [--csv FILE] [--svg FILE]",
+	  "a periodic real-time task preempting half the SMs under each preemption policy:"
+	  " deadline violations, throughput overhead, techniques (thesis Sec. 4.4.1-4.4.3)",
+	  bench_chimera },
 };
 
 static int bench_usage(FILE *f, int status)

@@ -21,6 +21,18 @@ int bench_model_speed(int argc, char **argv);
 int bench_pairs(int argc, char **argv);
 /* vgpu bench classify ...: argv[0] is "classify" (bench_classify.c). */
 int bench_classify(int argc, char **argv);
+/* vgpu bench chimera ...: argv[0] is "chimera" (bench_chimera.c). */
+int bench_chimera(int argc, char **argv);
+
+/*
+ * bench_sysfs.c: the device's sysfs directory (of the render node behind
+ * @dev); writing an attribute; reading one (for a choice "a [b] c", the
+ * active "b"); the path of a debugfs file of the driver. 0 or -errno.
+ */
+int bench_sysfs_dir(struct vgpu_device *dev, char *buf, size_t len);
+int bench_sysfs_write(const char *dir, const char *attr, const char *value);
+int bench_sysfs_read(const char *dir, const char *attr, char *buf, size_t len);
+int bench_debugfs_file(const char *name, char *buf, size_t len);
 
 /*
  * The model's configuration for a local device: preset @gpu, then the

@@ -27,8 +27,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -203,55 +201,9 @@ out:
 	return ret;
 }
 
-/* The sysfs directory of the render node behind @dev. */
-static int sysfs_dir(struct vgpu_device *dev, char *buf, size_t len)
-{
-	struct stat st;
-
-	if (fstat(vgpu_device_fd(dev), &st))
-		return -errno;
-	snprintf(buf, len, "/sys/dev/char/%u:%u/device", major(st.st_rdev), minor(st.st_rdev));
-	return 0;
-}
-
 static int set_policy(const char *dir, const char *policy)
 {
-	char path[512];
-	FILE *f;
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "%s/partition_policy", dir);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%s\n", policy) < 0)
-		ret = -EIO;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
-static int get_policy(const char *dir, char *buf, size_t len)
-{
-	char path[512], line[256], *a, *b;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/partition_policy", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	if (!fgets(line, sizeof(line), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	a = strchr(line, '[');
-	b = a ? strchr(a, ']') : NULL;
-	if (!b)
-		return -EPROTO;
-	*b = '\0';
-	snprintf(buf, len, "%s", a + 1);
-	return 0;
+	return bench_sysfs_write(dir, "partition_policy", policy);
 }
 
 static const char *pair_class(const struct bench_opts *o, unsigned int a, unsigned int b)
@@ -481,9 +433,9 @@ int bench_pairs(int argc, char **argv)
 		fprintf(stderr, "vgpu bench: no vgpu device: %s\n", strerror(-ret));
 		return 1;
 	}
-	ret = sysfs_dir(dev, dir, sizeof(dir));
+	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
 	vgpu_device_close(dev);
-	if (ret || get_policy(dir, before, sizeof(before))) {
+	if (ret || bench_sysfs_read(dir, "partition_policy", before, sizeof(before))) {
 		fprintf(stderr, "vgpu bench: cannot read the partition policy in sysfs\n");
 		return 1;
 	}

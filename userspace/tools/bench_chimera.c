@@ -1,0 +1,912 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_chimera.c - "vgpu bench chimera": the periodic real-time task
+ * experiment of Chimera (Park, dissertation, Ch. IV §4.4.1 to §4.4.3).
+ *
+ * Each workload of the suite runs (the background, once, to completion)
+ * while a synthetic real-time task (userspace/workloads/rt_task.cu) is
+ * launched every period: it needs half the SMs (one block filling each),
+ * runs for a fixed time once it has them, and its deadline is that time
+ * plus the preemption latency budget. The device's partition policy is
+ * spatial (Smart Even + Rounds, as in the thesis' evaluation), so every
+ * launch of the task takes half the SMs from the background, and the
+ * preemption policy under test (switch, drain, flush, chimera) frees them.
+ *
+ *  - A request violates its deadline when the task ends later than its
+ *    release + run time + budget; the excess over the run time is the
+ *    preemption latency (the task spins on arithmetic alone, so nothing
+ *    else lengthens it).
+ *  - Throughput overhead (§4.4.1, effective throughput): the background's
+ *    extra cycles to completion over the same run under the "ideal" policy,
+ *    whose context switches cost nothing; 1 - T_ideal / T_policy. The
+ *    task is never killed, so a policy that misses deadlines gains no
+ *    background time by it (the thesis ignores that gain; here there is
+ *    none), and the task's own throughput is left out, as in the thesis.
+ *  - The technique distribution counts the blocks each technique took off
+ *    (debugfs "preempt").
+ *
+ * Both processes join the synchronised clock, so host time takes no
+ * simulated time and the same command gives the same table. Only requests
+ * whose release is before the background's end, and whose previous task
+ * ended before it, count: they are exactly the ones the task's process
+ * submits whatever the host's timing.
+ *
+ * Time scale: the thesis' task comes every 1 ms for 200 us, on benchmarks
+ * run to a billion instructions. The suite's programs run 0.1 to 2 ms of
+ * simulated time, so the default period is 100 us and the run 20 us (the
+ * same 20 % duty on half the SMs); the budgets, compared with the blocks'
+ * drain and switch times, are not scaled. --period-us 1000 --rt-us 200
+ * runs the thesis' task.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "vgpu.h"
+#include "workloads/workload.h"
+
+#define MAX_WORKLOADS	32
+#define MAX_BUDGETS	8
+#define MAX_REQ		4096
+
+/* What a run is measured under: the policy, and for flush and chimera the
+ * idempotence condition. */
+struct config {
+	const char *policy;
+	const char *idem;
+};
+
+static const struct config all_configs[] = {
+	{ "switch", "relaxed" }, { "drain", "relaxed" }, { "flush", "relaxed" },
+	{ "chimera", "relaxed" }, { "flush", "strict" }, { "chimera", "strict" },
+};
+#define NCONFIG	(sizeof(all_configs) / sizeof(all_configs[0]))
+
+/* The suite's workloads the experiment runs by default: idempotent and not,
+ * long and short blocks, one and many launches (thesis Table 4.2 mix). */
+static const char default_workloads[] =
+	"blackscholes,hotspot,lud,nw,kmeans,stencil3d,histogram,compact";
+
+/**
+ * struct rt_task - the synthetic real-time task, as calibrated.
+ * @prog: its program; @entry: rt_spin.
+ * @grid: blocks, one per SM taken (half the SMs, times the blocks that
+ *	fit on one if more than one does).
+ * @shared: dynamic shared memory per block.
+ * @iters: loop iterations for the run time.
+ * @cycles: its run time alone on an idle device.
+ * @period: cycles between releases; @first: first release after the start.
+ */
+struct rt_task {
+	uint32_t grid, shared, iters;
+	uint64_t cycles, period, first;
+};
+
+/**
+ * struct run_share - what the two processes of one run report, in memory
+ * shared with the parent.
+ * @start: the common start cycle.
+ * @bg_end: cycle at which the background's run ended.
+ * @bg_done: the background has ended (set after @bg_end).
+ * @nreq: releases of the task.
+ * @release, @end: per release, its cycle and the task's end.
+ * @status: 0 or the negative errno of [0] the task, [1] the background.
+ * @msg: what went wrong.
+ */
+struct run_share {
+	uint64_t start[2];
+	uint64_t bg_end;
+	int bg_done;
+	uint32_t nreq;
+	uint64_t release[MAX_REQ];
+	uint64_t end[MAX_REQ];
+	int status[2];
+	char msg[2][200];
+};
+
+/**
+ * struct run_result - one workload under one configuration.
+ * @bg_cycles: the background's cycles from the start to its end.
+ * @requests: requests that count; @violations: of those, deadline misses.
+ * @lat_sum, @lat_max: their preemption latencies (cycles).
+ * @tbs: blocks preempted per technique (switch, drain, flush).
+ * @lost_insts: warp instructions flushes threw away.
+ */
+struct run_result {
+	uint64_t bg_cycles;
+	uint32_t requests, violations;
+	uint64_t lat_sum, lat_max;
+	uint64_t tbs[3];
+	uint64_t lost_insts;
+};
+
+struct chimera_opts {
+	const struct vgpu_workload *w[MAX_WORKLOADS];
+	unsigned int nw;
+	uint32_t budget[MAX_BUDGETS];
+	unsigned int nb;
+	const struct config *cfg[NCONFIG];
+	unsigned int nc;
+	uint32_t period_us, rt_us;
+	uint64_t size;
+	int size_which;
+	const char *csv, *svg;
+};
+
+/* The preemption counters of debugfs "preempt": switch, drain, flush, lost. */
+static int read_counters(uint64_t c[4])
+{
+	static const char *const keys[4] = { "switch", "drain", "flush", "lost_insts" };
+	char path[512], line[128], key[64];
+	unsigned long long v;
+	FILE *f;
+	int ret = bench_debugfs_file("preempt", path, sizeof(path)), found = 0;
+
+	if (ret)
+		return ret;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu", key, &v) != 2)
+			continue;
+		for (int i = 0; i < 4; i++) {
+			if (!strcmp(key, keys[i])) {
+				c[i] = v;
+				found |= 1 << i;
+			}
+		}
+	}
+	fclose(f);
+	return found == 15 ? 0 : -EPROTO;
+}
+
+/* Loads the task's program and an output buffer on @dev. */
+static int rt_load(struct vgpu_device *dev, const struct rt_task *rt, struct vgpu_program **prog,
+		   uint32_t *entry, struct vgpu_bo **out, char *msg, size_t len)
+{
+	int ret = workload_load(dev, "rt_task", "rt_spin", prog, entry, msg, len);
+
+	if (ret)
+		return ret;
+	ret = vgpu_bo_create(dev, (uint64_t)rt->grid * 32 * 4, out);
+	if (ret) {
+		snprintf(msg, len, "output buffer: %s", strerror(-ret));
+		vgpu_program_destroy(*prog);
+	}
+	return ret;
+}
+
+/* One launch of the task: @iters iterations, released at @release (0: now). */
+static int rt_launch(struct vgpu_device *dev, const struct vgpu_program *prog, uint32_t entry,
+		     struct vgpu_bo *out, const struct rt_task *rt, uint32_t iters,
+		     uint32_t budget_us, uint64_t release, struct vgpu_job_result *res)
+{
+	struct vgpu_params p;
+	struct vgpu_launch l = {
+		.entry = entry,
+		.grid = { rt->grid, 1, 1 },
+		.block = { 32, 1, 1 },
+		.dynamic_shared = rt->shared,
+		.params = &p,
+		.bos = &out,
+		.num_bos = 1,
+		.priority = DRM_VGPU_PRIORITY_REALTIME,
+		.latency_budget_us = budget_us,
+		.not_before = release != 0,
+		.not_before_cycle = release,
+	};
+	int ret;
+
+	vgpu_params_init(&p);
+	vgpu_params_u32(&p, iters);
+	vgpu_params_ptr(&p, out);
+	ret = vgpu_run(dev, prog, &l, res);
+	return ret ? ret : res->error;
+}
+
+/*
+ * Sizes the task for this device: a block of one warp that fills an SM
+ * with shared memory, as many blocks as half the SMs hold, and the
+ * iterations that make it run @o->rt_us alone (from two calibration runs:
+ * the loop is a fixed number of cycles per iteration).
+ */
+static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
+{
+	struct vgpu_device *dev;
+	struct vgpu_program *prog = NULL;
+	struct vgpu_bo *out = NULL;
+	struct vgpu_job_result r1, r2, r;
+	uint64_t sms, shared_sm, shared_tb, khz, want, per;
+	uint32_t entry, fit;
+	char msg[200] = "";
+	int ret;
+
+	ret = vgpu_device_open(NULL, &dev);
+	if (ret)
+		return ret;
+	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_NUM_SMS, &sms);
+	if (!ret)
+		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_SHARED_PER_SM, &shared_sm);
+	if (!ret)
+		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_MAX_SHARED_PER_TB, &shared_tb);
+	if (!ret)
+		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CORE_CLOCK_KHZ, &khz);
+	if (ret)
+		goto out;
+	if (sms < 2 || !shared_tb || !khz) {
+		ret = -ENODEV;
+		goto out;
+	}
+	rt->shared = (uint32_t)(shared_tb < shared_sm ? shared_tb : shared_sm);
+	fit = (uint32_t)(shared_sm / rt->shared);
+	rt->grid = (uint32_t)(sms / 2) * fit;
+	rt->period = (uint64_t)o->period_us * khz / 1000;
+	rt->first = rt->period / 2;
+	want = (uint64_t)o->rt_us * khz / 1000;
+	ret = rt_load(dev, rt, &prog, &entry, &out, msg, sizeof(msg));
+	if (ret)
+		goto out;
+	ret = rt_launch(dev, prog, entry, out, rt, 256, 0, 0, &r1);
+	if (!ret)
+		ret = rt_launch(dev, prog, entry, out, rt, 512, 0, 0, &r2);
+	if (ret)
+		goto out;
+	per = (r2.cycles - r1.cycles) / 256;
+	if (!per || r1.cycles > want) {
+		snprintf(msg, sizeof(msg), "the task cannot run %u us (%" PRIu64
+			 " cycles at 256 iterations)", o->rt_us, r1.cycles);
+		ret = -ERANGE;
+		goto out;
+	}
+	rt->iters = (uint32_t)(256 + (want - r1.cycles) / per);
+	ret = rt_launch(dev, prog, entry, out, rt, rt->iters, 0, 0, &r);
+	rt->cycles = r.cycles;
+out:
+	if (ret)
+		fprintf(stderr, "vgpu bench: calibrating the real-time task: %s\n",
+			msg[0] ? msg : strerror(-ret));
+	vgpu_bo_destroy(out);
+	vgpu_program_destroy(prog);
+	vgpu_device_close(dev);
+	return ret;
+}
+
+/* The real-time task's process: a release every period while the
+ * background runs. */
+static int rt_member(struct run_share *sh, const struct rt_task *rt, uint32_t budget_us,
+		     int ready_fd)
+{
+	struct vgpu_device *dev;
+	struct vgpu_program *prog = NULL;
+	struct vgpu_bo *out = NULL;
+	uint32_t entry;
+	char c = 'r';
+	int ret;
+
+	ret = vgpu_device_open(NULL, &dev);
+	if (!ret)
+		ret = vgpu_clock_sync(dev, true, 1);
+	if (!ret)
+		ret = rt_load(dev, rt, &prog, &entry, &out, sh->msg[0], sizeof(sh->msg[0]));
+	if (ret) {
+		if (!sh->msg[0][0])
+			snprintf(sh->msg[0], sizeof(sh->msg[0]), "device: %s", strerror(-ret));
+		sh->status[0] = ret;
+		return 1;
+	}
+	if (write(ready_fd, &c, 1) != 1)
+		return 1;
+	close(ready_fd);
+	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[0]);
+	for (uint32_t k = 0; !ret && k < MAX_REQ; k++) {
+		struct vgpu_job_result r;
+
+		/* read while this process holds the clock (see the top) */
+		if (__atomic_load_n(&sh->bg_done, __ATOMIC_ACQUIRE))
+			break;
+		sh->release[k] = sh->start[0] + rt->first + k * rt->period;
+		ret = rt_launch(dev, prog, entry, out, rt, rt->iters, budget_us, sh->release[k], &r);
+		if (ret) {
+			snprintf(sh->msg[0], sizeof(sh->msg[0]), "task %u: %s", k, strerror(-ret));
+			break;
+		}
+		sh->end[k] = r.end_cycle;
+		sh->nreq = k + 1;
+	}
+	sh->status[0] = ret;
+	vgpu_bo_destroy(out);
+	vgpu_program_destroy(prog);
+	vgpu_device_close(dev);
+	return ret ? 1 : 0;
+}
+
+/* The background's process: the workload once; says when it ended. */
+static int bg_member(struct run_share *sh, const struct vgpu_workload *w,
+		     const struct workload_args *args, int ready_fd)
+{
+	struct workload_result res = { 0 };
+	struct vgpu_device *dev;
+	char c = 'r';
+	int ret;
+
+	ret = vgpu_device_open(NULL, &dev);
+	if (!ret)
+		ret = vgpu_clock_sync(dev, true, 2);
+	if (ret) {
+		snprintf(sh->msg[1], sizeof(sh->msg[1]), "device: %s", strerror(-ret));
+		sh->status[1] = ret;
+		return 1;
+	}
+	if (write(ready_fd, &c, 1) != 1)
+		return 1;
+	close(ready_fd);
+	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[1]);
+	if (!ret)
+		ret = w->run(dev, args, &res, sh->msg[1], sizeof(sh->msg[1]));
+	if (!ret)
+		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->bg_end);
+	__atomic_store_n(&sh->bg_done, 1, __ATOMIC_RELEASE);
+	sh->status[1] = ret;
+	vgpu_device_close(dev);
+	return ret ? 1 : 0;
+}
+
+/*
+ * One run: the background @w with the task, from a common start; the
+ * device's policies are already set. This process holds the clock until
+ * both have joined and closes its device before they end, so that each
+ * run starts on a fresh device (VGPU_CMD_RESET).
+ */
+static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
+		   const struct vgpu_workload *w, uint32_t budget_us, struct run_result *out)
+{
+	struct workload_args args = { .size = tool_size_of(w, o->size, o->size_which), .seed = 1 };
+	uint64_t before[4], after[4], lat, deadline = (uint64_t)budget_us;
+	struct vgpu_device *dev = NULL;
+	unsigned int started = 0;
+	struct run_share *sh;
+	pid_t pid[2];
+	int fds[2], ret;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return -errno;
+	memset(sh, 0, sizeof(*sh));
+	memset(out, 0, sizeof(*out));
+	if (pipe(fds)) {
+		munmap(sh, sizeof(*sh));
+		return -errno;
+	}
+	ret = read_counters(before);
+	if (!ret)
+		ret = vgpu_device_open(NULL, &dev);
+	if (!ret)
+		ret = vgpu_clock_sync(dev, true, 0);
+	if (!ret) {
+		uint64_t khz;
+
+		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CORE_CLOCK_KHZ, &khz);
+		deadline = deadline * khz / 1000;
+	}
+	if (ret)
+		goto out;
+	fflush(stdout);
+	fflush(stderr);
+	for (int i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] < 0) {
+			ret = -errno;
+			break;
+		}
+		if (pid[i] == 0) {
+			close(vgpu_device_fd(dev));
+			close(fds[0]);
+			_exit(i ? bg_member(sh, w, &args, fds[1]) : rt_member(sh, rt, budget_us, fds[1]));
+		}
+		started++;
+	}
+	close(fds[1]);
+	fds[1] = -1;
+	for (unsigned int i = 0; i < started; i++) {
+		char c;
+
+		if (read(fds[0], &c, 1) != 1)
+			break;
+	}
+	vgpu_clock_sync(dev, false, 0);
+	vgpu_device_close(dev);
+	dev = NULL;
+	for (unsigned int i = 0; i < started; i++) {
+		int st;
+
+		while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if (!ret && (sh->status[i] || !WIFEXITED(st) || WEXITSTATUS(st))) {
+			ret = sh->status[i] ? sh->status[i] : -ECHILD;
+			fprintf(stderr, "vgpu bench: %s: %s\n", i ? w->name : "real-time task",
+				sh->msg[i][0] ? sh->msg[i] : strerror(-ret));
+		}
+	}
+	if (ret)
+		goto out;
+	if (sh->start[0] != sh->start[1]) {
+		fprintf(stderr, "vgpu bench: the task and the background started apart\n");
+		ret = -EPROTO;
+		goto out;
+	}
+	ret = read_counters(after);
+	if (ret)
+		goto out;
+	out->bg_cycles = sh->bg_end - sh->start[1];
+	for (uint32_t k = 0; k < sh->nreq; k++) {
+		if (sh->release[k] >= sh->bg_end || (k && sh->end[k - 1] >= sh->bg_end))
+			break;
+		lat = sh->end[k] - sh->release[k];
+		lat = lat > rt->cycles ? lat - rt->cycles : 0;
+		out->requests++;
+		out->violations += lat > deadline;
+		out->lat_sum += lat;
+		if (lat > out->lat_max)
+			out->lat_max = lat;
+	}
+	for (int i = 0; i < 3; i++)
+		out->tbs[i] = after[i] - before[i];
+	out->lost_insts = after[3] - before[3];
+out:
+	vgpu_device_close(dev);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	close(fds[0]);
+	munmap(sh, sizeof(*sh));
+	return ret;
+}
+
+/**
+ * struct summary - one configuration at one budget over all workloads.
+ * @viol_pct: violations over all requests (%).
+ * @viol_mean: mean over workloads of their violation % (the thesis' average).
+ * @ovh_mean: mean over workloads of the throughput overhead (%).
+ * @tech_pct: share of preempted blocks per technique (%).
+ */
+struct summary {
+	double viol_pct, viol_mean, ovh_mean, tech_pct[3];
+};
+
+static double overhead_pct(const struct run_result *r, const struct run_result *ideal)
+{
+	return r->bg_cycles ? 100.0 * (1.0 - (double)ideal->bg_cycles / (double)r->bg_cycles) : 0;
+}
+
+static const char *config_name(const struct config *c, char *buf, size_t len)
+{
+	if (!strcmp(c->idem, "strict"))
+		snprintf(buf, len, "%s-strict", c->policy);
+	else
+		snprintf(buf, len, "%s", c->policy);
+	return buf;
+}
+
+/* Fig. 4.5 to 4.8 in one picture: violations, overhead, and chimera's
+ * techniques, per budget. */
+static int write_svg(const char *path, const struct chimera_opts *o, struct summary (*sum)[NCONFIG])
+{
+	static const char *const colors[] = { "#4e79a7", "#f28e2b", "#59a14f", "#e15759",
+					      "#76b7b2", "#edc948", "#b07aa1", "#9c755f" };
+	static const char *const tech[3] = { "switch", "drain", "flush" };
+	const int pw = 420, ph = 220, left = 60, top = 40, gap = 70;
+	FILE *f = fopen(path, "w");
+	char name[32];
+
+	if (!f)
+		return -errno;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"font-family=\"sans-serif\" font-size=\"12\">\n", 3 * (pw + gap) + left,
+		ph + top + 110);
+	for (int panel = 0; panel < 3; panel++) {
+		int x0 = left + panel * (pw + gap), gw = pw / (int)o->nb;
+		double max = 0;
+
+		for (unsigned int b = 0; b < o->nb; b++)
+			for (unsigned int c = 0; c < o->nc; c++)
+				max = fmax(max, panel == 0 ? sum[b][c].viol_mean :
+					   panel == 1 ? sum[b][c].ovh_mean : 100.0);
+		max = max > 0 ? max * 1.1 : 1;
+		fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"14\">%s</text>\n", x0, top - 15,
+			panel == 0 ? "deadline violations (%)" : panel == 1 ?
+			"throughput overhead (%)" : "chimera: techniques (% of blocks)");
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+			x0, top + ph, x0 + pw, top + ph);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
+			x0, top, x0, top + ph);
+		for (int t = 0; t <= 4; t++)
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.1f</text>\n",
+				x0 - 5, top + ph - ph * t / 4 + 4, max * t / 4);
+		for (unsigned int b = 0; b < o->nb; b++) {
+			int gx = x0 + (int)b * gw + 5;
+
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%u us</text>\n",
+				gx + gw / 2 - 5, top + ph + 16, o->budget[b]);
+			if (panel == 2) {
+				double y = 0;
+				unsigned int c;
+
+				for (c = 0; c < o->nc; c++)
+					if (!strcmp(o->cfg[c]->policy, "chimera") &&
+					    !strcmp(o->cfg[c]->idem, "relaxed"))
+						break;
+				if (c == o->nc)
+					continue;
+				for (int k = 0; k < 3; k++) {
+					int h = (int)(ph * sum[b][c].tech_pct[k] / max);
+
+					fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+						"fill=\"%s\"/>\n", gx + gw / 4, top + ph - (int)y - h,
+						gw / 2, h, colors[k]);
+					y += h;
+				}
+				continue;
+			}
+			for (unsigned int c = 0; c < o->nc; c++) {
+				int bw = (gw - 10) / (int)o->nc;
+				double v = panel == 0 ? sum[b][c].viol_mean : sum[b][c].ovh_mean;
+				int h = (int)(ph * fmax(v, 0) / max);
+
+				fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+					"fill=\"%s\"/>\n", gx + (int)c * bw, top + ph - h, bw - 1, h,
+					colors[c % 8]);
+			}
+		}
+	}
+	for (unsigned int c = 0; c < o->nc; c++) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+			left + (int)c * 120, top + ph + 40, colors[c % 8]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", left + (int)c * 120 + 16,
+			top + ph + 51, config_name(o->cfg[c], name, sizeof(name)));
+	}
+	for (int k = 0; k < 3; k++) {
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>\n",
+			left + 2 * (pw + gap) + k * 100, top + ph + 70, colors[k]);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n",
+			left + 2 * (pw + gap) + k * 100 + 16, top + ph + 81, tech[k]);
+	}
+	fprintf(f, "</svg>\n");
+	return fclose(f) ? -errno : 0;
+}
+
+static int parse_u32_list(char *s, uint32_t *out, unsigned int max, unsigned int *n)
+{
+	*n = 0;
+	for (char *t = strtok(s, ","); t; t = strtok(NULL, ",")) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(t, &end, 10);
+		if (errno || *end || !v || v > 1000000 || *n == max)
+			return -EINVAL;
+		out[(*n)++] = (uint32_t)v;
+	}
+	return *n ? 0 : -EINVAL;
+}
+
+static int parse_opts(int argc, char **argv, struct chimera_opts *o)
+{
+	static const struct option opts[] = {
+		{ "workloads", required_argument, NULL, 'w' },
+		{ "budget-us", required_argument, NULL, 'b' },
+		{ "policies", required_argument, NULL, 'p' },
+		{ "period-us", required_argument, NULL, 'P' },
+		{ "rt-us", required_argument, NULL, 'r' },
+		{ "size", required_argument, NULL, 'n' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "svg", required_argument, NULL, 'g' },
+		{ 0 },
+	};
+	static char wl_default[sizeof(default_workloads)];
+	char budgets[] = "5,10,15,20", *wl = NULL, *bl = budgets, *pl = NULL;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:c:g:", opts, NULL)) != -1) {
+		char *end;
+		unsigned long v;
+
+		switch (opt) {
+		case 'w':
+			wl = optarg;
+			break;
+		case 'b':
+			bl = optarg;
+			break;
+		case 'p':
+			pl = optarg;
+			break;
+		case 'P':
+		case 'r':
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !v || v > 100000) {
+				fprintf(stderr, "vgpu bench: bad --%s '%s'\n",
+					opt == 'P' ? "period-us" : "rt-us", optarg);
+				return -EINVAL;
+			}
+			*(opt == 'P' ? &o->period_us : &o->rt_us) = (uint32_t)v;
+			break;
+		case 'n':
+			if (tool_parse_size(optarg, &o->size, &o->size_which)) {
+				fprintf(stderr, "vgpu bench: bad --size '%s'\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'c':
+			o->csv = optarg;
+			break;
+		case 'g':
+			o->svg = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc)
+		goto usage;
+	if (o->rt_us >= o->period_us) {
+		fprintf(stderr, "vgpu bench: --rt-us must be shorter than --period-us\n");
+		return -EINVAL;
+	}
+	if (parse_u32_list(bl, o->budget, MAX_BUDGETS, &o->nb)) {
+		fprintf(stderr, "vgpu bench: --budget-us takes 1 to %d budgets in us, 1 ... 1000000\n",
+			MAX_BUDGETS);
+		return -EINVAL;
+	}
+	if (!wl || !strcmp(wl, "default")) {
+		memcpy(wl_default, default_workloads, sizeof(wl_default));
+		wl = wl_default;
+	}
+	if (!strcmp(wl, "all")) {
+		for (size_t i = 0; vgpu_workloads[i] && o->nw < MAX_WORKLOADS; i++)
+			o->w[o->nw++] = vgpu_workloads[i];
+	} else {
+		for (char *t = strtok(wl, ","); t; t = strtok(NULL, ",")) {
+			if (o->nw == MAX_WORKLOADS) {
+				fprintf(stderr, "vgpu bench: at most %d workloads\n", MAX_WORKLOADS);
+				return -EINVAL;
+			}
+			o->w[o->nw] = vgpu_workload_find(t);
+			if (!o->w[o->nw]) {
+				fprintf(stderr, "vgpu bench: unknown workload '%s' (vgpu list)\n", t);
+				return -EINVAL;
+			}
+			o->nw++;
+		}
+	}
+	/* configurations: every one whose policy is listed (all by default) */
+	for (size_t c = 0; c < NCONFIG; c++) {
+		bool want = !pl;
+
+		if (pl) {
+			char buf[128], *save = NULL;
+
+			snprintf(buf, sizeof(buf), "%s", pl);
+			for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				char name[32];
+
+				want |= !strcmp(t, all_configs[c].policy) ||
+					!strcmp(t, config_name(&all_configs[c], name, sizeof(name)));
+			}
+		}
+		if (want)
+			o->cfg[o->nc++] = &all_configs[c];
+	}
+	if (!o->nw || !o->nc) {
+		fprintf(stderr, "vgpu bench: no workloads or no policies (switch, drain, flush, "
+			"chimera, flush-strict, chimera-strict)\n");
+		return -EINVAL;
+	}
+	return 0;
+usage:
+	fprintf(stderr, "usage: vgpu bench chimera [--workloads A,B,...|default|all] "
+		"[--budget-us 5,10,15,20] [--policies switch,drain,flush,chimera,...] "
+		"[--period-us 100] [--rt-us 20] [--size small|medium|default|large|N] "
+		"[--csv FILE] [--svg FILE]\n");
+	return -EINVAL;
+}
+
+/* The knobs a run sets, to put back at the end. */
+static const char *const knobs[] = { "partition_policy", "preempt_policy", "idempotence" };
+#define NKNOBS	3
+
+static int set_config(const char *dir, const char *policy, const char *idem)
+{
+	int ret = bench_sysfs_write(dir, "partition_policy", "spatial");
+
+	if (!ret)
+		ret = bench_sysfs_write(dir, "preempt_policy", policy);
+	if (!ret)
+		ret = bench_sysfs_write(dir, "idempotence", idem);
+	return ret;
+}
+
+static void print_run(const struct vgpu_workload *w, const char *cfg,
+		      const struct run_result *r, double ovh)
+{
+	printf("%-13s %-15s %10" PRIu64 " %5u %5u %7.1f %9.1f %8.1f %7" PRIu64 " %7" PRIu64
+	       " %7" PRIu64 " %10" PRIu64 "\n", w->name, cfg, r->bg_cycles, r->requests,
+	       r->violations, r->requests ? 100.0 * r->violations / r->requests : 0.0,
+	       r->requests ? (double)r->lat_sum / r->requests : 0.0, ovh, r->tbs[0], r->tbs[1],
+	       r->tbs[2], r->lost_insts);
+	fflush(stdout);
+}
+
+int bench_chimera(int argc, char **argv)
+{
+	struct chimera_opts o = { .period_us = 100, .rt_us = 20, .size_which = 2 };
+	char dir[256], saved[NKNOBS][64], name[32];
+	struct summary (*sum)[NCONFIG] = NULL;
+	struct run_result *res = NULL, ideal;
+	struct vgpu_device *dev;
+	struct rt_task rt;
+	FILE *csv = NULL;
+	uint64_t c0[4];
+	int ret;
+
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	ret = vgpu_device_open(NULL, &dev);
+	if (ret) {
+		fprintf(stderr, "vgpu bench: no vgpu device: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
+	vgpu_device_close(dev);
+	for (int k = 0; !ret && k < NKNOBS; k++)
+		ret = bench_sysfs_read(dir, knobs[k], saved[k], sizeof(saved[k]));
+	if (ret) {
+		fprintf(stderr, "vgpu bench: cannot read the scheduler's knobs in sysfs\n");
+		return 1;
+	}
+	if (read_counters(c0)) {
+		fprintf(stderr, "vgpu bench: cannot read the preemption counters (debugfs preempt; "
+			"mount -t debugfs none /sys/kernel/debug)\n");
+		return 1;
+	}
+	sum = calloc(o.nb, sizeof(*sum));
+	res = calloc((size_t)o.nb * o.nw * NCONFIG, sizeof(*res));
+	if (!sum || !res) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = set_config(dir, "drain", "relaxed");
+	if (!ret)
+		ret = rt_calibrate(&o, &rt);
+	if (ret)
+		goto out;
+	printf("real-time task: %u blocks (one warp each, %u bytes of shared memory: each fills "
+	       "an SM), %u iterations, %" PRIu64 " cycles alone (%u us asked); released every %"
+	       PRIu64 " cycles (%u us) from %" PRIu64 "; partition policy spatial\n",
+	       rt.grid, rt.shared, rt.iters, rt.cycles, o.rt_us, rt.period, o.period_us, rt.first);
+	if (o.csv) {
+		csv = fopen(o.csv, "w");
+		if (!csv) {
+			ret = -errno;
+			fprintf(stderr, "vgpu bench: %s: %s\n", o.csv, strerror(-ret));
+			goto out;
+		}
+		fprintf(csv, "budget_us,workload,policy,idempotence,bg_cycles,ideal_cycles,requests,"
+			"violations,mean_latency,max_latency,overhead_pct,switch_tbs,drain_tbs,"
+			"flush_tbs,lost_insts\n");
+	}
+
+	for (unsigned int b = 0; b < o.nb; b++) {
+		printf("\nbudget %u us:\n%-13s %-15s %10s %5s %5s %7s %9s %8s %7s %7s %7s %10s\n",
+		       o.budget[b], "workload", "policy", "bg cycles", "reqs", "viol", "viol%",
+		       "mean lat", "ovh%", "switch", "drain", "flush", "lost insts");
+		for (unsigned int i = 0; i < o.nw; i++) {
+			ret = set_config(dir, "ideal", "relaxed");
+			if (!ret)
+				ret = run_one(&o, &rt, o.w[i], o.budget[b], &ideal);
+			if (ret)
+				goto out;
+			print_run(o.w[i], "ideal", &ideal, 0);
+			for (unsigned int c = 0; c < o.nc; c++) {
+				struct run_result *r = &res[((size_t)b * o.nw + i) * NCONFIG + c];
+				double ovh;
+
+				ret = set_config(dir, o.cfg[c]->policy, o.cfg[c]->idem);
+				if (ret) {
+					fprintf(stderr, "vgpu bench: setting %s/%s: %s\n",
+						o.cfg[c]->policy, o.cfg[c]->idem, strerror(-ret));
+					goto out;
+				}
+				ret = run_one(&o, &rt, o.w[i], o.budget[b], r);
+				if (ret)
+					goto out;
+				ovh = overhead_pct(r, &ideal);
+				print_run(o.w[i], config_name(o.cfg[c], name, sizeof(name)), r, ovh);
+				if (csv)
+					fprintf(csv, "%u,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%u,%u,%.1f,%"
+						PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+						"\n", o.budget[b], o.w[i]->name, o.cfg[c]->policy,
+						o.cfg[c]->idem, r->bg_cycles, ideal.bg_cycles, r->requests,
+						r->violations, r->requests ? (double)r->lat_sum /
+						r->requests : 0.0, r->lat_max, ovh, r->tbs[0], r->tbs[1],
+						r->tbs[2], r->lost_insts);
+				/* per configuration: pooled, and per-workload means */
+				{
+					struct summary *s = &sum[b][c];
+
+					s->viol_mean += r->requests ?
+						100.0 * r->violations / r->requests / o.nw : 0;
+					s->ovh_mean += ovh / o.nw;
+				}
+			}
+		}
+		/* totals over the workloads */
+		printf("\nbudget %u us, over %u workloads:\n%-15s %8s %8s %8s %8s %8s %8s %8s\n",
+		       o.budget[b], o.nw, "policy", "requests", "viol%", "mean", "ovh%", "switch%",
+		       "drain%", "flush%");
+		for (unsigned int c = 0; c < o.nc; c++) {
+			struct summary *s = &sum[b][c];
+			uint64_t reqs = 0, viol = 0, tbs[3] = { 0 }, all;
+
+			for (unsigned int i = 0; i < o.nw; i++) {
+				const struct run_result *r = &res[((size_t)b * o.nw + i) * NCONFIG + c];
+
+				reqs += r->requests;
+				viol += r->violations;
+				for (int k = 0; k < 3; k++)
+					tbs[k] += r->tbs[k];
+			}
+			all = tbs[0] + tbs[1] + tbs[2];
+			s->viol_pct = reqs ? 100.0 * viol / reqs : 0;
+			for (int k = 0; k < 3; k++)
+				s->tech_pct[k] = all ? 100.0 * tbs[k] / all : 0;
+			printf("%-15s %8" PRIu64 " %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+			       config_name(o.cfg[c], name, sizeof(name)), reqs, s->viol_pct,
+			       s->viol_mean, s->ovh_mean, s->tech_pct[0], s->tech_pct[1],
+			       s->tech_pct[2]);
+		}
+		fflush(stdout);
+	}
+	printf("\nviol%%: requests whose task ended after release + run time + budget, over "
+	       "all requests; mean: the mean of the workloads' viol%% (the thesis' average); "
+	       "ovh%%: the background's extra cycles over the same run under the ideal policy "
+	       "(1 - T_ideal / T), mean over workloads; switch/drain/flush%%: share of the "
+	       "preempted blocks.\n");
+	if (csv) {
+		if (fclose(csv)) {
+			csv = NULL;
+			ret = -errno;
+			goto out;
+		}
+		csv = NULL;
+		printf("csv: %s\n", o.csv);
+	}
+	if (o.svg) {
+		ret = write_svg(o.svg, &o, sum);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: %s: %s\n", o.svg, strerror(-ret));
+			goto out;
+		}
+		printf("svg: %s\n", o.svg);
+	}
+out:
+	if (csv)
+		fclose(csv);
+	for (int k = 0; k < NKNOBS; k++)
+		bench_sysfs_write(dir, knobs[k], saved[k]);
+	free(sum);
+	free(res);
+	if (ret)
+		fprintf(stderr, "vgpu bench: failed: %s\n", strerror(-ret));
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_sysfs.c - the benchmarks' access to the driver's knobs: sysfs
+ * attributes of the device (Documentation/ABI/testing/sysfs-driver-vgpu)
+ * and its debugfs files.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "bench.h"
+
+#define DEBUGFS_DRI "/sys/kernel/debug/dri"
+
+int bench_sysfs_dir(struct vgpu_device *dev, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (fstat(vgpu_device_fd(dev), &st))
+		return -errno;
+	snprintf(buf, len, "/sys/dev/char/%u:%u/device", major(st.st_rdev), minor(st.st_rdev));
+	return 0;
+}
+
+int bench_sysfs_write(const char *dir, const char *attr, const char *value)
+{
+	char path[512];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%s\n", value) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int bench_sysfs_read(const char *dir, const char *attr, char *buf, size_t len)
+{
+	char path[512], line[256], *a, *b;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	/* a choice ("a [b] c"): the active one */
+	a = strchr(line, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (a && b) {
+		*b = '\0';
+		snprintf(buf, len, "%s", a + 1);
+	} else {
+		snprintf(buf, len, "%s", line);
+	}
+	return 0;
+}
+
+int bench_debugfs_file(const char *name, char *buf, size_t len)
+{
+	struct dirent *de;
+	DIR *d = opendir(DEBUGFS_DRI);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(buf, len, DEBUGFS_DRI "/%s/%s", de->d_name, name);
+		if (!access(buf, R_OK)) {
+			closedir(d);
+			return 0;
+		}
+	}
+	closedir(d);
+	return -ENOENT;
+}
