@@ -1052,6 +1052,18 @@ static void check_backend_own(void)
 	       "mmap of the command ring");
 	if (cmd == MAP_FAILED)
 		goto out;
+	/* Attaching hands the new backend the kernel-aware warp scheduling mode. */
+	nr = __atomic_load_n((uint32_t *)(cmd + at.cmd.tail), __ATOMIC_ACQUIRE) -
+	     *(uint32_t *)(cmd + at.cmd.head);
+	{
+		const struct vgpu_cmd *c = (const struct vgpu_cmd *)(cmd + at.cmd.entries);
+
+		result(nr == 1 && c[0].op == VGPU_CMD_SET_KERNEL_SCHED &&
+		       c[0].flags < VGPU_KSCHED_COUNT,
+		       "attach queues one SET_KERNEL_SCHED with the sysfs mode");
+	}
+	__atomic_store_n((uint32_t *)(cmd + at.cmd.head),
+			 *(uint32_t *)(cmd + at.cmd.head) + nr, __ATOMIC_RELEASE);
 
 	k.cycle = at.start_cycle + 1;
 	bexpect("KICK", bfd, VGPU_BACKEND_IOC_KICK, &k, 0);
