@@ -1094,7 +1094,9 @@ static void check_backend_own(void)
 	nr = __atomic_load_n((uint32_t *)(cmd + at.cmd.tail), __ATOMIC_ACQUIRE) -
 	     *(uint32_t *)(cmd + at.cmd.head);
 	if (nr == 4) {
-		struct vgpu_cmd *c = (struct vgpu_cmd *)(cmd + at.cmd.entries);
+		/* after the SET_KERNEL_SCHED of the attach */
+		struct vgpu_cmd *c = (struct vgpu_cmd *)(cmd + at.cmd.entries) +
+				     (*(uint32_t *)(cmd + at.cmd.head) & 4095);
 
 		result(c[0].op == VGPU_CMD_JOB_BEGIN && c[0].job == l.s.job_id &&
 		       c[0].addr != 0 && c[1].op == VGPU_CMD_DISPATCH &&
