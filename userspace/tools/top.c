@@ -15,8 +15,9 @@
  *
  * The hidden option --root DIR reads DIR/kcb, DIR/smst, the knobs from
  * DIR/partition_policy, DIR/preempt_policy, DIR/smst_alloc, DIR/smk_quota_min
- * and DIR/kernel_sched, and the totals from DIR/info (saved "vgpu info" output) instead of a device, so
- * that the parsing can be tried on saved dumps.
+ * and DIR/kernel_sched, and the totals from DIR/info (saved "vgpu info"
+ * output) instead of a device, so that the parsing can be tried on saved
+ * dumps.
  */
 #include <ctype.h>
 #include <dirent.h>
