@@ -3239,7 +3239,7 @@ struct ks_out {
 	uint64_t end;		/* cycle the last block finished */
 	uint64_t ev_hash;	/* every event */
 	uint64_t out_hash[2];	/* each job's output */
-	uint64_t alone_hash;	/* the single-kernel run (ks_alone) */
+	double x0;		/* job 0's issue cycles / cycles before job 1 came (@late) */
 };
 
 static uint64_t ks_hash(uint64_t h, const void *p, size_t n)
@@ -3316,11 +3316,11 @@ static int ks_begin(struct env *e, const struct prog *p, struct ks_job *jb, uint
  * With @one, job 1 is left out (one kernel alone).
  */
 static int ks_run(const char *mode, struct ks_job *jobs, uint64_t window, bool one, bool prio,
-		  struct ks_out *o)
+		  uint64_t late, struct ks_out *o)
 {
 	static const uint32_t nsm = 2;
 	const char *kv[] = { "num_sms", "2", "kernel_sched", mode, NULL };
-	uint32_t njobs = one ? 1 : 2, left = 0, slot = 0, reg = 0;
+	uint32_t njobs = one ? 1 : 2, left = 0, slot = 0, reg = 0, sent = 0;
 	struct env e;
 	struct prog p;
 	int r = -1;
@@ -3331,35 +3331,59 @@ static int ks_run(const char *mode, struct ks_job *jobs, uint64_t window, bool o
 		goto out;
 	for (uint32_t j = 0; j < njobs; j++)
 		MCHECK(ks_begin(&e, &p, &jobs[j], nsm) == 0, "job %u", j);
-	for (uint32_t j = 0; j < njobs; j++) {
-		for (uint32_t t = 0; t < jobs[j].tbs; t++, slot++) {
-			for (uint32_t s = 0; s < nsm; s++) {
-				struct vgpu_cmd c = {
-					.op = VGPU_CMD_DISPATCH, .job = jobs[j].id,
-					.tb = t * nsm + s, .sm = s, .slot = slot, .reg_base = reg,
-				};
-
-				MCHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
-				/* @prio: job 1's blocks are picked first */
-				MCHECK(!prio || j != 1 ||
-				       vgpu_sim_set_tb_priority(e.sim, s, slot, true) == 0, "prio");
-				left++;
-			}
-			reg += jobs[j].regs_tb;
-		}
-	}
-	while (left) {
+	for (;;) {
 		struct vgpu_evt ev[16];
-		uint64_t now = vgpu_sim_cycle(e.sim);
-		uint64_t limit = now < window / 3 ? window / 3 : now < window ? window : UINT64_MAX;
-		int n = vgpu_sim_step(e.sim, limit, ev, 16);
+		uint64_t now = vgpu_sim_cycle(e.sim), limit = UINT64_MAX;
+		int n;
 
-		if (n == 0 && limit != UINT64_MAX) {
-			/* past the start (parameters, cold L1I): the window */
-			for (uint32_t j = 0; j < njobs; j++) {
+		/* job 0's blocks at cycle 0, job 1's at @late */
+		for (; sent < njobs && (sent == 0 || now >= late); sent++) {
+			uint32_t j = sent;
+
+			if (j == 1 && late) {
 				struct vgpu_sim_stats st;
 
-				MCHECK(vgpu_sim_get_job_stats(e.sim, jobs[j].id, &st) == 0, "stats");
+				vgpu_sim_get_stats(e.sim, &st);
+				o->x0 = (double)st.issue_cycles / (double)st.cycles;
+			}
+
+			for (uint32_t t = 0; t < jobs[j].tbs; t++, slot++) {
+				for (uint32_t s = 0; s < nsm; s++) {
+					struct vgpu_cmd c = {
+						.op = VGPU_CMD_DISPATCH, .job = jobs[j].id,
+						.tb = t * nsm + s, .sm = s, .slot = slot,
+						.reg_base = reg,
+					};
+
+					MCHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+					/* @prio: job 1's blocks are picked first */
+					MCHECK(!prio || j != 1 ||
+					       vgpu_sim_set_tb_priority(e.sim, s, slot, true) == 0,
+					       "prio");
+					left++;
+				}
+				reg += jobs[j].regs_tb;
+			}
+		}
+		if (!left && sent == njobs)
+			break;
+		if (sent < njobs)
+			limit = late;
+		if (now < window / 3 && window / 3 < limit)
+			limit = window / 3;
+		else if (now >= window / 3 && now < window && window < limit)
+			limit = window;
+		n = vgpu_sim_step(e.sim, limit, ev, 16);
+		if (n == 0 && limit != UINT64_MAX) {
+			/* past the start (parameters, cold L1I): the window */
+			if (limit != window / 3 && limit != window)
+				continue;
+			for (uint32_t j = 0; j < njobs; j++) {
+				struct vgpu_sim_stats st = { 0 };
+
+				if (j < sent)
+					MCHECK(vgpu_sim_get_job_stats(e.sim, jobs[j].id, &st) == 0,
+					       "stats");
 				o->win[j] = st.warp_insts - (limit == window ? o->win[j] : 0);
 			}
 			continue;
@@ -3404,7 +3428,8 @@ static double ks_share(const struct ks_out *o)
  * bit-exact and the same as none's, the threads the same; job 1's share
  * of the window's issue slots per mode in @share.
  */
-static int ks_modes(const char *what, struct ks_job *jobs, uint64_t window, double *share)
+static int ks_modes(const char *what, struct ks_job *jobs, uint64_t window, uint64_t late,
+		    double *share, double *x0)
 {
 	static const char *const modes[] = { "none", "lrr", "ipr", "fair" };
 	struct ks_out base = { 0 };
@@ -3418,8 +3443,8 @@ static int ks_modes(const char *what, struct ks_job *jobs, uint64_t window, doub
 			struct ks_job jb[2] = { jobs[0], jobs[1] };
 
 			sim_threads = t + 1;
-			MCHECK(ks_run(modes[m], jb, window, false, false, &o[t]) == 0, "%s %s",
-			       what, modes[m]);
+			MCHECK(ks_run(modes[m], jb, window, false, false, late, &o[t]) == 0,
+			       "%s %s", what, modes[m]);
 		}
 		MCHECK(o[0].end == o[1].end && o[0].ev_hash == o[1].ev_hash &&
 		       o[0].win[0] == o[1].win[0] && o[0].win[1] == o[1].win[1],
@@ -3433,6 +3458,7 @@ static int ks_modes(const char *what, struct ks_job *jobs, uint64_t window, doub
 		       "%s %s: window %llu + %llu", what, modes[m],
 		       (unsigned long long)o[0].win[0], (unsigned long long)o[0].win[1]);
 		share[m] = ks_share(&o[0]);
+		*x0 = o[0].x0;
 		printf("# %s, %s: cycles %llu-%llu: older kernel %llu, newer %llu warp insts"
 		       " (newer %.3f); all done at %llu\n", what, modes[m],
 		       (unsigned long long)window / 3, (unsigned long long)window, (unsigned long long)o[0].win[0],
@@ -3456,7 +3482,7 @@ static int t_kernel_sched(void)
 	/* compute-bound, three blocks against one: Quota 3/4 and 1/4 */
 	struct ks_job q31[2] = { { "alu", 3, 120, 0, 0, 0, 0, 0 },
 				 { "alu", 1, 120, 0, 0, 0, 0, 0 } };
-	double sh[4];
+	double sh[4], x0;
 	struct ks_out alone[4];
 	struct vgpu_sim_config c;
 
@@ -3473,28 +3499,39 @@ static int t_kernel_sched(void)
 		      strstr(buf, "kernel_sched = ipr\n"), "written");
 	}
 	/* GTO starves the newer kernel; LRR splits the issue slots evenly */
-	CHECK(ks_modes("alu + alu", com2, 6000, sh) == 0, "alu + alu");
+	CHECK(ks_modes("alu + alu", com2, 6000, 0, sh, &x0) == 0, "alu + alu");
 	CHECK(sh[0] < 0.05, "none: the newer kernel got %.3f of the issue slots", sh[0]);
 	CHECK(fabs(sh[1] - 0.5) < 0.03, "lrr: the newer kernel got %.3f", sh[1]);
 	CHECK(fabs(sh[2] - 0.5) < 0.05, "ipr: the newer kernel got %.3f", sh[2]);
 	CHECK(fabs(sh[3] - 0.5) < 0.03, "fair, equal quotas: the newer kernel got %.3f", sh[3]);
 	/* IPR favours the compute-bound kernel (more ready warps, lower IPR) */
-	CHECK(ks_modes("stream + alu", memcom, 6000, sh) == 0, "stream + alu");
+	CHECK(ks_modes("stream + alu", memcom, 6000, 0, sh, &x0) == 0, "stream + alu");
 	CHECK(sh[1] > sh[0], "lrr %.3f not above none %.3f for the newer kernel", sh[1], sh[0]);
 	CHECK(sh[2] > sh[1], "ipr %.3f not above lrr %.3f for the compute-bound kernel", sh[2],
 	      sh[1]);
 	/* Fair: Quota = S_k / T_k normalised, 3/4 and 1/4 (x% = 1, equal T_k) */
-	CHECK(ks_modes("alu x3 + alu x1", q31, 6000, sh) == 0, "3 + 1");
+	CHECK(ks_modes("alu x3 + alu x1", q31, 6000, 0, sh, &x0) == 0, "3 + 1");
 	CHECK(sh[0] < 0.05 && fabs(sh[1] - 0.5) < 0.03, "none %.3f, lrr %.3f", sh[0], sh[1]);
 	CHECK(fabs(sh[3] - 0.25) < 0.03, "fair: the 1-block kernel got %.3f, quota 0.25", sh[3]);
 	/* IPR: issued in proportion to ready warps, about 3 : 1 here too */
 	CHECK(fabs(sh[2] - 0.25) < 0.05, "ipr: the 1-block kernel got %.3f", sh[2]);
+	/*
+	 * Fair's x%: the older kernel runs alone for 3000 cycles first and
+	 * issues in a fraction x0 of them (the start is slow); the newer one
+	 * never ran alone (x% = 1). Same S_k and T_k: Quota 1 / (1 + x0).
+	 */
+	CHECK(ks_modes("alu, alu 3000 cycles later", com2, 9000, 3000, sh, &x0) == 0, "late");
+	printf("# x%% of the older kernel %.3f: the newer kernel's quota %.3f\n", x0,
+	       1 / (1 + x0));
+	CHECK(sh[0] < 0.05 && fabs(sh[1] - 0.5) < 0.03, "none %.3f, lrr %.3f", sh[0], sh[1]);
+	CHECK(x0 > 0.05 && x0 < 0.9 && fabs(sh[3] - 1 / (1 + x0)) < 0.03,
+	      "fair: the newer kernel got %.3f, quota %.3f", sh[3], 1 / (1 + x0));
 	/* priority blocks: picked first in lrr, ignored in none */
 	for (int m = 0; m < 2; m++) {
 		struct ks_job jb[2] = { q31[0], q31[1] };
 		struct ks_out o;
 
-		CHECK(ks_run(modes[m], jb, 6000, false, true, &o) == 0, "prio %s", modes[m]);
+		CHECK(ks_run(modes[m], jb, 6000, false, true, 0, &o) == 0, "prio %s", modes[m]);
 		printf("# alu x3 + alu x1 with priority, %s: the 1-block kernel got %.3f\n",
 		       modes[m], ks_share(&o));
 		CHECK(m ? ks_share(&o) > 0.9 : ks_share(&o) < 0.05, "priority, %s: %.3f",
@@ -3519,7 +3556,7 @@ static int t_kernel_sched(void)
 		struct ks_job jb[2] = { com2[0], com2[1] };
 
 		jb[0].tbs = 4;
-		CHECK(ks_run(modes[m], jb, 2000, true, false, &alone[m]) == 0, "alone %s",
+		CHECK(ks_run(modes[m], jb, 2000, true, false, 0, &alone[m]) == 0, "alone %s",
 		      modes[m]);
 		CHECK(alone[m].end == alone[0].end && alone[m].ev_hash == alone[0].ev_hash &&
 		      alone[m].win[0] == alone[0].win[0] &&
