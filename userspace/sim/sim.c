@@ -1090,8 +1090,11 @@ int vgpu_sim_set_kernel_sched(struct vgpu_sim *s, uint32_t mode)
 		return -EINVAL;
 	s->kmode = mode;
 	s->cfg.kernel_sched = mode;
-	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
+		/* the cycles skipped so far count under the old mode (x%) */
+		sm_catch_up(s, &s->sms[i], s->cycle);
 		ka_restart(s, &s->sms[i]);
+	}
 	return 0;
 }
 
