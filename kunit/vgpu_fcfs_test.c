@@ -396,6 +396,48 @@ static void fcfs_deterministic(struct kunit *test)
 	KUNIT_EXPECT_GT(test, end1, 0);
 }
 
+/*
+ * The kernel-aware warp scheduling mode reaches the hardware at once when
+ * it changes, once; the same mode again sends nothing; the jobs still run.
+ */
+static void fcfs_kernel_sched(struct kunit *test)
+{
+	struct mock_hw *hw = mock_new(test, MOCK_RING_MAX);
+	struct mock_job *a, *b;
+	u32 n;
+
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_kernel_sched(&hw->s, VGPU_KSCHED_LRR);
+	mutex_unlock(&hw->lock);
+	KUNIT_ASSERT_EQ(test, hw->nr_cmds, 1);
+	KUNIT_EXPECT_EQ(test, hw->cmds[0].op, VGPU_CMD_SET_KERNEL_SCHED);
+	KUNIT_EXPECT_EQ(test, hw->cmds[0].flags, VGPU_KSCHED_LRR);
+	KUNIT_EXPECT_EQ(test, hw->visible, 1);
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_kernel_sched(&hw->s, VGPU_KSCHED_LRR);
+	mutex_unlock(&hw->lock);
+	KUNIT_EXPECT_EQ(test, hw->nr_cmds, 1);
+
+	a = mock_job_new(hw, 4, 64, 8, 0, 10);
+	b = mock_job_new(hw, 4, 64, 8, 0, 10);
+	mock_submit(hw, a);
+	mock_submit(hw, b);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	expect_complete(hw, b);
+	KUNIT_EXPECT_EQ(test, hw->ksched_cmds, 1);
+	KUNIT_EXPECT_EQ(test, hw->ksched, VGPU_KSCHED_LRR);
+	n = hw->nr_cmds;
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_kernel_sched(&hw->s, VGPU_KSCHED_NONE);
+	mutex_unlock(&hw->lock);
+	KUNIT_ASSERT_EQ(test, hw->nr_cmds, n + 1);
+	KUNIT_EXPECT_EQ(test, hw->cmds[n].op, VGPU_CMD_SET_KERNEL_SCHED);
+	KUNIT_EXPECT_EQ(test, hw->cmds[n].flags, VGPU_KSCHED_NONE);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
 static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_every_tb_once),
 	KUNIT_CASE(fcfs_waits_for_earlier_job),
@@ -408,6 +450,7 @@ static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_deterministic),
 	KUNIT_CASE(fcfs_idle_repeats),
 	KUNIT_CASE(fcfs_start_cycle_when_applied),
+	KUNIT_CASE(fcfs_kernel_sched),
 	{}
 };
 

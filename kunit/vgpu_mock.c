@@ -420,6 +420,11 @@ void mock_apply(struct mock_hw *hw)
 					    "PREEMPT of job %u TB %u, not running",
 					    cmd->job, cmd->tb);
 			break;
+		case VGPU_CMD_SET_KERNEL_SCHED:
+			KUNIT_EXPECT_LT(test, cmd->flags, VGPU_KSCHED_COUNT);
+			hw->ksched = cmd->flags;
+			hw->ksched_cmds++;
+			break;
 		case VGPU_CMD_WAKE_AT:
 			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);
 			KUNIT_ASSERT_LT(test, hw->nr_wakes, MOCK_MAX_WAKES);

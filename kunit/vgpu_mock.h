@@ -77,6 +77,8 @@ struct mock_hw {
 	u32 nr_wakes;
 	u32 wake_cmds;
 	u32 resets;
+	u32 ksched_cmds;
+	u32 ksched;
 	/* preemptions carried out, save areas handed out and not yet freed */
 	u32 switches, flushes, restores;
 	s32 ctx_live;

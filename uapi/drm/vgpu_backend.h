@@ -36,7 +36,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define VGPU_BACKEND_ABI_VERSION	2
+#define VGPU_BACKEND_ABI_VERSION	3
 #define VGPU_BACKEND_DEVICE		"/dev/vgpu-backend"
 
 /* mmap() offsets of the three regions of the backend file. */
@@ -228,6 +228,32 @@ enum vgpu_cmd_op {
 	 * %VGPU_EVT_PREEMPTED event says when the slot is free.
 	 */
 	VGPU_CMD_PREEMPT = 6,
+	/**
+	 * Kernel-aware warp scheduling (Park, dissertation, Ch. V §5.4.3):
+	 * @flags is the &enum vgpu_kernel_sched mode the warp schedulers use
+	 * from the command's cycle on to choose between the kernels (jobs)
+	 * whose thread blocks share an SM.
+	 */
+	VGPU_CMD_SET_KERNEL_SCHED = 7,
+};
+
+/**
+ * enum vgpu_kernel_sched - &vgpu_cmd.flags of %VGPU_CMD_SET_KERNEL_SCHED.
+ * @VGPU_KSCHED_NONE: no kernel awareness: the warp policy alone (default).
+ * @VGPU_KSCHED_LRR: loose round robin between the kernels (§5.4.3).
+ * @VGPU_KSCHED_IPR: the kernel with the lowest issued-per-ready ratio
+ *	first (§5.5.2, Eq. 5.3).
+ * @VGPU_KSCHED_FAIR: issue slots shared by quota (§5.5.2, Eq. 5.4).
+ * @VGPU_KSCHED_COUNT: number of modes.
+ *
+ * With one kernel on an SM every mode is %VGPU_KSCHED_NONE.
+ */
+enum vgpu_kernel_sched {
+	VGPU_KSCHED_NONE = 0,
+	VGPU_KSCHED_LRR = 1,
+	VGPU_KSCHED_IPR = 2,
+	VGPU_KSCHED_FAIR = 3,
+	VGPU_KSCHED_COUNT
 };
 
 /* &vgpu_cmd.flags of PREEMPT: the technique. */
@@ -269,7 +295,7 @@ static inline __u64 vgpu_ctx_bytes(__u32 threads, __u32 regs_per_thread,
  * struct vgpu_cmd - one command-ring entry (64 bytes).
  * @op: &enum vgpu_cmd_op.
  * @flags: DISPATCH: %VGPU_DISPATCH_RESTORE or zero; PREEMPT: the
- *	technique; otherwise zero.
+ *	technique; SET_KERNEL_SCHED: &enum vgpu_kernel_sched; otherwise zero.
  * @job: job id (kernel-global).
  * @addr: JOB_BEGIN: device address of the job descriptor; WAKE_AT: cycle;
  *	PREEMPT (switch) and DISPATCH (restore): the context save area.

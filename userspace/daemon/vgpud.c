@@ -139,6 +139,14 @@ static int apply_commands(struct daemon *d)
 		case VGPU_CMD_RESET:
 			vgpu_sim_reset(d->sim);
 			break;
+		case VGPU_CMD_SET_KERNEL_SCHED:
+			/* kernel-aware warp scheduling (model.rst) from this cycle on */
+			if (vgpu_sim_set_kernel_sched(d->sim, c.flags))
+				logmsg("kernel-aware scheduling mode %u refused", c.flags);
+			else if (verbose)
+				logmsg("kernel-aware scheduling mode %u at cycle %" PRIu64, c.flags,
+				       vgpu_sim_cycle(d->sim));
+			break;
 		case VGPU_CMD_WAKE_AT:
 			if (c.addr < d->wake_at)
 				d->wake_at = c.addr;

@@ -198,6 +198,8 @@ static const struct key {
 };
 
 static const char *const sched_names[VGPU_SCHED_COUNT_] = { "lrr", "gto", "two-level" };
+/* kernel_sched (enum vgpu_kernel_sched; thesis §5.4.3, §5.5.2) */
+static const char *const ksched_names[VGPU_KSCHED_COUNT] = { "none", "lrr", "ipr", "fair" };
 
 static int parse_u32(const char *v, uint32_t *out)
 {
@@ -245,6 +247,15 @@ int vgpu_sim_config_set(struct vgpu_sim_config *c, const char *key, const char *
 		for (uint32_t i = 0; i < VGPU_SCHED_COUNT_; i++) {
 			if (!strcmp(value, sched_names[i])) {
 				c->scheduler = i;
+				return 0;
+			}
+		}
+		return -EINVAL;
+	}
+	if (!strcmp(key, "kernel_sched")) {
+		for (uint32_t i = 0; i < VGPU_KSCHED_COUNT; i++) {
+			if (!strcmp(value, ksched_names[i])) {
+				c->kernel_sched = i;
 				return 0;
 			}
 		}
@@ -325,9 +336,11 @@ int vgpu_sim_config_write(const struct vgpu_sim_config *c, char *buf, size_t len
 	size_t n = 0;
 	int r;
 
-	r = snprintf(buf, len, "name = %.*s\nscheduler = %s\n", (int)sizeof(c->desc.name),
-		     c->desc.name, c->scheduler < VGPU_SCHED_COUNT_ ? sched_names[c->scheduler] :
-		     "lrr");
+	r = snprintf(buf, len, "name = %.*s\nscheduler = %s\nkernel_sched = %s\n",
+		     (int)sizeof(c->desc.name), c->desc.name,
+		     c->scheduler < VGPU_SCHED_COUNT_ ? sched_names[c->scheduler] : "lrr",
+		     c->kernel_sched < VGPU_KSCHED_COUNT ? ksched_names[c->kernel_sched] :
+		     "none");
 	if (r < 0)
 		return -EINVAL;
 	n = (size_t)r;

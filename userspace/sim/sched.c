@@ -17,7 +17,38 @@
  *              pending pool, and pending warps fill free places in slot order.
  *
  * A new policy adds an ops table here and an enum value in vgpu_sim.h.
+ *
+ * Kernel-aware warp scheduling (thesis Ch. V §5.4.3, §5.5.2; config key
+ * kernel_sched, VGPU_CMD_SET_KERNEL_SCHED) sits on top of the policy: when
+ * thread blocks of two or more kernels (jobs) share an SM, each scheduler
+ * first chooses the kernel, then the policy picks among that kernel's warps
+ * only (pick_in), as "each kernel can utilize GTO". With one kernel on the
+ * SM, and in mode none, the policy's own pick runs: the same cycles.
+ *
+ *   lrr   loose round robin between kernels: priority goes to the kernel
+ *         after the one that issued last (in the order the kernels came to
+ *         the SM); if it has no issuable warp, the next one that has issues.
+ *         So priority flips whenever a lower-priority kernel has a ready
+ *         instruction (§5.4.3).
+ *   ipr   per scheduler and kernel, IPR = issued / ready warps, both summed
+ *         over the cycles the kernels share the SM (Eq. 5.3; "ready": can
+ *         issue at that cycle). The kernel with the lowest IPR has
+ *         priority, ties in arrival order; IPR is 0 before any ready warp.
+ *         The decision uses the sums up to the cycle before.
+ *   fair  Eq. 5.4: C_k = x% * S_k / T_k, Quota_k = C_k / sum C_k, with
+ *         S_k the kernel's blocks on the SM, T_k its blocks that fit an
+ *         empty SM, x% the share of SM cycles that issued while it was the
+ *         only kernel on an SM (1 before any). Priority to the kernel with
+ *         the smallest issued_k / C_k, issued_k counted on the scheduler
+ *         since the SM's set of kernels last changed: the one furthest
+ *         below its quota, so that issued_k / sum issued tracks Quota_k.
+ *
+ * Blocks given priority (vgpu_sim_set_tb_priority(); §5.4.3: draining and
+ * 2-way boundary blocks) have their warps picked first in these modes.
+ * All of it is per SM and per scheduler: the parallel phase stays exact.
  */
+#include <string.h>
+
 #include "sim_int.h"
 
 static inline uint32_t nslots(const struct sm *sm, uint32_t k, uint32_t ns)
@@ -37,6 +68,24 @@ static struct warp *lrr_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint
 			j -= cnt;
 		slot = k + j * ns;
 		if (sim_can_issue(sm, k, slot, now))
+			return sm->ws[slot];
+	}
+	return NULL;
+}
+
+static struct warp *lrr_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+				const uint8_t *tag, uint8_t want, const uint32_t *last)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
+	uint32_t start = *last == UINT32_MAX ? 0 : (*last - k) / ns + 1;
+
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t j = start + i, slot;
+
+		if (j >= cnt)
+			j -= cnt;
+		slot = k + j * ns;
+		if (tag[slot] == want && sim_can_issue(sm, k, slot, now))
 			return sm->ws[slot];
 	}
 	return NULL;
@@ -64,6 +113,21 @@ static struct warp *gto_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint
 	return NULL;
 }
 
+static struct warp *gto_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+				const uint8_t *tag, uint8_t want, const uint32_t *last)
+{
+	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t l = *last;
+
+	(void)s;
+	if (l != UINT32_MAX && tag[l] == want && sim_can_issue(sm, k, l, now))
+		return sm->ws[l];
+	for (uint32_t i = 0; i < sm->nord[k]; i++)
+		if (tag[o[i]] == want && sim_can_issue(sm, k, o[i], now))
+			return sm->ws[o[i]];
+	return NULL;
+}
+
 static void gto_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 		       bool long_lat)
 {
@@ -72,10 +136,10 @@ static void gto_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct war
 	sm->last[k] = w->slot;
 }
 
-static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
+/* Two-level: fills scheduler @k's active set from the pending pool. */
+static void tl_refill(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns), nact = 0;
-	uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - k) / ns + 1;
+	uint32_t ns = s->cfg.schedulers_per_sm, nact = 0;
 	struct warp *w;
 
 	for (uint32_t slot = k; slot < sm->nws; slot += ns) {
@@ -93,6 +157,15 @@ static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint6
 			nact++;
 		}
 	}
+}
+
+static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
+	uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - k) / ns + 1;
+	struct warp *w;
+
+	tl_refill(s, sm, k, now);
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t j = start + i;
 
@@ -100,6 +173,27 @@ static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint6
 			j -= cnt;
 		w = sm->ws[k + j * ns];
 		if (w && w->active && sim_can_issue(sm, k, k + j * ns, now))
+			return w;
+	}
+	return NULL;
+}
+
+static struct warp *tl_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+			       const uint8_t *tag, uint8_t want, const uint32_t *last)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
+	uint32_t start = *last == UINT32_MAX ? 0 : (*last - k) / ns + 1;
+	struct warp *w;
+
+	tl_refill(s, sm, k, now);
+	for (uint32_t i = 0; i < cnt; i++) {
+		uint32_t j = start + i;
+
+		if (j >= cnt)
+			j -= cnt;
+		w = sm->ws[k + j * ns];
+		if (w && w->active && tag[k + j * ns] == want &&
+		    sim_can_issue(sm, k, k + j * ns, now))
 			return w;
 	}
 	return NULL;
@@ -115,12 +209,206 @@ static void tl_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp
 }
 
 static const struct sched_ops ops[VGPU_SCHED_COUNT_] = {
-	[VGPU_SCHED_LRR] = { "lrr", lrr_pick, lrr_issued },
-	[VGPU_SCHED_GTO] = { "gto", gto_pick, gto_issued },
-	[VGPU_SCHED_TWO_LEVEL] = { "two-level", tl_pick, tl_issued },
+	[VGPU_SCHED_LRR] = { "lrr", lrr_pick, lrr_issued, lrr_pick_in },
+	[VGPU_SCHED_GTO] = { "gto", gto_pick, gto_issued, gto_pick_in },
+	[VGPU_SCHED_TWO_LEVEL] = { "two-level", tl_pick, tl_issued, tl_pick_in },
 };
 
 const struct sched_ops *sched_get(uint32_t policy)
 {
 	return policy < VGPU_SCHED_COUNT_ ? &ops[policy] : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* kernel-aware warp scheduling (thesis §5.4.3, §5.5.2) */
+
+/* Whether scheduler @k of @sm picks with ka_pick(). */
+void ka_update(const struct vgpu_sim *s, struct sm *sm)
+{
+	sm->kon = s->kmode != VGPU_KSCHED_NONE;
+	sm->ka = sm->kon && sm->nk >= 2;
+}
+
+/* fair: the issue counts start again when the SM's kernels change */
+static void fair_restart(const struct vgpu_sim *s, struct sm *sm)
+{
+	uint32_t cap = s->cfg.desc.max_tbs_per_sm;
+
+	for (uint32_t q = 0; q < sm->nsched; q++)
+		for (uint32_t i = 0; i < sm->nk; i++)
+			sm->ks[(size_t)q * cap + sm->klist[i]].fiss = 0;
+}
+
+/* Every scheduler's kernel-aware state starts afresh (a new mode, an idle SM). */
+void ka_restart(struct vgpu_sim *s, struct sm *sm)
+{
+	uint32_t cap = s->cfg.desc.max_tbs_per_sm;
+
+	for (uint32_t q = 0; q < sm->nsched; q++) {
+		sm->klast[q] = sm->plast[q] = UINT32_MAX;
+		for (uint32_t i = 0; i < cap; i++)
+			sm->ks[(size_t)q * cap + i] = (struct kstate){ .last = UINT32_MAX };
+	}
+	ka_update(s, sm);
+}
+
+/* A block of @j comes to @sm: its kernel's index there (a new one if first). */
+uint8_t ka_join(struct vgpu_sim *s, struct sm *sm, struct job *j)
+{
+	uint32_t cap = s->cfg.desc.max_tbs_per_sm, f = 0;
+
+	for (uint32_t i = 0; i < sm->nk; i++) {
+		if (sm->kern[sm->klist[i]].job == j) {
+			sm->kern[sm->klist[i]].ntbs++;
+			return (uint8_t)sm->klist[i];
+		}
+	}
+	/* a free index exists: each kernel on the SM holds a block slot */
+	while (sm->kern[f].job)
+		f++;
+	sm->kern[f] = (struct kern){ .job = j, .ntbs = 1 };
+	for (uint32_t q = 0; q < sm->nsched; q++)
+		sm->ks[(size_t)q * cap + f] = (struct kstate){ .last = UINT32_MAX };
+	sm->klist[sm->nk++] = f;
+	fair_restart(s, sm);
+	ka_update(s, sm);
+	return (uint8_t)f;
+}
+
+/*
+ * A block of kernel @kidx leaves @sm; with its last block the kernel's x%
+ * measurement goes to its job (the serial phase: other SMs read it).
+ */
+void ka_leave(struct vgpu_sim *s, struct sm *sm, uint8_t kidx)
+{
+	struct kern *kn = &sm->kern[kidx];
+
+	if (--kn->ntbs)
+		return;
+	kn->job->alone_cycles += kn->alone_cycles;
+	kn->job->alone_issue += kn->alone_issue;
+	kn->job = NULL;
+	for (uint32_t i = 0; i < sm->nk; i++) {
+		if (sm->klist[i] == kidx) {
+			memmove(sm->klist + i, sm->klist + i + 1,
+				(sm->nk - i - 1) * sizeof(*sm->klist));
+			sm->nk--;
+			break;
+		}
+	}
+	fair_restart(s, sm);
+	ka_update(s, sm);
+}
+
+/*
+ * Fair's C_k = x% * S_k / T_k (Eq. 5.4) in fixed point (x% in 1/65536,
+ * times 256): never 0, so that every kernel keeps some share.
+ */
+static uint64_t fair_c(const struct sm *sm, uint32_t kidx)
+{
+	const struct kern *kn = &sm->kern[kidx];
+	const struct job *j = kn->job;
+	uint64_t cyc = j->alone_cycles + kn->alone_cycles;
+	uint64_t iss = j->alone_issue + kn->alone_issue;
+	uint64_t x = cyc ? (iss << 16) / cyc : 1u << 16;
+	uint64_t c = x * kn->ntbs * 256 / (j->tfit ? j->tfit : 1);
+
+	return c ? c : 1;
+}
+
+typedef unsigned __int128 u128;
+
+/* Kernel indices of @sm in the order scheduler @k tries them. */
+static void ka_order(const struct vgpu_sim *s, const struct sm *sm, uint32_t k,
+		     uint32_t *order)
+{
+	const struct kstate *ks = sm->ks + (size_t)k * s->cfg.desc.max_tbs_per_sm;
+	uint32_t n = sm->nk, p = 0;
+	uint64_t c[64];
+
+	if (s->kmode == VGPU_KSCHED_LRR) {
+		/* the kernel after the one that issued last has priority */
+		for (uint32_t i = 0; i < n; i++)
+			if (sm->klist[i] == sm->klast[k])
+				p = i + 1;
+		for (uint32_t i = 0; i < n; i++)
+			order[i] = sm->klist[(p + i) % n];
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		order[i] = sm->klist[i];
+		if (s->kmode == VGPU_KSCHED_FAIR)
+			c[sm->klist[i]] = fair_c(sm, sm->klist[i]);
+	}
+	/* stable insertion sort, ascending IPR or issued / C */
+	for (uint32_t i = 1; i < n; i++) {
+		uint32_t x = order[i], y;
+		uint32_t at = i;
+
+		while (at > 0) {
+			bool before;
+
+			y = order[at - 1];
+			if (s->kmode == VGPU_KSCHED_IPR) {
+				/* iss_x / rdy_x < iss_y / rdy_y; 0 / 0 is 0 */
+				before = (u128)ks[x].iss * (ks[y].rdy ? ks[y].rdy : 1) <
+					 (u128)ks[y].iss * (ks[x].rdy ? ks[x].rdy : 1);
+			} else {
+				before = (u128)ks[x].fiss * c[y] < (u128)ks[y].fiss * c[x];
+			}
+			if (!before)
+				break;
+			order[at] = y;
+			at--;
+		}
+		order[at] = x;
+	}
+}
+
+/*
+ * Scheduler @k of @sm with two or more kernels: priority blocks first, then
+ * the kernels in the mode's order, each through the policy's pick_in.
+ */
+struct warp *ka_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
+{
+	const struct sched_ops *o = s->sched;
+	uint32_t cap = s->cfg.desc.max_tbs_per_sm, ns = sm->nsched;
+	struct kstate *ks = sm->ks + (size_t)k * cap;
+	uint32_t order[64], rdy[64];
+	bool ipr = s->kmode == VGPU_KSCHED_IPR;
+	struct warp *w = NULL;
+	uint8_t kidx;
+
+	if (ipr) {
+		/* this cycle's ready warps per kernel (Eq. 5.3) */
+		for (uint32_t i = 0; i < sm->nk; i++)
+			rdy[sm->klist[i]] = 0;
+		for (uint32_t slot = k; slot < sm->nws; slot += ns)
+			if (sim_can_issue(sm, k, slot, now))
+				rdy[sm->wk[slot]]++;
+	}
+	if (sm->nprio)
+		w = o->pick_in(s, sm, k, now, sm->wp, 1, &sm->plast[k]);
+	if (w) {
+		sm->plast[k] = w->slot;
+	} else {
+		ka_order(s, sm, k, order);
+		for (uint32_t i = 0; i < sm->nk && !w; i++) {
+			if (ipr && !rdy[order[i]])
+				continue;
+			w = o->pick_in(s, sm, k, now, sm->wk, (uint8_t)order[i],
+				       &ks[order[i]].last);
+		}
+	}
+	if (ipr)
+		for (uint32_t i = 0; i < sm->nk; i++)
+			ks[sm->klist[i]].rdy += rdy[sm->klist[i]];
+	if (!w)
+		return NULL;
+	kidx = sm->wk[w->slot];
+	ks[kidx].last = w->slot;
+	ks[kidx].iss++;
+	ks[kidx].fiss++;
+	sm->klast[k] = kidx;
+	return w;
 }

@@ -40,7 +40,8 @@ static int config_check(const struct vgpu_sim_config *c)
 	    c->scheduler >= VGPU_SCHED_COUNT_ || c->mem_partitions > 4096 ||
 	    c->l1d_mshrs > 65536 || c->shared_banks > 64 || c->reg_banks > 64 ||
 	    c->collectors > 64 || c->dram_banks > 1024 || c->l1d_size > (64u << 20) ||
-	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024)
+	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024 ||
+	    c->kernel_sched >= VGPU_KSCHED_COUNT)
 		return -EINVAL;
 	return 0;
 }
@@ -62,6 +63,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	s->cfg = c;
 	cfg = &s->cfg;
 	s->sched = sched_get(cfg->scheduler);
+	s->kmode = cfg->kernel_sched;
 	s->vram = vram;
 	s->vram_size = vram ? vram_size : 0;
 	s->lat[LAT_ALU] = cfg->alu_latency ? cfg->alu_latency : 1;
@@ -93,9 +95,20 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->ended = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->ended));
 		sm->nsched = cfg->schedulers_per_sm;
 		sm->dirty = ~0ull;
+		sm->kern = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->kern));
+		sm->klist = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->klist));
+		sm->ks = sim_calloc((size_t)cfg->schedulers_per_sm * cfg->desc.max_tbs_per_sm,
+				    sizeof(*sm->ks));
+		sm->klast = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->klast));
+		sm->plast = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->plast));
+		sm->wk = sim_calloc(sm->nws, 1);
+		sm->wp = sim_calloc(sm->nws, 1);
 		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
-		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended)
+		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
+		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
+		    !sm->wp)
 			goto fail;
+		ka_restart(s, sm);
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
 			sm->rr[k] = sm->last[k] = UINT32_MAX;
 		for (uint32_t k = 0; k < sm->nws; k++)
@@ -163,6 +176,13 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->minr);
 			free(sm->fetch);
 			free(sm->ended);
+			free(sm->kern);
+			free(sm->klist);
+			free(sm->ks);
+			free(sm->klast);
+			free(sm->plast);
+			free(sm->wk);
+			free(sm->wp);
 		}
 		mem_destroy(s);
 		free(s->sms);
@@ -430,6 +450,28 @@ static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 	return 0;
 }
 
+/*
+ * T_k of kernel-aware "fair" (thesis §5.5.2, Eq. 5.4): blocks of @j an
+ * empty SM holds, by block slots, warp slots, registers (per thread, in
+ * reg_alloc_unit granules) and shared memory (in shared_alloc_unit
+ * granules), as the kernel allocates them; at least 1.
+ */
+static uint32_t blocks_that_fit(const struct vgpu_device_desc *d, const struct job *j)
+{
+	uint64_t t = d->max_tbs_per_sm, ru = d->reg_alloc_unit ? d->reg_alloc_unit : 1;
+	uint64_t su = d->shared_alloc_unit ? d->shared_alloc_unit : 1;
+	uint64_t regs = (j->entry.regs_per_thread + ru - 1) / ru * ru * 32 * j->nwarps;
+	uint64_t shared = ((uint64_t)j->desc.shared_bytes + su - 1) / su * su;
+
+	if (j->nwarps && d->max_threads_per_sm / 32 / j->nwarps < t)
+		t = d->max_threads_per_sm / 32 / j->nwarps;
+	if (regs && d->regs_per_sm / regs < t)
+		t = d->regs_per_sm / regs;
+	if (shared && d->shared_per_sm / shared < t)
+		t = d->shared_per_sm / shared;
+	return t ? (uint32_t)t : 1;
+}
+
 int vgpu_sim_job_begin(struct vgpu_sim *s, uint32_t id, uint64_t desc_addr)
 {
 	struct job *j;
@@ -448,6 +490,8 @@ int vgpu_sim_job_begin(struct vgpu_sim *s, uint32_t id, uint64_t desc_addr)
 		return ret;
 	}
 	j->status = ret;
+	if (!ret)
+		j->tfit = blocks_that_fit(&s->cfg.desc, j);
 	j->next = s->jobs;
 	s->jobs = j;
 	return 0;
@@ -475,6 +519,9 @@ static void stall_add(struct sm *sm, uint64_t n)
 	struct vgpu_sim_stats *st = &sm->t.st;
 
 	st->cycles += n;
+	/* fair's x%: cycles with one kernel alone on the SM (sched.c) */
+	if (sm->kon && sm->nk == 1)
+		sm->kern[sm->klist[0]].alone_cycles += n;
 	switch (sm->t.wclass) {
 	case WHY_CONFLICT: st->stall_mem_conflict += n; break;
 	case WHY_MEM: st->stall_mem_dep += n; break;
@@ -598,6 +645,7 @@ static void device_idle(struct vgpu_sim *s, uint64_t now)
 
 		for (uint32_t k = 0; k < s->cfg.schedulers_per_sm; k++)
 			sm->rr[k] = sm->last[k] = UINT32_MAX;
+		ka_restart(s, sm);
 		if (sm->t.idle_since != UINT64_MAX && now > sm->t.idle_since)
 			sm->t.st.c_idle += now - sm->t.idle_since;
 		sm->t.idle_since = UINT64_MAX;
@@ -713,6 +761,9 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 			ord_remove(s, sm, w->slot);
 		}
 	}
+	if (tb->prio)
+		sm->nprio--;
+	ka_leave(s, sm, tb->kidx);
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
 	sm->ntbs--;
@@ -851,6 +902,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		if (!ctx_load(s, tb, cmd->addr))
 			resume = s->cycle + ctx_cycles(s, ctx_bytes_of(j));
 	}
+	tb->kidx = ka_join(s, sm, j);
 	for (uint32_t i = 0, k = 0; i < j->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
@@ -861,6 +913,8 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		w->slot = k;
 		w->age = s->age++;
 		sm->ws[k] = w;
+		sm->wk[k] = tb->kidx;
+		sm->wp[k] = 0;
 		{
 			uint32_t q = k % s->cfg.schedulers_per_sm;
 
@@ -1034,6 +1088,47 @@ static int switches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	if (sm->next <= now)
 		sm->next = now + 1;
 	return ret;
+}
+
+int vgpu_sim_set_kernel_sched(struct vgpu_sim *s, uint32_t mode)
+{
+	if (mode >= VGPU_KSCHED_COUNT)
+		return -EINVAL;
+	s->kmode = mode;
+	s->cfg.kernel_sched = mode;
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
+		/* the cycles skipped so far count under the old mode (x%) */
+		sm_catch_up(s, &s->sms[i], s->cycle);
+		ka_restart(s, &s->sms[i]);
+	}
+	return 0;
+}
+
+int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool prio)
+{
+	struct sm *sm;
+	struct tb *tb;
+
+	if (smi >= s->cfg.desc.num_sms || slot >= s->cfg.desc.max_tbs_per_sm)
+		return -EINVAL;
+	sm = &s->sms[smi];
+	tb = sm->slots[slot];
+	if (!tb)
+		return -ENOENT;
+	if (tb->prio == prio)
+		return 0;
+	tb->prio = prio;
+	if (prio)
+		sm->nprio++;
+	else
+		sm->nprio--;
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		const struct warp *w = &tb->warps[i];
+
+		if (w->state != W_DONE && sm->ws[w->slot] == w)
+			sm->wp[w->slot] = prio;
+	}
+	return 0;
 }
 
 void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
@@ -1238,6 +1333,10 @@ static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	if (sm->issued) {
 		sm->t.st.cycles++;
 		sm->t.st.issue_cycles++;
+		if (sm->kon && sm->nk == 1) {
+			sm->kern[sm->klist[0]].alone_cycles++;
+			sm->kern[sm->klist[0]].alone_issue++;
+		}
 	} else {
 		/* nothing issued: the state is still the one just classified */
 		if (!sm->classified)
@@ -1386,7 +1485,8 @@ static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 
 		if (sm->snext[k] > now)
 			continue;
-		w = s->sched->pick(s, sm, k, now);
+		/* kernel-aware: two or more kernels on the SM (sched.c) */
+		w = sm->ka ? ka_pick(s, sm, k, now) : s->sched->pick(s, sm, k, now);
 		if (!w)
 			continue;
 		sm->issued = true;

@@ -62,6 +62,14 @@ struct job {
 	struct itime *tim;	/* per instruction */
 	struct vgpu_sim_stats st;
 	uint64_t first, last;	/* first dispatch, last completion; first UINT64_MAX none */
+	/*
+	 * kernel-aware "fair" (thesis §5.5.2, Eq. 5.4): T_k, its blocks that
+	 * fit an empty SM, and x%, the SM cycles with only this job resident
+	 * and those of them that issued (added when it leaves an SM; written
+	 * in the serial phase only)
+	 */
+	uint32_t tfit;
+	uint64_t alone_cycles, alone_issue;
 };
 
 struct simt {
@@ -108,6 +116,8 @@ struct tb {
 	uint64_t warp_insts, start;
 	uint64_t fault_addr;
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
+	bool prio;		/* issue priority (vgpu_sim_set_tb_priority()) */
+	uint8_t kidx;		/* its kernel's index on the SM (struct kern) */
 	bool ended;		/* ended in this cycle; finished in its serial phase */
 	int end_status;
 	/* PREEMPT SWITCH under way: its context goes to @save_addr at @switch_at */
@@ -125,6 +135,23 @@ struct wsum {
 	uint64_t ready;		/* warp->ready; UINT64_MAX: no warp in W_RUN */
 	uint8_t fu, why;	/* warp->fu, warp->why */
 	uint8_t run;		/* a warp in W_RUN */
+};
+
+/*
+ * Kernel-aware warp scheduling (sched.c, thesis §5.4.3): a kernel (job) with
+ * blocks on an SM has an index there, 0 ... max_tbs_per_sm - 1.
+ */
+struct kern {
+	struct job *job;	/* NULL: index free */
+	uint32_t ntbs;		/* S_k: its blocks on the SM */
+	uint64_t alone_cycles, alone_issue;	/* x%: while alone here (fair) */
+};
+
+/* Per scheduler and kernel index. */
+struct kstate {
+	uint64_t iss, rdy;	/* IPR (Eq. 5.3): issued, ready warps summed over cycles */
+	uint64_t fiss;		/* fair: issued since the SM's kernels last changed */
+	uint32_t last;		/* warp slot of the kernel issued last, UINT32_MAX none */
 };
 
 /* Cache-line aligned: SMs simulated on different threads share no line. */
@@ -164,6 +191,18 @@ struct sm {
 	bool issued, classified;	/* in this cycle */
 	bool serial;		/* has work for the serial phase */
 	uint64_t pend;		/* earliest switch_at of its blocks, UINT64_MAX none */
+	/* kernel-aware warp scheduling (sched.c) */
+	bool ka;		/* pick with ka_pick(): a mode other than none, nk >= 2 */
+	bool kon;		/* a mode other than none (x% is measured) */
+	uint32_t nk;		/* kernels with blocks on the SM */
+	uint32_t nprio;		/* blocks with issue priority */
+	struct kern *kern;	/* max_tbs_per_sm entries */
+	uint32_t *klist;	/* the nk kernel indices in order of arrival */
+	struct kstate *ks;	/* [scheduler][max_tbs_per_sm] */
+	uint32_t *klast;	/* per scheduler: kernel index issued last, UINT32_MAX none */
+	uint32_t *plast;	/* per scheduler: priority warp slot issued last */
+	uint8_t *wk;		/* per warp slot: kernel index */
+	uint8_t *wp;		/* per warp slot: 1 when its block has priority */
 };
 
 struct vgpu_sim {
@@ -190,7 +229,18 @@ struct vgpu_sim {
 	struct sim_pool *pool;	/* NULL: every SM on the calling thread */
 	uint32_t nthreads;
 	uint64_t now;		/* the cycle being simulated */
+	uint32_t kmode;		/* enum vgpu_kernel_sched */
 };
+
+/*
+ * sched.c: the kernel-aware pick of scheduler @k (sm->ka), and the start
+ * and end of a kernel's stay on an SM.
+ */
+struct warp *ka_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now);
+uint8_t ka_join(struct vgpu_sim *s, struct sm *sm, struct job *j);
+void ka_leave(struct vgpu_sim *s, struct sm *sm, uint8_t kidx);
+void ka_update(const struct vgpu_sim *s, struct sm *sm);
+void ka_restart(struct vgpu_sim *s, struct sm *sm);
 
 /*
  * pool.c: host threads running one function together. pool_run() calls

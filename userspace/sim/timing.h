@@ -117,6 +117,13 @@ struct sched_ops {
 	/* @w was issued; @long_lat: it now waits for memory */
 	void (*issued)(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 		       bool long_lat);
+	/*
+	 * pick among the warp slots i with @tag[i] == @want only, *@last
+	 * standing for the warp issued last (kernel-aware scheduling: the
+	 * policy restricted to one kernel's warps, or to priority blocks')
+	 */
+	struct warp *(*pick_in)(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+				const uint8_t *tag, uint8_t want, const uint32_t *last);
 };
 const struct sched_ops *sched_get(uint32_t policy);
 

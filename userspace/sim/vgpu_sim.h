@@ -42,6 +42,10 @@ enum vgpu_sched_policy {
  * @threads: host threads that simulate the SMs (0 or 1: the calling
  *	thread only). Not a property of the hardware: events, cycles,
  *	counters and memory are the same for every value.
+ * @kernel_sched: kernel-aware warp scheduling, &enum vgpu_kernel_sched
+ *	(config key "kernel_sched"; thesis Ch. V §5.4.3): how a warp
+ *	scheduler chooses between the kernels sharing its SM, on top of
+ *	@scheduler. Changed at run time by vgpu_sim_set_kernel_sched().
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -67,6 +71,7 @@ struct vgpu_sim_config {
 	uint32_t l1i_size, l1i_assoc;	/* 0: ideal instruction fetch */
 	uint32_t reg_banks, collectors;	/* per scheduler; 0: ideal operand reads */
 	uint32_t threads;		/* host threads; 0 or 1: the calling thread */
+	uint32_t kernel_sched;		/* enum vgpu_kernel_sched */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */
@@ -127,6 +132,21 @@ int vgpu_sim_dispatch(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
  * which the call returns too. -ENOMEM: not even the event could be queued.
  */
 int vgpu_sim_preempt(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
+/*
+ * SET_KERNEL_SCHED command: the kernel-aware warp scheduling mode (enum
+ * vgpu_kernel_sched, Documentation/model.rst "Kernel-aware warp
+ * scheduling") from the current cycle on; -EINVAL for an unknown mode.
+ * The schedulers' kernel-aware counters start afresh.
+ */
+int vgpu_sim_set_kernel_sched(struct vgpu_sim *sim, uint32_t mode);
+/*
+ * Gives the block in @slot of @sm issue priority (or takes it away): in
+ * the kernel-aware modes other than none, and with two or more kernels on
+ * the SM, the warp schedulers pick its warps before any other (thesis
+ * §5.4.3: draining blocks and 2-way boundary blocks). -EINVAL bad sm or
+ * slot, -ENOENT no block there.
+ */
+int vgpu_sim_set_tb_priority(struct vgpu_sim *sim, uint32_t sm, uint32_t slot, bool prio);
 /* Drops a job; blocks still running of it are discarded. */
 void vgpu_sim_job_end(struct vgpu_sim *sim, uint32_t job);
 

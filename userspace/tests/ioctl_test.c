@@ -1052,6 +1052,18 @@ static void check_backend_own(void)
 	       "mmap of the command ring");
 	if (cmd == MAP_FAILED)
 		goto out;
+	/* Attaching hands the new backend the kernel-aware warp scheduling mode. */
+	nr = __atomic_load_n((uint32_t *)(cmd + at.cmd.tail), __ATOMIC_ACQUIRE) -
+	     *(uint32_t *)(cmd + at.cmd.head);
+	{
+		const struct vgpu_cmd *c = (const struct vgpu_cmd *)(cmd + at.cmd.entries);
+
+		result(nr == 1 && c[0].op == VGPU_CMD_SET_KERNEL_SCHED &&
+		       c[0].flags < VGPU_KSCHED_COUNT,
+		       "attach queues one SET_KERNEL_SCHED with the sysfs mode");
+	}
+	__atomic_store_n((uint32_t *)(cmd + at.cmd.head),
+			 *(uint32_t *)(cmd + at.cmd.head) + nr, __ATOMIC_RELEASE);
 
 	k.cycle = at.start_cycle + 1;
 	bexpect("KICK", bfd, VGPU_BACKEND_IOC_KICK, &k, 0);
@@ -1082,7 +1094,9 @@ static void check_backend_own(void)
 	nr = __atomic_load_n((uint32_t *)(cmd + at.cmd.tail), __ATOMIC_ACQUIRE) -
 	     *(uint32_t *)(cmd + at.cmd.head);
 	if (nr == 4) {
-		struct vgpu_cmd *c = (struct vgpu_cmd *)(cmd + at.cmd.entries);
+		/* after the SET_KERNEL_SCHED of the attach */
+		struct vgpu_cmd *c = (struct vgpu_cmd *)(cmd + at.cmd.entries) +
+				     (*(uint32_t *)(cmd + at.cmd.head) & 4095);
 
 		result(c[0].op == VGPU_CMD_JOB_BEGIN && c[0].job == l.s.job_id &&
 		       c[0].addr != 0 && c[1].op == VGPU_CMD_DISPATCH &&

@@ -3300,6 +3300,354 @@ static int bench(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* kernel-aware warp scheduling (thesis §5.4.3, §5.5.2; model.rst) */
+
+/* One job of a kernel-aware scenario: @tbs blocks of @entry per SM. */
+struct ks_job {
+	const char *entry;
+	uint32_t tbs, iters;
+	uint32_t id, regs_tb;
+	uint64_t out, in;
+	uint32_t n;
+};
+
+/* What a scenario did: per job, warp instructions in the window; the rest to compare. */
+struct ks_out {
+	uint64_t win[2];	/* warp instructions of each job from @window / 3 to @window */
+	uint64_t end;		/* cycle the last block finished */
+	uint64_t ev_hash;	/* every event */
+	uint64_t out_hash[2];	/* each job's output */
+	double x0;		/* job 0's issue cycles / cycles before job 1 came (@late) */
+};
+
+static uint64_t ks_hash(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* Begins job @jb (2 SMs; alu: 256 threads; stream: 256 threads over @jb->n words). */
+static int ks_begin(struct env *e, const struct prog *p, struct ks_job *jb, uint32_t nsm)
+{
+	struct vgpu_job_desc d = { 0 };
+	int ei = entry_index(p, jb->entry);
+	bool stream = !strcmp(jb->entry, "stream");
+	struct vgpu_mem_range rg[2];
+	uint32_t grid = jb->tbs * nsm, nr;
+	uint8_t prm[24] = { 0 };
+	uint32_t psize;
+	uint64_t da;
+
+	if (ei < 0)
+		return -1;
+	jb->id = e->next_job++;
+	jb->regs_tb = 256 * entry_of(p, ei)->regs_per_thread;
+	jb->out = dalloc(e, (uint64_t)grid * 256 * 4);
+	if (stream) {
+		struct stream_params sp = { 0, jb->n, 0, jb->out };
+
+		jb->in = dalloc(e, (uint64_t)jb->n * 4);
+		sp.in = jb->in;
+		for (uint32_t k = 0; k < jb->n; k++)
+			((uint32_t *)(e->vram + jb->in))[k] = k * 2654435761u;
+		memcpy(prm, &sp, sizeof(sp));
+		psize = sizeof(sp);
+		rg[0] = (struct vgpu_mem_range){ jb->in, (uint64_t)jb->n * 4 };
+		rg[1] = (struct vgpu_mem_range){ jb->out, (uint64_t)grid * 256 * 4 };
+		nr = 2;
+	} else {
+		struct tp_params tp = { jb->iters, 0, jb->out };
+
+		memcpy(prm, &tp, sizeof(tp));
+		psize = sizeof(tp);
+		rg[0] = (struct vgpu_mem_range){ jb->out, (uint64_t)grid * 256 * 4 };
+		nr = 1;
+	}
+	d.abi_version = VGPU_BACKEND_ABI_VERSION;
+	d.job = jb->id;
+	d.program_addr = p->addr;
+	d.program_size = p->size;
+	d.entry = (uint32_t)ei;
+	d.grid[0] = grid;
+	d.grid[1] = d.grid[2] = 1;
+	d.block[0] = 256;
+	d.block[1] = d.block[2] = 1;
+	d.ranges_offset = sizeof(d);
+	d.num_ranges = nr;
+	d.params_offset = sizeof(d) + nr * sizeof(struct vgpu_mem_range);
+	d.params_size = psize;
+	da = dalloc(e, d.params_offset + psize);
+	memcpy(e->vram + da, &d, sizeof(d));
+	memcpy(e->vram + da + d.ranges_offset, rg, nr * sizeof(rg[0]));
+	memcpy(e->vram + da + d.params_offset, prm, psize);
+	return vgpu_sim_job_begin(e->sim, jb->id, da);
+}
+
+/*
+ * Two kernels on each of 2 SMs of a fermi-gtx480 (GTO), kernel_sched
+ * @mode: job 0's blocks are dispatched first (the older kernel), job 1's
+ * right after, at the same cycle, each block in its own slot. Runs to the
+ * end; @o gets each job's warp instructions in the first @window cycles.
+ * With @one, job 1 is left out (one kernel alone).
+ */
+static int ks_run(const char *mode, struct ks_job *jobs, uint64_t window, bool one, bool prio,
+		  uint64_t late, struct ks_out *o)
+{
+	static const uint32_t nsm = 2;
+	const char *kv[] = { "num_sms", "2", "kernel_sched", mode, NULL };
+	uint32_t njobs = one ? 1 : 2, left = 0, slot = 0, reg = 0, sent = 0;
+	struct env e;
+	struct prog p;
+	int r = -1;
+
+	memset(o, 0, sizeof(*o));
+	o->ev_hash = 0xcbf29ce484222325ull;
+	if (mb_init(&e, &p, "fermi-gtx480", kv, 16u << 20))
+		goto out;
+	for (uint32_t j = 0; j < njobs; j++)
+		MCHECK(ks_begin(&e, &p, &jobs[j], nsm) == 0, "job %u", j);
+	for (;;) {
+		struct vgpu_evt ev[16];
+		uint64_t now = vgpu_sim_cycle(e.sim), limit = UINT64_MAX;
+		int n;
+
+		/* job 0's blocks at cycle 0, job 1's at @late */
+		for (; sent < njobs && (sent == 0 || now >= late); sent++) {
+			uint32_t j = sent;
+
+			if (j == 1 && late) {
+				struct vgpu_sim_stats st;
+
+				vgpu_sim_get_stats(e.sim, &st);
+				o->x0 = (double)st.issue_cycles / (double)st.cycles;
+			}
+
+			for (uint32_t t = 0; t < jobs[j].tbs; t++, slot++) {
+				for (uint32_t s = 0; s < nsm; s++) {
+					struct vgpu_cmd c = {
+						.op = VGPU_CMD_DISPATCH, .job = jobs[j].id,
+						.tb = t * nsm + s, .sm = s, .slot = slot,
+						.reg_base = reg,
+					};
+
+					MCHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
+					/* @prio: job 1's blocks are picked first */
+					MCHECK(!prio || j != 1 ||
+					       vgpu_sim_set_tb_priority(e.sim, s, slot, true) == 0,
+					       "prio");
+					left++;
+				}
+				reg += jobs[j].regs_tb;
+			}
+		}
+		if (!left && sent == njobs)
+			break;
+		if (sent < njobs)
+			limit = late;
+		if (now < window / 3 && window / 3 < limit)
+			limit = window / 3;
+		else if (now >= window / 3 && now < window && window < limit)
+			limit = window;
+		n = vgpu_sim_step(e.sim, limit, ev, 16);
+		if (n == 0 && limit != UINT64_MAX) {
+			/* past the start (parameters, cold L1I): the window */
+			if (limit != window / 3 && limit != window)
+				continue;
+			for (uint32_t j = 0; j < njobs; j++) {
+				struct vgpu_sim_stats st = { 0 };
+
+				if (j < sent)
+					MCHECK(vgpu_sim_get_job_stats(e.sim, jobs[j].id, &st) == 0,
+					       "stats");
+				o->win[j] = st.warp_insts - (limit == window ? o->win[j] : 0);
+			}
+			continue;
+		}
+		MCHECK(n > 0, "step %d with %u blocks left", n, left);
+		for (int i = 0; i < n; i++) {
+			capture_event(&ev[i]);
+			MCHECK(ev[i].type == VGPU_EVT_TB_DONE && ev[i].status == 0, "event");
+			o->ev_hash = ks_hash(o->ev_hash, &ev[i], sizeof(ev[i]));
+			left--;
+		}
+	}
+	o->end = vgpu_sim_cycle(e.sim);
+	for (uint32_t j = 0; j < njobs; j++) {
+		o->out_hash[j] = hash_bytes(e.vram + jobs[j].out, jobs[j].tbs * nsm * 256 * 4ull);
+		if (jobs[j].in) {
+			/* stream: the grid's partial sums add up to the input's */
+			uint32_t sum = 0, got = 0;
+
+			for (uint32_t k = 0; k < jobs[j].n; k++)
+				sum += ((uint32_t *)(e.vram + jobs[j].in))[k];
+			for (uint32_t k = 0; k < jobs[j].tbs * nsm * 256; k++)
+				got += ((uint32_t *)(e.vram + jobs[j].out))[k];
+			MCHECK(got == sum, "%s: stream sum %u, expected %u", mode, got, sum);
+		}
+		vgpu_sim_job_end(e.sim, jobs[j].id);
+	}
+	r = 0;
+out:
+	mb_fini(&e, &p);
+	return r;
+}
+
+/* Job 1's share of the two jobs' warp instructions in the window. */
+static double ks_share(const struct ks_out *o)
+{
+	return (double)o->win[1] / (double)(o->win[0] + o->win[1]);
+}
+
+/*
+ * Runs the pair @jobs under every mode on 1 and 2 host threads: results
+ * bit-exact and the same as none's, the threads the same; job 1's share
+ * of the window's issue slots per mode in @share.
+ */
+static int ks_modes(const char *what, struct ks_job *jobs, uint64_t window, uint64_t late,
+		    double *share, double *x0)
+{
+	static const char *const modes[] = { "none", "lrr", "ipr", "fair" };
+	struct ks_out base = { 0 };
+	uint32_t saved = sim_threads;
+	int r = -1;
+
+	for (int m = 0; m < 4; m++) {
+		struct ks_out o[2];
+
+		for (int t = 0; t < 2; t++) {
+			struct ks_job jb[2] = { jobs[0], jobs[1] };
+
+			sim_threads = t + 1;
+			MCHECK(ks_run(modes[m], jb, window, false, false, late, &o[t]) == 0,
+			       "%s %s", what, modes[m]);
+		}
+		MCHECK(o[0].end == o[1].end && o[0].ev_hash == o[1].ev_hash &&
+		       o[0].win[0] == o[1].win[0] && o[0].win[1] == o[1].win[1],
+		       "%s %s: 2 threads end at %llu, 1 thread at %llu (or events differ)", what,
+		       modes[m], (unsigned long long)o[1].end, (unsigned long long)o[0].end);
+		if (!m)
+			base = o[0];
+		MCHECK(o[0].out_hash[0] == base.out_hash[0] && o[0].out_hash[1] == base.out_hash[1],
+		       "%s %s: results differ from none's", what, modes[m]);
+		MCHECK(o[0].win[0] && o[0].win[1] + o[0].win[0] > window / 3,
+		       "%s %s: window %llu + %llu", what, modes[m],
+		       (unsigned long long)o[0].win[0], (unsigned long long)o[0].win[1]);
+		share[m] = ks_share(&o[0]);
+		*x0 = o[0].x0;
+		printf("# %s, %s: cycles %llu-%llu: older kernel %llu, newer %llu warp insts"
+		       " (newer %.3f); all done at %llu\n", what, modes[m],
+		       (unsigned long long)window / 3, (unsigned long long)window, (unsigned long long)o[0].win[0],
+		       (unsigned long long)o[0].win[1], share[m], (unsigned long long)o[0].end);
+	}
+	r = 0;
+out:
+	sim_threads = saved;
+	return r;
+}
+
+static int t_kernel_sched(void)
+{
+	static const char *const modes[] = { "none", "lrr", "ipr", "fair" };
+	/* two compute-bound kernels, two blocks each per SM */
+	struct ks_job com2[2] = { { "alu", 2, 120, 0, 0, 0, 0, 0 },
+				  { "alu", 2, 120, 0, 0, 0, 0, 0 } };
+	/* an older memory-bound kernel and a newer compute-bound one */
+	struct ks_job memcom[2] = { { "stream", 2, 0, 0, 0, 0, 0, 1u << 17 },
+				    { "alu", 2, 120, 0, 0, 0, 0, 0 } };
+	/* compute-bound, three blocks against one: Quota 3/4 and 1/4 */
+	struct ks_job q31[2] = { { "alu", 3, 120, 0, 0, 0, 0, 0 },
+				 { "alu", 1, 120, 0, 0, 0, 0, 0 } };
+	double sh[4], x0;
+	struct ks_out alone[4];
+	struct vgpu_sim_config c;
+
+	/* the key, written back */
+	{
+		char buf[4096];
+
+		CHECK(vgpu_sim_preset("fermi-gtx480", &c) == 0 && c.kernel_sched == VGPU_KSCHED_NONE,
+		      "default none");
+		CHECK(vgpu_sim_config_set(&c, "kernel_sched", "ipr") == 0 &&
+		      c.kernel_sched == VGPU_KSCHED_IPR, "kernel_sched = ipr");
+		CHECK(vgpu_sim_config_set(&c, "kernel_sched", "gto") == -EINVAL, "bad mode");
+		CHECK(vgpu_sim_config_write(&c, buf, sizeof(buf)) > 0 &&
+		      strstr(buf, "kernel_sched = ipr\n"), "written");
+	}
+	/* GTO starves the newer kernel; LRR splits the issue slots evenly */
+	CHECK(ks_modes("alu + alu", com2, 6000, 0, sh, &x0) == 0, "alu + alu");
+	CHECK(sh[0] < 0.05, "none: the newer kernel got %.3f of the issue slots", sh[0]);
+	CHECK(fabs(sh[1] - 0.5) < 0.03, "lrr: the newer kernel got %.3f", sh[1]);
+	CHECK(fabs(sh[2] - 0.5) < 0.05, "ipr: the newer kernel got %.3f", sh[2]);
+	CHECK(fabs(sh[3] - 0.5) < 0.03, "fair, equal quotas: the newer kernel got %.3f", sh[3]);
+	/* IPR favours the compute-bound kernel (more ready warps, lower IPR) */
+	CHECK(ks_modes("stream + alu", memcom, 6000, 0, sh, &x0) == 0, "stream + alu");
+	CHECK(sh[1] > sh[0], "lrr %.3f not above none %.3f for the newer kernel", sh[1], sh[0]);
+	CHECK(sh[2] > sh[1], "ipr %.3f not above lrr %.3f for the compute-bound kernel", sh[2],
+	      sh[1]);
+	/* Fair: Quota = S_k / T_k normalised, 3/4 and 1/4 (x% = 1, equal T_k) */
+	CHECK(ks_modes("alu x3 + alu x1", q31, 6000, 0, sh, &x0) == 0, "3 + 1");
+	CHECK(sh[0] < 0.05 && fabs(sh[1] - 0.5) < 0.03, "none %.3f, lrr %.3f", sh[0], sh[1]);
+	CHECK(fabs(sh[3] - 0.25) < 0.03, "fair: the 1-block kernel got %.3f, quota 0.25", sh[3]);
+	/* IPR: issued in proportion to ready warps, about 3 : 1 here too */
+	CHECK(fabs(sh[2] - 0.25) < 0.05, "ipr: the 1-block kernel got %.3f", sh[2]);
+	/*
+	 * Fair's x%: the older kernel runs alone for 3000 cycles first and
+	 * issues in a fraction x0 of them (the start is slow); the newer one
+	 * never ran alone (x% = 1). Same S_k and T_k: Quota 1 / (1 + x0).
+	 */
+	CHECK(ks_modes("alu, alu 3000 cycles later", com2, 9000, 3000, sh, &x0) == 0, "late");
+	printf("# x%% of the older kernel %.3f: the newer kernel's quota %.3f\n", x0,
+	       1 / (1 + x0));
+	CHECK(sh[0] < 0.05 && fabs(sh[1] - 0.5) < 0.03, "none %.3f, lrr %.3f", sh[0], sh[1]);
+	CHECK(x0 > 0.05 && x0 < 0.9 && fabs(sh[3] - 1 / (1 + x0)) < 0.03,
+	      "fair: the newer kernel got %.3f, quota %.3f", sh[3], 1 / (1 + x0));
+	/* priority blocks: picked first in lrr, ignored in none */
+	for (int m = 0; m < 2; m++) {
+		struct ks_job jb[2] = { q31[0], q31[1] };
+		struct ks_out o;
+
+		CHECK(ks_run(modes[m], jb, 6000, false, true, 0, &o) == 0, "prio %s", modes[m]);
+		printf("# alu x3 + alu x1 with priority, %s: the 1-block kernel got %.3f\n",
+		       modes[m], ks_share(&o));
+		CHECK(m ? ks_share(&o) > 0.9 : ks_share(&o) < 0.05, "priority, %s: %.3f",
+		      modes[m], ks_share(&o));
+	}
+	/* the setters' refusals */
+	{
+		struct env e;
+		int r;
+
+		CHECK(env_init(&e, "fermi-gtx480", 1u << 20) == 0, "env");
+		r = vgpu_sim_set_kernel_sched(e.sim, VGPU_KSCHED_COUNT) == -EINVAL &&
+		    vgpu_sim_set_kernel_sched(e.sim, VGPU_KSCHED_FAIR) == 0 &&
+		    vgpu_sim_set_tb_priority(e.sim, 15, 0, true) == -EINVAL &&
+		    vgpu_sim_set_tb_priority(e.sim, 0, 8, true) == -EINVAL &&
+		    vgpu_sim_set_tb_priority(e.sim, 0, 0, true) == -ENOENT;
+		env_fini(&e);
+		CHECK(r, "set_kernel_sched / set_tb_priority refusals");
+	}
+	/* one kernel alone: every mode is none */
+	for (int m = 0; m < 4; m++) {
+		struct ks_job jb[2] = { com2[0], com2[1] };
+
+		jb[0].tbs = 4;
+		CHECK(ks_run(modes[m], jb, 2000, true, false, 0, &alone[m]) == 0, "alone %s",
+		      modes[m]);
+		CHECK(alone[m].end == alone[0].end && alone[m].ev_hash == alone[0].ev_hash &&
+		      alone[m].win[0] == alone[0].win[0] &&
+		      alone[m].out_hash[0] == alone[0].out_hash[0],
+		      "one kernel: %s ends at %llu, none at %llu", modes[m],
+		      (unsigned long long)alone[m].end, (unsigned long long)alone[0].end);
+	}
+	printf("# one kernel alone: %llu cycles in every mode\n",
+	       (unsigned long long)alone[0].end);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool do_bench = false, only_bench = false;
@@ -3309,10 +3657,14 @@ int main(int argc, char **argv)
 			do_bench = true;
 		} else if (!strcmp(argv[i], "--bench-only")) {
 			do_bench = only_bench = true;
+		} else if (!strcmp(argv[i], "--kernel-sched-only")) {
+			report("kernel-aware warp scheduling", t_kernel_sched());
+			return test_summary();
 		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 			sim_threads = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: test_sim [--bench | --bench-only] [--threads N]\n");
+			fprintf(stderr, "usage: test_sim [--bench | --bench-only | --kernel-sched-only]"
+				" [--threads N]\n");
 			return 2;
 		}
 	}
@@ -3360,6 +3712,8 @@ int main(int argc, char **argv)
 	       t_preempt_ideal());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
+	report("kernel-aware warp scheduling: none starves the newer kernel, lrr/ipr/fair shares,"
+	       " bit-exact, 1 = 2 threads, one kernel as none", t_kernel_sched());
 	report("parallel simulation: 1, 2 and 3 threads give identical results", t_threads());
 	if (do_bench)
 		report("bench", bench());

@@ -14,9 +14,10 @@
  * which would change the cycles of the runs being watched.
  *
  * The hidden option --root DIR reads DIR/kcb, DIR/smst, the knobs from
- * DIR/partition_policy, DIR/preempt_policy and DIR/smst_alloc, and the
- * totals from DIR/info (saved "vgpu info" output) instead of a device, so
- * that the parsing can be tried on saved dumps.
+ * DIR/partition_policy, DIR/preempt_policy, DIR/smst_alloc, DIR/smk_quota_min
+ * and DIR/kernel_sched, and the totals from DIR/info (saved "vgpu info"
+ * output) instead of a device, so that the parsing can be tried on saved
+ * dumps.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -441,7 +442,7 @@ static void fmt_use(char *buf, size_t len, int64_t free_now, uint64_t total, boo
 static void print_header(FILE *out, const struct top_source *src, const struct top_frame *f,
 			 const struct top_prev *prev)
 {
-	char partition[32], preempt[32], alloc[32], quota[32];
+	char partition[32], preempt[32], alloc[32], quota[32], ksched[32];
 
 	fprintf(out, "vgpu top - cycle ");
 	if (f->have_cycle)
@@ -477,8 +478,9 @@ static void print_header(FILE *out, const struct top_source *src, const struct t
 	read_knob(src->sysfs, "preempt_policy", preempt, sizeof(preempt));
 	read_knob(src->sysfs, "smst_alloc", alloc, sizeof(alloc));
 	read_knob(src->sysfs, "smk_quota_min", quota, sizeof(quota));
-	fprintf(out, "partition_policy %s  preempt_policy %s  smst_alloc %s  smk_quota_min %s\n",
-		partition, preempt, alloc, quota);
+	read_knob(src->sysfs, "kernel_sched", ksched, sizeof(ksched));
+	fprintf(out, "partition_policy %s  preempt_policy %s  smst_alloc %s  smk_quota_min %s"
+		"  kernel_sched %s\n", partition, preempt, alloc, quota, ksched);
 }
 
 static void print_sms(FILE *out, const struct top_source *src, const struct top_frame *f)

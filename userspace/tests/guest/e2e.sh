@@ -146,6 +146,36 @@ check "bad preemption knobs are refused and change nothing" sh -c \
 	 ! echo -1 > $sysdev/preempt_stress 2>/dev/null &&
 	 grep -q '^\[drain\]' $sysdev/preempt_policy && grep -qx 15 $sysdev/latency_budget_us"
 check ".defaults/partition_policy is fcfs" grep -qx fcfs $sysdev/.defaults/partition_policy
+
+# Kernel-aware warp scheduling (issue 7): each mode reads back, a bad one
+# is refused, two programs sharing SMs (smk-even) under lrr still verify.
+check "kernel_sched lists none, lrr, ipr, fair; none active and the default" sh -c \
+	"grep -q '^\[none\] lrr ipr fair$' $sysdev/kernel_sched &&
+	 grep -qx none $sysdev/.defaults/kernel_sched"
+for m in lrr ipr fair none; do
+	echo $m > $sysdev/kernel_sched
+	check "kernel_sched: $m reads back" grep -q "\[$m\]" $sysdev/kernel_sched
+done
+if echo gto > $sysdev/kernel_sched 2>/tmp/kerr.out; then
+	notok "an unknown kernel_sched is rejected"
+else
+	check "an unknown kernel_sched is rejected with EINVAL" grep -q "Invalid argument" /tmp/kerr.out
+fi
+check "a rejected kernel_sched changes nothing" grep -q "^\[none\]" $sysdev/kernel_sched
+echo smk-even > $sysdev/partition_policy
+echo lrr > $sysdev/kernel_sched
+vgpu run saxpy --size 200000 > /tmp/ka.out 2>&1 &
+a=$!
+vgpu run histogram --size 200000 > /tmp/kb.out 2>&1 &
+b=$!
+wait $a; ra=$?
+wait $b; rb=$?
+cat /tmp/ka.out /tmp/kb.out
+check "lrr, smk-even: saxpy and histogram at once are ok, exit 0" sh -c \
+	"grep -q '^saxpy: ok' /tmp/ka.out && grep -q '^histogram: ok' /tmp/kb.out &&
+	 test $ra = 0 -a $rb = 0"
+echo none > $sysdev/kernel_sched
+echo fcfs > $sysdev/partition_policy
 echo 2-way > $sysdev/smst_alloc
 out=$(vgpu run reduce --size 100000); echo "$out"
 case "$out" in "reduce: ok "*) ok "reduce with 2-way allocation" ;;

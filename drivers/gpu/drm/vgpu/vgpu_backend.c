@@ -376,6 +376,8 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 	/* Rings before the flag; pairs with the acquire in poll() and mmap(). */
 	smp_store_release(&b->attached, true);
 	vdev->backend = b;
+	/* The new daemon's first command: the kernel-aware warp scheduling. */
+	vgpu_sched_send_kernel_sched(&vdev->sched);
 	args.start_cycle = vdev->sched.cycle;
 	mutex_unlock(&vdev->lock);
 

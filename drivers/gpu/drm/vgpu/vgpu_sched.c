@@ -286,6 +286,62 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon)
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_fresh_start);
 
+/* Issues %VGPU_CMD_SET_KERNEL_SCHED if it is due; false when the ring is full. */
+static bool vgpu_sched_emit_kernel_sched(struct vgpu_sched *s)
+{
+	struct vgpu_cmd cmd = {
+		.op = VGPU_CMD_SET_KERNEL_SCHED,
+		.flags = s->kernel_sched,
+	};
+
+	if (!s->kernel_sched_pending || !s->attached)
+		return true;
+	if (!vgpu_sched_emit(s, &cmd))
+		return false;
+	s->kernel_sched_pending = false;
+	return true;
+}
+
+/**
+ * vgpu_sched_send_kernel_sched() - tell the daemon the kernel-aware mode.
+ * @s: the scheduler.
+ *
+ * Issues %VGPU_CMD_SET_KERNEL_SCHED with &vgpu_sched.kernel_sched and
+ * publishes it; the daemon's warp schedulers use it from the cycle at which
+ * it applies the command. The backend calls it when a daemon attaches, so
+ * that a new daemon starts with the mode sysfs shows. With the command ring
+ * full the next scheduling pass sends it. Caller holds the device lock.
+ */
+void vgpu_sched_send_kernel_sched(struct vgpu_sched *s)
+{
+	lockdep_assert_held(s->lock);
+	s->kernel_sched_pending = true;
+	if (!s->attached)
+		return;
+	vgpu_sched_emit_kernel_sched(s);
+	s->sink->publish(s->sink_ctx);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_send_kernel_sched);
+
+/**
+ * vgpu_sched_set_kernel_sched() - choose the kernel-aware warp scheduling.
+ * @s: the scheduler.
+ * @mode: &enum vgpu_kernel_sched, below %VGPU_KSCHED_COUNT.
+ *
+ * Kept across re-attach; sent to an attached daemon at once when it
+ * changes (vgpu_sched_send_kernel_sched()). Caller holds the device lock.
+ */
+void vgpu_sched_set_kernel_sched(struct vgpu_sched *s,
+				 enum vgpu_kernel_sched mode)
+{
+	lockdep_assert_held(s->lock);
+	if (s->kernel_sched == mode)
+		return;
+	s->kernel_sched = mode;
+	vgpu_sched_send_kernel_sched(s);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_kernel_sched);
+
 /**
  * vgpu_sched_detach() - the backend went away.
  * @s: the scheduler.
@@ -825,6 +881,8 @@ void vgpu_sched_run(struct vgpu_sched *s)
 		return;
 
 	s->ring_full = false;
+	if (!vgpu_sched_emit_kernel_sched(s))
+		s->ring_full = true;
 	list_for_each_entry_safe(e, tmp, &s->kcb.active, link) {
 		if (!vgpu_kcb_entry_can_end(e))
 			continue;

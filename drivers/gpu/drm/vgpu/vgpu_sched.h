@@ -206,6 +206,12 @@ struct vgpu_sched_preempt_stats {
  * @held: the device clock is held (vgpu_clock.c): vgpu_sched_run() ends
  *	jobs but takes no dispatch decision. Written under the device lock;
  *	the daemon's wait for its end reads it without.
+ * @kernel_sched: the kernel-aware warp scheduling mode of the SMs
+ *	(&enum vgpu_kernel_sched; Park, dissertation, Ch. V §5.4.3), sent to
+ *	the daemon with %VGPU_CMD_SET_KERNEL_SCHED when it attaches and
+ *	whenever it changes; kept across re-attach.
+ * @kernel_sched_pending: @kernel_sched still has to be sent (the command
+ *	ring was full); the next scheduling pass sends it.
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -242,6 +248,8 @@ struct vgpu_sched {
 	u64 policy_changes;
 	u32 users;
 	bool held;
+	enum vgpu_kernel_sched kernel_sched;
+	bool kernel_sched_pending;
 };
 
 extern struct vgpu_partition_ops vgpu_policy_fcfs;
@@ -262,6 +270,9 @@ void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
 void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);
+void vgpu_sched_set_kernel_sched(struct vgpu_sched *s,
+				 enum vgpu_kernel_sched mode);
+void vgpu_sched_send_kernel_sched(struct vgpu_sched *s);
 
 /* vgpu_sched_preempt.c */
 void vgpu_sched_ctx_free(struct vgpu_sched *s, void *ctx);

@@ -34,6 +34,16 @@ static const char * const vgpu_idem_names[] = {
 	[VGPU_PREEMPT_IDEM_STRICT] = "strict",
 };
 
+/* Kernel-aware warp scheduling modes (&enum vgpu_kernel_sched), none first. */
+static const char * const vgpu_kernel_sched_names[] = {
+	[VGPU_KSCHED_NONE] = "none",
+	[VGPU_KSCHED_LRR] = "lrr",
+	[VGPU_KSCHED_IPR] = "ipr",
+	[VGPU_KSCHED_FAIR] = "fair",
+};
+
+static_assert(ARRAY_SIZE(vgpu_kernel_sched_names) == VGPU_KSCHED_COUNT);
+
 /** Largest latency_budget_us and preempt_stress. */
 #define VGPU_BUDGET_US_MAX	1000000
 #define VGPU_STRESS_MAX		100000000
@@ -154,6 +164,40 @@ static ssize_t idempotence_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(idempotence);
 
+static ssize_t kernel_sched_show(struct device *dev,
+				 struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	enum vgpu_kernel_sched mode;
+
+	mutex_lock(&vdev->lock);
+	mode = vdev->sched.kernel_sched;
+	mutex_unlock(&vdev->lock);
+	return vgpu_show_choice(buf, vgpu_kernel_sched_names,
+				ARRAY_SIZE(vgpu_kernel_sched_names), mode);
+}
+
+static ssize_t kernel_sched_store(struct device *dev,
+				  struct device_attribute *attr,
+				  const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	int mode = sysfs_match_string(vgpu_kernel_sched_names, buf);
+
+	if (mode < 0) {
+		dev_dbg(dev, "kernel_sched: unknown mode '%.*s'\n",
+			(int)strcspn(buf, "\n"), buf);
+		return -EINVAL;
+	}
+	mutex_lock(&vdev->lock);
+	vgpu_sched_set_kernel_sched(&vdev->sched, mode);
+	mutex_unlock(&vdev->lock);
+	/* the daemon may sleep in poll() with nothing to simulate */
+	vgpu_backend_notify(vdev);
+	return count;
+}
+static DEVICE_ATTR_RW(kernel_sched);
+
 static ssize_t vgpu_u32_store(struct device *dev, const char *buf,
 			      size_t count, u32 lo, u32 hi, u32 *field)
 {
@@ -263,6 +307,7 @@ static struct attribute *vgpu_sched_attrs[] = {
 	&dev_attr_idempotence.attr,
 	&dev_attr_latency_budget_us.attr,
 	&dev_attr_preempt_stress.attr,
+	&dev_attr_kernel_sched.attr,
 	NULL
 };
 
@@ -322,6 +367,14 @@ static ssize_t default_preempt_stress_show(struct device *dev,
 	return sysfs_emit(buf, "0\n");
 }
 
+static ssize_t default_kernel_sched_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  vgpu_kernel_sched_names[VGPU_KSCHED_NONE]);
+}
+
 static struct device_attribute dev_attr_default_partition_policy =
 	__ATTR(partition_policy, 0444, default_partition_policy_show, NULL);
 static struct device_attribute dev_attr_default_preempt_policy =
@@ -336,6 +389,8 @@ static struct device_attribute dev_attr_default_latency_budget_us =
 	__ATTR(latency_budget_us, 0444, default_latency_budget_us_show, NULL);
 static struct device_attribute dev_attr_default_preempt_stress =
 	__ATTR(preempt_stress, 0444, default_preempt_stress_show, NULL);
+static struct device_attribute dev_attr_default_kernel_sched =
+	__ATTR(kernel_sched, 0444, default_kernel_sched_show, NULL);
 
 static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_partition_policy.attr,
@@ -345,6 +400,7 @@ static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_idempotence.attr,
 	&dev_attr_default_latency_budget_us.attr,
 	&dev_attr_default_preempt_stress.attr,
+	&dev_attr_default_kernel_sched.attr,
 	NULL
 };
 
