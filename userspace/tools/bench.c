@@ -26,7 +26,7 @@ static const struct bench_cmd {
 	  " on the in-process model",
 	  bench_classify },
 	{ "chimera", "[--workloads A,B,...|default|all] [--budget-us 5,10,15,20] "
-	  "[--policies switch,drain,flush,chimera,...] [--period-us 100] [--rt-us 20] "
+	  "[--policies switch,drain,flush,chimera,...] [--period-us 50] [--rt-us 10] "
 	  "[--size N] [--csv FILE] [--svg FILE]",
 	  "a periodic real-time task preempting half the SMs under each preemption policy:"
 	  " deadline violations, throughput overhead, techniques (thesis Sec. 4.4.1-4.4.3)",

@@ -35,7 +35,7 @@
  *
  * Time scale: the thesis' task comes every 1 ms for 200 us, on benchmarks
  * run to a billion instructions. The suite's programs run 0.1 to 2 ms of
- * simulated time, so the default period is 100 us and the run 20 us (the
+ * simulated time, so the default period is 50 us and the run 10 us (the
  * same 20 % duty on half the SMs); the budgets, compared with the blocks'
  * drain and switch times, are not scaled. --period-us 1000 --rt-us 200
  * runs the thesis' task.
@@ -733,7 +733,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 usage:
 	fprintf(stderr, "usage: vgpu bench chimera [--workloads A,B,...|default|all] "
 		"[--budget-us 5,10,15,20] [--policies switch,drain,flush,chimera,...] "
-		"[--period-us 100] [--rt-us 20] [--size small|medium|default|large|N] "
+		"[--period-us 50] [--rt-us 10] [--size small|medium|default|large|N] "
 		"[--csv FILE] [--svg FILE]\n");
 	return -EINVAL;
 }
@@ -766,7 +766,7 @@ static void print_run(const struct vgpu_workload *w, const char *cfg,
 
 int bench_chimera(int argc, char **argv)
 {
-	struct chimera_opts o = { .period_us = 100, .rt_us = 20, .size_which = 2 };
+	struct chimera_opts o = { .period_us = 50, .rt_us = 10, .size_which = 2 };
 	char dir[256], saved[NKNOBS][64], name[32];
 	struct summary (*sum)[NCONFIG] = NULL;
 	struct run_result *res = NULL, ideal;
