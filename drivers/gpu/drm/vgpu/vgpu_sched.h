@@ -82,8 +82,9 @@ struct vgpu_cmd_sink_ops {
  * @list: entry in the list of registered policies.
  *
  * Policies, one file each: vgpu_policy_fcfs.c (non-preemptive baseline),
- * vgpu_policy_spatial.c (Smart Even + Rounds), vgpu_policy_smk_even.c and
- * vgpu_policy_smk_drf.c.
+ * vgpu_policy_spatial.c (Smart Even + Rounds), vgpu_policy_smk_even.c,
+ * vgpu_policy_smk_drf.c, vgpu_policy_warped_slicer.c and
+ * vgpu_policy_maestro.c (per-SM quotas through @sm_quota).
  */
 struct vgpu_partition_ops {
 	const char *name;
