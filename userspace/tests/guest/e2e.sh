@@ -160,19 +160,30 @@ check "bad maestro knobs are refused and change nothing" sh -c \
 	 grep -qx 50000 $sysdev/maestro_epoch_cycles && grep -q '^\[stp\]' $sysdev/maestro_objective"
 echo maestro > $sysdev/partition_policy
 check "maestro allocates 2-way while it is active" grep -q "\[2-way\]" $sysdev/smst_alloc
+# Two kernels with blocks to issue for several epochs: maestro decides
+# (vgpu_maestro_epoch in the trace), preempts with Chimera, and both
+# programs' results verify.
 echo antt > $sysdev/maestro_objective
-echo 20000 > $sysdev/maestro_epoch_cycles
+echo 10000 > $sysdev/maestro_epoch_cycles
 echo chimera > $sysdev/preempt_policy
-vgpu run sgemm --size 128 > /tmp/pa.out 2>&1 &
+mtr=/sys/kernel/debug/tracing
+[ -d $mtr/events/vgpu ] || mtr=/sys/kernel/tracing
+echo > $mtr/trace
+echo 1 > $mtr/events/vgpu/vgpu_maestro_epoch/enable
+vgpu run saxpy --size 1000000 > /tmp/pa.out 2>&1 &
 a=$!
-vgpu run lud --size 64 > /tmp/pb.out 2>&1 &
+vgpu run blackscholes --size 500000 > /tmp/pb.out 2>&1 &
 b=$!
 wait $a; ra=$?
 wait $b; rb=$?
+echo 0 > $mtr/events/vgpu/vgpu_maestro_epoch/enable
 cat /tmp/pa.out /tmp/pb.out
-check "maestro (antt, chimera): sgemm and lud at once verify their results" sh -c \
-	'grep -q "^sgemm: ok" /tmp/pa.out && grep -q "^lud: ok" /tmp/pb.out'
+grep vgpu_maestro_epoch $mtr/trace | head -5
+check "maestro (antt, chimera): saxpy and blackscholes at once verify their results" sh -c \
+	'grep -q "^saxpy: ok" /tmp/pa.out && grep -q "^blackscholes: ok" /tmp/pb.out'
 check "maestro (antt, chimera): both exit 0" test "$ra" = 0 -a "$rb" = 0
+check "maestro decided epochs while both ran" grep -q vgpu_maestro_epoch $mtr/trace
+echo > $mtr/trace
 echo drain > $sysdev/preempt_policy
 echo stp > $sysdev/maestro_objective
 echo 50000 > $sysdev/maestro_epoch_cycles

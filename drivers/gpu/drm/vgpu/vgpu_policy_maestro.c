@@ -17,9 +17,15 @@
  *   even, that count: the history-based start), one kernel alone when
  *   spatial multitasking won.
  *
- * Measurement: every TB_DONE adds the TB's warp instructions, pro-rated
- * to the part of its run inside the epoch, to its SM's count of its
- * kernel. At the end of an epoch (decided in plan(), once the device cycle
+ * Measurement, per SM and kernel over the epoch (the SMs' performance
+ * counters of §5.4.1): with the daemon's thread-block status table, the
+ * warp instructions each resident TB executed since the epoch began
+ * (vgpu_sched_tb_progress() at its start and end, and TB_DONE for those
+ * that finish in between), so that TBs longer than an epoch count too;
+ * epochs then begin and end only in passes where the table is current
+ * (the daemon waits in a kick). Without the table (KUnit), every TB_DONE
+ * adds the TB's instructions pro-rated to the part of its run inside the
+ * epoch. At the end of an epoch (decided in plan(), once the device cycle
  * has passed it) the objective (&vgpu_sched.maestro_objective: STP,
  * Eq. 5.2, or ANTT, Eq. 5.1 of §5.2.1) is computed for the followers', the
  * two trials' and spatial multitasking's partition, each kernel's rate
@@ -83,6 +89,7 @@
 #include <kunit/visibility.h>
 
 #include "vgpu_policy_maestro.h"
+#include "vgpu_trace.h"
 
 /* Pairs (SM groups) at most; kernels beyond 2x this wait. */
 #define VGPU_MAESTRO_MAX_GROUPS	32
@@ -657,6 +664,18 @@ struct vgpu_maestro_hist {
 };
 
 /**
+ * struct vgpu_maestro_base - a resident TB's progress when the epoch began.
+ * @job: its job id, 0 when the slot had none (or none reported).
+ * @tb: its TB index.
+ * @insts: warp instructions it had executed.
+ */
+struct vgpu_maestro_base {
+	u32 job;
+	u32 tb;
+	u64 insts;
+};
+
+/**
  * struct vgpu_maestro - the policy's state of one device
  *	(&vgpu_sched.policy_data); device lock.
  * @managed: kernels share the device: the quotas below apply.
@@ -664,6 +683,8 @@ struct vgpu_maestro_hist {
  * @hist_next: next entry of @hist to overwrite.
  * @hist: the history.
  * @groups: the groups.
+ * @base: per TB slot (sm * max_tbs + slot), the progress of its TB at the
+ *	start of its group's epoch (with the status table only).
  * @num_sms: entries of @sms.
  * @sms: per SM of the device, the pair state's SMs.
  */
@@ -673,6 +694,7 @@ struct vgpu_maestro {
 	u32 hist_next;
 	struct vgpu_maestro_hist hist[VGPU_MAESTRO_HIST];
 	struct vgpu_maestro_group groups[VGPU_MAESTRO_MAX_GROUPS];
+	struct vgpu_maestro_base *base;
 	u32 num_sms;
 	struct vgpu_maestro_sm sms[] __counted_by(num_sms);
 };
@@ -688,6 +710,12 @@ static struct vgpu_maestro *vgpu_maestro_get(struct vgpu_sched *s)
 		    GFP_NOWAIT | __GFP_NOWARN);
 	if (!m)
 		return NULL;
+	m->base = kcalloc(s->smst.num_sms * s->smst.max_tbs, sizeof(*m->base),
+			  GFP_NOWAIT | __GFP_NOWARN);
+	if (!m->base) {
+		kfree(m);
+		return NULL;
+	}
 	m->num_sms = s->smst.num_sms;
 	s->policy_data = m;
 	return m;
@@ -695,8 +723,66 @@ static struct vgpu_maestro *vgpu_maestro_get(struct vgpu_sched *s)
 
 static void vgpu_maestro_release(struct vgpu_sched *s)
 {
-	kfree(s->policy_data);
+	struct vgpu_maestro *m = s->policy_data;
+
+	if (m)
+		kfree(m->base);
+	kfree(m);
 	s->policy_data = NULL;
+}
+
+/* Which of the group's kernels @e is: 0, 1, or -1 for neither. */
+static int vgpu_maestro_which(const struct vgpu_maestro_group *g,
+			      const struct vgpu_kcb_entry *e)
+{
+	if (g->e[0] == e && g->id[0] == e->id)
+		return 0;
+	if (g->e[1] && g->e[1] == e && g->id[1] == e->id)
+		return 1;
+	return -1;
+}
+
+/*
+ * The status table at an epoch's start (@end false: note each resident
+ * TB's progress) or end (add what each resident TB of the pair executed
+ * since, to its SM's count).
+ */
+static void vgpu_maestro_progress(struct vgpu_sched *s, struct vgpu_maestro *m,
+				  struct vgpu_maestro_group *g, bool end)
+{
+	u32 sm, slot;
+
+	for (sm = g->first_sm; sm < g->first_sm + g->pair.nr_sms; sm++) {
+		for (slot = 0; slot < s->smst.max_tbs; slot++) {
+			struct vgpu_maestro_base *b =
+				&m->base[sm * s->smst.max_tbs + slot];
+			const struct vgpu_smst_slot *sl;
+			u64 insts;
+			u32 flags;
+			int k;
+
+			sl = vgpu_smst_slot(&s->smst, sm, slot);
+			if (!sl || !sl->job ||
+			    vgpu_sched_tb_progress(s, sm, slot, &insts,
+						   &flags)) {
+				b->job = 0;
+				continue;
+			}
+			if (!end) {
+				b->job = sl->job->id;
+				b->tb = sl->tb;
+				b->insts = insts;
+				continue;
+			}
+			k = vgpu_maestro_which(g, sl->job);
+			if (k < 0)
+				continue;
+			if (b->job == sl->job->id && b->tb == sl->tb &&
+			    b->insts <= insts)
+				insts -= b->insts;
+			g->pair.sms[sm - g->first_sm].insts[k] += insts;
+		}
+	}
 }
 
 /* The group whose SMs include @sm, or NULL. */
@@ -857,16 +943,24 @@ static bool vgpu_maestro_reached(struct vgpu_sched *s,
 }
 
 /* The epoch clock of one pair. */
-static void vgpu_maestro_step(struct vgpu_sched *s,
+static void vgpu_maestro_step(struct vgpu_sched *s, struct vgpu_maestro *m,
 			      struct vgpu_maestro_group *g)
 {
 	int best;
 
 	if (!g->e[1])
 		return;
+	/* With a status table, only where it is current. */
+	if (s->tb_status && !s->fresh_status && !READ_ONCE(s->held))
+		return;
 	if (!g->settling &&
 	    s->cycle - g->epoch_start >= s->maestro_epoch_cycles) {
+		if (s->tb_status)
+			vgpu_maestro_progress(s, m, g, true);
 		best = vgpu_maestro_epoch_end(&g->pair, s->maestro_objective);
+		trace_vgpu_maestro_epoch(g->id[0], g->id[1], best,
+					 g->pair.fol_t, g->pair.spatial,
+					 g->pair.dedicated, s->cycle);
 		dev_dbg(s->dev,
 			"maestro: jobs %u/%u at cycle %llu: best %d, followers %u TBs, spatial %u, dedicated %d\n",
 			g->id[0], g->id[1], s->cycle, best, g->pair.fol_t,
@@ -882,6 +976,8 @@ static void vgpu_maestro_step(struct vgpu_sched *s,
 			g->pair.sms[i].insts[0] = 0;
 			g->pair.sms[i].insts[1] = 0;
 		}
+		if (s->tb_status)
+			vgpu_maestro_progress(s, m, g, false);
 	}
 }
 
@@ -957,14 +1053,15 @@ static void vgpu_maestro_plan(struct vgpu_sched *s)
 	if (!m->managed)
 		return;	/* alone: the whole device */
 	for (g = 0; g < nr_groups; g++)
-		vgpu_maestro_step(s, &m->groups[g]);
+		vgpu_maestro_step(s, m, &m->groups[g]);
 	for (sm = 0; sm < n; sm++)
 		vgpu_maestro_preempt(s, sm);
 }
 
 /*
- * The performance counters (§5.4.1): a finished TB's warp instructions, on
- * its SM for its kernel, pro-rated to the part of its run in this epoch.
+ * The performance counters (§5.4.1): a finished TB's warp instructions in
+ * this epoch, on its SM for its kernel: beyond its progress at the epoch's
+ * start with the status table, else pro-rated to its run in the epoch.
  */
 static void vgpu_maestro_tb_done(struct vgpu_sched *s,
 				 struct vgpu_kcb_entry *e,
@@ -974,24 +1071,33 @@ static void vgpu_maestro_tb_done(struct vgpu_sched *s,
 	const struct vgpu_maestro_group *cg;
 	struct vgpu_maestro_group *g;
 	u64 in_epoch, insts = evt->warp_insts;
-	u32 k;
+	struct vgpu_maestro_base *b;
+	int k;
 
 	if (!m || !m->managed || evt->status || !evt->tb_cycles ||
-	    evt->sm >= m->num_sms)
+	    evt->sm >= m->num_sms || evt->slot >= s->smst.max_tbs)
 		return;
+	b = &m->base[evt->sm * s->smst.max_tbs + evt->slot];
 	cg = vgpu_maestro_group_of(m, evt->sm);
-	if (!cg || !cg->e[1] || cg->settling)
+	if (!cg || !cg->e[1] || cg->settling) {
+		b->job = 0;
 		return;
+	}
 	g = &m->groups[cg - m->groups];
-	if (g->e[0] == e && g->id[0] == e->id)
-		k = 0;
-	else if (g->e[1] == e && g->id[1] == e->id)
-		k = 1;
-	else
+	k = vgpu_maestro_which(g, e);
+	if (k < 0) {
+		b->job = 0;
 		return;
-	in_epoch = s->cycle - g->epoch_start;
-	if (in_epoch < evt->tb_cycles)
-		insts = div64_u64(insts * in_epoch, evt->tb_cycles);
+	}
+	if (s->tb_status) {
+		if (b->job == e->id && b->tb == evt->tb && b->insts <= insts)
+			insts -= b->insts;
+		b->job = 0;
+	} else {
+		in_epoch = s->cycle - g->epoch_start;
+		if (in_epoch < evt->tb_cycles)
+			insts = div64_u64(insts * in_epoch, evt->tb_cycles);
+	}
 	g->pair.sms[evt->sm - g->first_sm].insts[k] += insts;
 }
 
