@@ -629,6 +629,123 @@ static void maestro_mock_three_and_many(struct kunit *test)
 	mt_done(hw, j, 12);
 }
 
+/*
+ * The hook maestro preempts with: vgpu_sched_preempt_excess() takes the
+ * boundary TBs first, in the reverse of each kernel's 2-way direction
+ * (§5.4.2, Fig. 5.9 (b)): the bottom kernel's highest ranges, the top
+ * kernel's lowest.
+ */
+static void maestro_preempt_excess_order(struct kunit *test)
+{
+	struct vgpu_device_desc d;
+	struct mock_hw *hw;
+	struct mock_job *j[2];
+	u32 i, slot, n, base[2][8], nb[2] = {}, got[2] = {};
+
+	mock_desc(&d);
+	d.num_sms = 1;
+	d.max_tbs_per_sm = 8;
+	hw = mock_new_desc(test, MOCK_RING_MAX, &d);
+	hw->check_fcfs = false;	/* preempted TBs of job 0 run again later */
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_alloc_mode(&hw->s, VGPU_SMST_TWO_WAY);
+	hw->s.preempt_ops = &vgpu_preempt_switch;
+	mutex_unlock(&hw->lock);
+	j[0] = mock_job_new(hw, 4, 128, 16, 0, 500);
+	j[1] = mock_job_new(hw, 4, 128, 16, 0, 500);
+	mock_submit(hw, j[0]);
+	mock_submit(hw, j[1]);
+	mock_apply(hw);
+	mutex_lock(&hw->lock);
+	KUNIT_ASSERT_PTR_EQ(test, hw->s.smst.sms[0].bottom, &j[0]->e);
+	KUNIT_ASSERT_PTR_EQ(test, hw->s.smst.sms[0].top, &j[1]->e);
+	for (slot = 0; slot < 8; slot++) {
+		const struct vgpu_smst_slot *sl = vgpu_smst_slot(&hw->s.smst, 0,
+								 slot);
+
+		KUNIT_ASSERT_NOT_NULL(test, sl);
+		i = sl->job == &j[0]->e ? 0 : 1;
+		base[i][nb[i]++] = sl->reg_base;
+	}
+	KUNIT_EXPECT_EQ(test, vgpu_sched_preempt_excess(&hw->s, 0, &j[0]->e, 3),
+			1);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_preempt_excess(&hw->s, 0, &j[1]->e, 2),
+			2);
+	/* Again: those already being preempted are not chosen twice. */
+	KUNIT_EXPECT_EQ(test, vgpu_sched_preempt_excess(&hw->s, 0, &j[1]->e, 2),
+			0);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_preempt_excess(&hw->s, 0, &j[1]->e, 9),
+			0);
+	for (n = 0; n < hw->nr_cmds; n++) {
+		const struct vgpu_cmd *c = &hw->cmds[n];
+		const struct vgpu_smst_slot *sl;
+		u32 k, below = 0, above = 0;
+
+		if (c->op != VGPU_CMD_PREEMPT)
+			continue;
+		sl = vgpu_smst_slot(&hw->s.smst, 0, c->slot);
+		i = sl->job == &j[0]->e ? 0 : 1;
+		got[i]++;
+		for (k = 0; k < 4; k++) {
+			below += base[i][k] < sl->reg_base;
+			above += base[i][k] > sl->reg_base;
+		}
+		/* Bottom kernel: its highest; top kernel: its two lowest. */
+		if (i == 0)
+			KUNIT_EXPECT_EQ(test, above, 0);
+		else
+			KUNIT_EXPECT_LE(test, below, 1);
+	}
+	KUNIT_EXPECT_EQ(test, got[0], 1);
+	KUNIT_EXPECT_EQ(test, got[1], 2);
+	hw->s.sink->publish(hw->s.sink_ctx);	/* as a pass ends */
+	mutex_unlock(&hw->lock);
+	mock_run_all(hw);
+	KUNIT_EXPECT_EQ(test, hw->switches, 3);
+	expect_complete(hw, j[0]);
+	expect_complete(hw, j[1]);
+	expect_idle(hw);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
+	mock_finish(hw);
+}
+
+/*
+ * Switching to and from maestro while two kernels run (and the allocator
+ * between 2-way and first fit with TBs resident): every TB still runs
+ * exactly once.
+ */
+static void maestro_mock_policy_switch(struct kunit *test)
+{
+	struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_chimera);
+	struct mock_job *j[2];
+	u32 steps = 0, i = 0;
+
+	j[0] = mock_job_new(hw, 500, 128, 16, 0, 90);
+	j[1] = mock_job_new(hw, 400, 256, 16, 0, 120);
+	mt_submit_all(hw, j, 2);
+	mock_apply(hw);
+	while (mock_step(hw)) {
+		mock_apply(hw);
+		if (++steps % 40 == 0) {
+			static const struct vgpu_partition_ops *const ps[] = {
+				&vgpu_policy_smk_even, &vgpu_policy_maestro,
+				&vgpu_policy_fcfs, &vgpu_policy_maestro,
+				&vgpu_policy_spatial, &vgpu_policy_maestro,
+			};
+
+			mutex_lock(&hw->lock);
+			vgpu_sched_set_policy(&hw->s, ps[i++ % ARRAY_SIZE(ps)]);
+			KUNIT_EXPECT_EQ(test, hw->s.smst.mode,
+					hw->s.policy == &vgpu_policy_maestro ?
+					VGPU_SMST_TWO_WAY : VGPU_SMST_FIRST_FIT);
+			mutex_unlock(&hw->lock);
+		}
+		KUNIT_ASSERT_LT(test, steps, MOCK_MAX_STEPS);
+	}
+	KUNIT_EXPECT_GT(test, i, 3);
+	mt_done(hw, j, 2);
+}
+
 static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_fill_and_trial_kernel),
 	KUNIT_CASE(maestro_trial_partitions),
@@ -642,6 +759,8 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_mock_two_kernels),
 	KUNIT_CASE(maestro_mock_late_arrival),
 	KUNIT_CASE(maestro_mock_three_and_many),
+	KUNIT_CASE(maestro_preempt_excess_order),
+	KUNIT_CASE(maestro_mock_policy_switch),
 	{}
 };
 
