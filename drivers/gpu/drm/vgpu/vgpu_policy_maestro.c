@@ -318,6 +318,17 @@ static int vgpu_maestro_pick(const struct vgpu_maestro_pair *p,
 	return best;
 }
 
+/* SM @i of the group runs kernel @k alone (dedicated or spatial). */
+static void vgpu_maestro_alone(struct vgpu_maestro_pair *p,
+			       unsigned long *taken, u32 i, u32 k,
+			       bool dedicated)
+{
+	set_bit(i, taken);
+	p->sms[i].role = dedicated ? VGPU_MAESTRO_DEDICATED :
+				     VGPU_MAESTRO_FOLLOWER;
+	p->sms[i].alone = k;
+}
+
 /**
  * vgpu_maestro_layout() - assign the roles of a pair's SMs for the next
  * epoch, with the fewest changes (§5.4.1: "trial and follower SMs can
@@ -356,36 +367,24 @@ VISIBLE_IF_KUNIT void vgpu_maestro_layout(struct vgpu_maestro_pair *p)
 	for (k = 0; k < 2; k++) {
 		u32 want = ded + p->spatial, got = 0, pass;
 
-		for (pass = 0; pass < 3 && got < want; pass++) {
+		/* Its dedicated SM stays; then SMs that run it alone. */
+		for (pass = 0; pass < 2; pass++) {
 			for (i = 0; i < n && got < want; i++) {
-				struct vgpu_maestro_sm *m = &p->sms[i];
-
-				if (test_bit(i, taken))
+				if (test_bit(i, taken) || p->sms[i].alone != k ||
+				    (!pass &&
+				     p->sms[i].role != VGPU_MAESTRO_DEDICATED))
 					continue;
-				if (pass == 0 && (m->alone != k ||
-						  m->role != VGPU_MAESTRO_DEDICATED))
-					continue;
-				if (pass == 1 && m->alone != k)
-					continue;
-				set_bit(i, taken);
-				m->role = got < ded ? VGPU_MAESTRO_DEDICATED :
-						      VGPU_MAESTRO_FOLLOWER;
-				m->alone = k;
+				vgpu_maestro_alone(p, taken, i, k, got < ded);
 				got++;
 			}
-			/* pass 2: the SMs nearest to the kernel alone */
-			while (pass == 1 && got < want) {
-				sm = vgpu_maestro_pick(p, taken,
-						       k ? 0 : p->max[0]);
-				if (sm < 0)
-					break;
-				set_bit(sm, taken);
-				p->sms[sm].role = got < ded ?
-					VGPU_MAESTRO_DEDICATED :
-					VGPU_MAESTRO_FOLLOWER;
-				p->sms[sm].alone = k;
-				got++;
-			}
+		}
+		/* Then the SMs nearest to running it alone. */
+		while (got < want) {
+			sm = vgpu_maestro_pick(p, taken, k ? 0 : p->max[0]);
+			if (sm < 0)
+				break;
+			vgpu_maestro_alone(p, taken, sm, k, got < ded);
+			got++;
 		}
 	}
 	vgpu_maestro_trials(p, &up, &down);
