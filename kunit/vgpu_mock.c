@@ -31,20 +31,22 @@ static struct mock_job *mock_find(struct mock_hw *hw, u32 id);
 
 /*
  * A DISPATCH as it is issued: it must follow the kernel scheduler's plan in
- * effect (per-SM quota, SM owner). The SMST already counts the TB.
+ * effect (per-SM quota, vgpu_sched_sm_quota(); SM owner). The SMST already counts the TB.
  */
 static void mock_check_plan(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 {
 	struct mock_job *j = mock_find(hw, cmd->job);
 	struct vgpu_kcb_entry *o;
+	u32 q;
 
 	if (!j || cmd->sm >= hw->desc.num_sms)
 		return;
-	if (j->e.quota)
+	q = vgpu_sched_sm_quota(&hw->s, &j->e, cmd->sm);
+	if (q != VGPU_SCHED_NO_QUOTA)
 		KUNIT_EXPECT_LE_MSG(hw->test,
 				    vgpu_smst_kernel_tbs(&hw->s.smst, cmd->sm,
 							 &j->e),
-				    j->e.quota, "job %u over its quota on SM %u",
+				    q, "job %u over its quota on SM %u",
 				    j->order, cmd->sm);
 	o = hw->s.sm_owner[cmd->sm];
 	if (o)

@@ -95,8 +95,10 @@ case "$out" in "histogram: ok "*) ok "a restarted vgpud runs jobs again" ;;
 # at once under each, reject a bad value, end back on the default.
 sysdev=/sys/class/drm/renderD128/device
 check "partition_policy lists the policies, fcfs active" \
-	grep -q "^\[fcfs\] spatial smk-even smk-drf warped-slicer$" $sysdev/partition_policy
-for p in spatial smk-even smk-drf warped-slicer fcfs; do
+	grep -q "^\[fcfs\] spatial smk-even smk-drf warped-slicer maestro$" $sysdev/partition_policy
+# maestro with a short epoch, so that it decides during the run.
+echo 20000 > $sysdev/maestro_epoch_cycles
+for p in spatial smk-even smk-drf warped-slicer maestro fcfs; do
 	echo $p > $sysdev/partition_policy
 	check "partition_policy: $p active" grep -q "\[$p\]" $sysdev/partition_policy
 	vgpu run saxpy --size 200000 > /tmp/pa.out 2>&1 &
@@ -176,6 +178,47 @@ check "lrr, smk-even: saxpy and histogram at once are ok, exit 0" sh -c \
 	 test $ra = 0 -a $rb = 0"
 echo none > $sysdev/kernel_sched
 echo fcfs > $sysdev/partition_policy
+# maestro's knobs (issue 7): defaults, a bad value refused, 2-way while active.
+echo 50000 > $sysdev/maestro_epoch_cycles
+check "maestro_epoch_cycles and maestro_objective have their defaults" sh -c \
+	"grep -qx 50000 $sysdev/maestro_epoch_cycles && grep -q '^\[stp\] antt$' $sysdev/maestro_objective &&
+	 grep -qx 50000 $sysdev/.defaults/maestro_epoch_cycles && grep -qx stp $sysdev/.defaults/maestro_objective"
+check "bad maestro knobs are refused and change nothing" sh -c \
+	"! echo 0 > $sysdev/maestro_epoch_cycles 2>/dev/null &&
+	 ! echo fast > $sysdev/maestro_epoch_cycles 2>/dev/null &&
+	 ! echo wips > $sysdev/maestro_objective 2>/dev/null &&
+	 grep -qx 50000 $sysdev/maestro_epoch_cycles && grep -q '^\[stp\]' $sysdev/maestro_objective"
+echo maestro > $sysdev/partition_policy
+check "maestro allocates 2-way while it is active" grep -q "\[2-way\]" $sysdev/smst_alloc
+# Two kernels with blocks to issue for several epochs: maestro decides
+# (vgpu_maestro_epoch in the trace), preempts with Chimera, and both
+# programs' results verify.
+echo antt > $sysdev/maestro_objective
+echo 10000 > $sysdev/maestro_epoch_cycles
+echo chimera > $sysdev/preempt_policy
+mtr=/sys/kernel/debug/tracing
+[ -d $mtr/events/vgpu ] || mtr=/sys/kernel/tracing
+echo > $mtr/trace
+echo 1 > $mtr/events/vgpu/vgpu_maestro_epoch/enable
+vgpu run saxpy --size 1000000 > /tmp/pa.out 2>&1 &
+a=$!
+vgpu run blackscholes --size 500000 > /tmp/pb.out 2>&1 &
+b=$!
+wait $a; ra=$?
+wait $b; rb=$?
+echo 0 > $mtr/events/vgpu/vgpu_maestro_epoch/enable
+cat /tmp/pa.out /tmp/pb.out
+grep vgpu_maestro_epoch $mtr/trace | head -5
+check "maestro (antt, chimera): saxpy and blackscholes at once verify their results" sh -c \
+	'grep -q "^saxpy: ok" /tmp/pa.out && grep -q "^blackscholes: ok" /tmp/pb.out'
+check "maestro (antt, chimera): both exit 0" test "$ra" = 0 -a "$rb" = 0
+check "maestro decided epochs while both ran" grep -q vgpu_maestro_epoch $mtr/trace
+echo > $mtr/trace
+echo drain > $sysdev/preempt_policy
+echo stp > $sysdev/maestro_objective
+echo 50000 > $sysdev/maestro_epoch_cycles
+echo fcfs > $sysdev/partition_policy
+check "first fit again after maestro" grep -q "\[first-fit\]" $sysdev/smst_alloc
 echo 2-way > $sysdev/smst_alloc
 out=$(vgpu run reduce --size 100000); echo "$out"
 case "$out" in "reduce: ok "*) ok "reduce with 2-way allocation" ;;

@@ -239,6 +239,7 @@ static struct vgpu_partition_ops *vgpu_policies[] = {
 	&vgpu_policy_smk_even,
 	&vgpu_policy_smk_drf,
 	&vgpu_policy_warped_slicer,
+	&vgpu_policy_maestro,
 };
 
 static void vgpu_policies_unregister(void)

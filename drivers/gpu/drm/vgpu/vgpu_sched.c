@@ -134,9 +134,35 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->preempt_ops = &vgpu_preempt_drain;
 	s->idem = VGPU_PREEMPT_IDEM_RELAXED;
 	s->budget_us = VGPU_BUDGET_US_DEFAULT;
+	s->maestro_epoch_cycles = VGPU_MAESTRO_EPOCH_DEFAULT;
+	s->maestro_objective = VGPU_MAESTRO_STP;
 	vgpu_kcb_init(&s->kcb);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_init);
+
+/* Let the active policy free its per-device state. */
+static void vgpu_sched_release_policy(struct vgpu_sched *s)
+{
+	if (s->policy && s->policy->release)
+		s->policy->release(s);
+	WARN_ON(s->policy_data);
+	s->policy_data = NULL;
+}
+
+/**
+ * vgpu_sched_alloc_mode() - the SMST allocator in effect.
+ * @s: the scheduler.
+ *
+ * Return: %VGPU_SMST_TWO_WAY while a policy that requires it is active
+ * (&vgpu_partition_ops.two_way), else &vgpu_sched.alloc_mode.
+ */
+enum vgpu_smst_alloc_mode vgpu_sched_alloc_mode(const struct vgpu_sched *s)
+{
+	if (s->policy && s->policy->two_way)
+		return VGPU_SMST_TWO_WAY;
+	return s->alloc_mode;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_alloc_mode);
 
 /**
  * vgpu_sched_fini() - tear down a detached scheduler.
@@ -145,6 +171,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_init);
 void vgpu_sched_fini(struct vgpu_sched *s)
 {
 	WARN_ON(s->attached);
+	vgpu_sched_release_policy(s);
 	vgpu_kcb_fini(&s->kcb);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_fini);
@@ -186,7 +213,7 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 		vgpu_smst_fini(&s->smst);
 		return -ENOMEM;
 	}
-	s->smst.mode = s->alloc_mode;
+	s->smst.mode = vgpu_sched_alloc_mode(s);
 	s->desc = *desc;
 	s->sink = sink;
 	s->sink_ctx = sink_ctx;
@@ -374,6 +401,8 @@ void vgpu_sched_detach(struct vgpu_sched *s, int error)
 	}
 	kfree(s->slots);
 	s->slots = NULL;
+	/* Policy state is sized for this hardware. */
+	vgpu_sched_release_policy(s);
 	vgpu_smst_fini(&s->smst);
 	kfree(s->sm_owner);
 	s->sm_owner = NULL;
@@ -643,15 +672,39 @@ bool vgpu_sched_candidate(const struct vgpu_sched *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_candidate);
 
+/**
+ * vgpu_sched_sm_quota() - the most TBs of a kernel the plan lets run on an
+ * SM.
+ * @s: the scheduler.
+ * @e: the kernel.
+ * @sm: the SM.
+ *
+ * The policy's &vgpu_partition_ops.sm_quota where it has one, else
+ * &vgpu_kcb_entry.quota (0 there meaning no limit).
+ *
+ * Return: the quota, %VGPU_SCHED_NO_QUOTA for no limit but room.
+ */
+u32 vgpu_sched_sm_quota(const struct vgpu_sched *s,
+			const struct vgpu_kcb_entry *e, u32 sm)
+{
+	if (s->policy && s->policy->sm_quota)
+		return s->policy->sm_quota(s, e, sm);
+	return e->quota ? e->quota : VGPU_SCHED_NO_QUOTA;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_sm_quota);
+
 /* Whether the kernel scheduler's plan lets @e start a TB on @sm. */
 static bool vgpu_sched_may_use(const struct vgpu_sched *s,
 			       const struct vgpu_kcb_entry *e, u32 sm)
 {
 	const struct vgpu_kcb_entry *o = s->sm_owner[sm];
+	u32 q;
 
 	if (o && o != e)
 		return false;
-	return !e->quota || vgpu_smst_kernel_tbs(&s->smst, sm, e) < e->quota;
+	q = vgpu_sched_sm_quota(s, e, sm);
+	return q == VGPU_SCHED_NO_QUOTA ||
+	       vgpu_smst_kernel_tbs(&s->smst, sm, e) < q;
 }
 
 /* Fill every SM the plan gives @e, from the round-robin start. */
@@ -731,7 +784,9 @@ static void vgpu_sched_clear_plan(struct vgpu_sched *s)
  * @s: the scheduler.
  * @ops: a registered policy.
  *
- * Drops the old policy's SM mapping and quotas; the new policy decides at
+ * Drops the old policy's SM mapping, quotas and state; the allocator
+ * becomes 2-way while a policy that requires it is active (maestro). The
+ * new policy decides at
  * the next scheduling pass (the next submission or daemon event). TBs that
  * run keep running (drain). Caller holds the device lock.
  */
@@ -742,7 +797,10 @@ void vgpu_sched_set_policy(struct vgpu_sched *s,
 	if (ops == s->policy)
 		return;
 	vgpu_sched_clear_plan(s);
+	vgpu_sched_release_policy(s);
 	s->policy = ops;
+	if (s->attached)
+		s->smst.mode = vgpu_sched_alloc_mode(s);
 	s->policy_changes++;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_policy);
@@ -752,8 +810,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_policy);
  * @s: the scheduler.
  * @mode: &enum vgpu_smst_alloc_mode.
  *
- * Applies to ranges allocated from now on; kept across re-attach. Caller
- * holds the device lock.
+ * Applies to ranges allocated from now on; kept across re-attach. While a
+ * policy that requires 2-way allocation is active, the choice waits until
+ * another policy is selected. Caller holds the device lock.
  */
 void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
 			       enum vgpu_smst_alloc_mode mode)
@@ -761,7 +820,7 @@ void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
 	lockdep_assert_held(s->lock);
 	s->alloc_mode = mode;
 	if (s->attached)
-		s->smst.mode = mode;
+		s->smst.mode = vgpu_sched_alloc_mode(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
 

@@ -9,6 +9,7 @@
 #ifndef _VGPU_SCHED_H_
 #define _VGPU_SCHED_H_
 
+#include <linux/limits.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -66,11 +67,24 @@ struct vgpu_cmd_sink_ops {
  * @tb_done: a TB of @e finished (@evt: its TB_DONE; the SMST slot is
  *	already free); optional. For policies that measure (per-SM, per-kernel
  *	throughput); decisions belong in @plan. Device lock held.
+ * @sm_quota: optional per-SM TB quota: the most TBs of @e that may run on
+ *	@sm (%VGPU_SCHED_NO_QUOTA: no limit but room; 0: none start there).
+ *	When set, it replaces &vgpu_kcb_entry.quota in the generic TB
+ *	scheduler, for policies whose SMs are partitioned differently from
+ *	each other (maestro). Device lock held.
+ * @release: optional; free the policy's per-device state
+ *	(&vgpu_sched.policy_data). Called when the policy is switched away
+ *	from, when the backend detaches and at vgpu_sched_fini(). Device lock
+ *	held, except at vgpu_sched_fini() (nothing else runs then).
+ * @two_way: while the policy is active the SMST allocates with
+ *	%VGPU_SMST_TWO_WAY whatever &vgpu_sched.alloc_mode says (maestro,
+ *	Ch. V §5.4.2).
  * @list: entry in the list of registered policies.
  *
  * Policies, one file each: vgpu_policy_fcfs.c (non-preemptive baseline),
- * vgpu_policy_spatial.c (Smart Even + Rounds), vgpu_policy_smk_even.c and
- * vgpu_policy_smk_drf.c.
+ * vgpu_policy_spatial.c (Smart Even + Rounds), vgpu_policy_smk_even.c,
+ * vgpu_policy_smk_drf.c, vgpu_policy_warped_slicer.c and
+ * vgpu_policy_maestro.c (per-SM quotas through @sm_quota).
  */
 struct vgpu_partition_ops {
 	const char *name;
@@ -78,6 +92,10 @@ struct vgpu_partition_ops {
 	void (*dispatch)(struct vgpu_sched *s);
 	void (*tb_done)(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 			const struct vgpu_evt *evt);
+	u32 (*sm_quota)(const struct vgpu_sched *s,
+			const struct vgpu_kcb_entry *e, u32 sm);
+	void (*release)(struct vgpu_sched *s);
+	bool two_way;
 	struct list_head list;
 };
 
@@ -89,6 +107,23 @@ struct vgpu_partition_ops {
 
 /** Default of &vgpu_sched.budget_us: Chimera's middle budget (§4.4). */
 #define VGPU_BUDGET_US_DEFAULT		15
+
+/** &vgpu_partition_ops.sm_quota: no limit but room. */
+#define VGPU_SCHED_NO_QUOTA		U32_MAX
+
+/** Default of &vgpu_sched.maestro_epoch_cycles (Ch. V §5.4.1: 50k). */
+#define VGPU_MAESTRO_EPOCH_DEFAULT	50000
+
+/**
+ * enum vgpu_maestro_objective - what maestro maximises (Ch. V §5.2.1).
+ * @VGPU_MAESTRO_STP: system throughput, Eq. 5.2 (higher is better).
+ * @VGPU_MAESTRO_ANTT: average normalised turnaround time, Eq. 5.1
+ *	(lower is better).
+ */
+enum vgpu_maestro_objective {
+	VGPU_MAESTRO_STP = 0,
+	VGPU_MAESTRO_ANTT = 1,
+};
 
 /** Default of &vgpu_sched.smk_quota_min. */
 #define VGPU_SMK_QUOTA_MIN_DEFAULT	1
@@ -201,6 +236,10 @@ struct vgpu_sched_preempt_stats {
  *	re-attach.
  * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
  *	(1 ... %VGPU_SMST_MAX_SLOTS).
+ * @policy_data: the active policy's per-device state, freed by its
+ *	&vgpu_partition_ops.release (NULL when it keeps none).
+ * @maestro_epoch_cycles: maestro's epoch in cycles (sysfs).
+ * @maestro_objective: &enum vgpu_maestro_objective of maestro (sysfs).
  * @policy_changes: times the partition policy was switched.
  * @users: render-node files open (vgpu_sched_fresh_start()).
  * @held: the device clock is held (vgpu_clock.c): vgpu_sched_run() ends
@@ -245,6 +284,9 @@ struct vgpu_sched {
 	struct vgpu_tb_status *tb_status;
 	enum vgpu_smst_alloc_mode alloc_mode;
 	u32 smk_quota_min;
+	void *policy_data;
+	u32 maestro_epoch_cycles;
+	u32 maestro_objective;
 	u64 policy_changes;
 	u32 users;
 	bool held;
@@ -257,6 +299,7 @@ extern struct vgpu_partition_ops vgpu_policy_spatial;
 extern struct vgpu_partition_ops vgpu_policy_smk_even;
 extern struct vgpu_partition_ops vgpu_policy_smk_drf;
 extern struct vgpu_partition_ops vgpu_policy_warped_slicer;
+extern struct vgpu_partition_ops vgpu_policy_maestro;
 
 void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 		     struct device *dev);
@@ -287,6 +330,8 @@ void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
 void vgpu_sched_rank_sms(struct vgpu_sched *s,
 			 const struct vgpu_kcb_entry *owner);
 int vgpu_sched_cheapest_sm(struct vgpu_sched *s);
+u32 vgpu_sched_preempt_excess(struct vgpu_sched *s, u32 sm,
+			      struct vgpu_kcb_entry *e, u32 keep);
 void vgpu_sched_stress(struct vgpu_sched *s);
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 			   u64 *warp_insts, u32 *flags);
@@ -302,6 +347,9 @@ void vgpu_sched_set_policy(struct vgpu_sched *s,
 			   const struct vgpu_partition_ops *ops);
 void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
 			       enum vgpu_smst_alloc_mode mode);
+enum vgpu_smst_alloc_mode vgpu_sched_alloc_mode(const struct vgpu_sched *s);
+u32 vgpu_sched_sm_quota(const struct vgpu_sched *s,
+			const struct vgpu_kcb_entry *e, u32 sm);
 
 int vgpu_partition_register(struct vgpu_partition_ops *ops);
 void vgpu_partition_unregister(struct vgpu_partition_ops *ops);

@@ -20,6 +20,7 @@
  * preempted and how.
  */
 
+#include <linux/lockdep.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
@@ -310,18 +311,39 @@ static u64 vgpu_sched_sm_bw_fp(const struct vgpu_sched *s)
 	return max(per_cycle, 1ull);
 }
 
+/* @v's TBs on @sm not already being preempted, into @slots; their number. */
+static u32 vgpu_sched_kernel_slots(struct vgpu_sched *s, u32 sm,
+				   const struct vgpu_kcb_entry *v, u32 *slots)
+{
+	u32 slot, nr = 0;
+
+	for (slot = 0; slot < s->smst.max_tbs; slot++) {
+		const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
+
+		if (!sl || sl->job != v ||
+		    vgpu_sched_slot_of(s, sm, slot)->preempting)
+			continue;
+		slots[nr++] = slot;
+	}
+	return nr;
+}
+
 /*
- * Algorithm 3 over one SM for the TBs of kernel @v there (§4.3.3): fills
- * @slots with their slots (those not already being preempted) and
- * &vgpu_sched.preempt_plan with the policy's choice. Return: TBs planned,
- * 0 when there is nothing to decide.
+ * One Algorithm 3 decision (§4.3.3) over the TBs of kernel @v in @slots of
+ * @sm, for @owner's latency budget (the device's when @owner is NULL or
+ * names none), into &vgpu_sched.preempt_plan: every TB gets the cheapest
+ * technique that meets the budget, a switch if none does. Return: whether
+ * there is a plan.
  */
-static u32 vgpu_sched_plan_kernel(struct vgpu_sched *s, u32 sm,
+static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 				  const struct vgpu_kcb_entry *owner,
-				  const struct vgpu_kcb_entry *v, u32 *slots)
+				  const struct vgpu_kcb_entry *v,
+				  const u32 *slots, u32 nr)
 {
 	struct vgpu_preempt_tb *tbs = s->preempt_tbs;
-	struct vgpu_preempt_sm in_sm = { .sm = sm, .tbs = tbs };
+	u32 budget_us = owner && owner->latency_budget_us ?
+			owner->latency_budget_us : s->budget_us;
+	struct vgpu_preempt_sm in_sm = { .sm = sm, .tbs = tbs, .nr_tbs = nr };
 	struct vgpu_preempt_input in = {
 		.params = {
 			.sm_bw_fp = vgpu_sched_sm_bw_fp(s),
@@ -332,32 +354,36 @@ static u32 vgpu_sched_plan_kernel(struct vgpu_sched *s, u32 sm,
 	};
 	struct vgpu_preempt_request req = {
 		.nr_sms = 1,
-		.budget = div_u64((u64)(owner->latency_budget_us ?
-					owner->latency_budget_us :
-					s->budget_us) *
-				  s->desc.core_clock_khz, 1000),
+		.budget = div_u64((u64)budget_us * s->desc.core_clock_khz, 1000),
 	};
-	struct vgpu_preempt_plan plan = {
-		.sms = s->preempt_plan,
-		.max_sms = 1,
-	};
-	u32 slot;
+	struct vgpu_preempt_plan plan = { .sms = s->preempt_plan, .max_sms = 1 };
+	u32 i;
 
-	for (slot = 0; slot < s->smst.max_tbs; slot++) {
-		const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
-
-		if (!sl || sl->job != v ||
-		    vgpu_sched_slot_of(s, sm, slot)->preempting)
-			continue;
-		vgpu_sched_tb_stats(s, sm, slot, &tbs[in_sm.nr_tbs]);
-		slots[in_sm.nr_tbs++] = slot;
-	}
-	if (!in_sm.nr_tbs)
-		return 0;
+	if (!s->preempt_ops || !nr)
+		return false;
+	for (i = 0; i < nr; i++)
+		vgpu_sched_tb_stats(s, sm, slots[i], &tbs[i]);
 	vgpu_sched_kernel_stats(s, v, &in.kernel);
-	if (s->preempt_ops->select(&in, &req, &plan))
-		return 0;
-	return in_sm.nr_tbs;
+	return !s->preempt_ops->select(&in, &req, &plan);
+}
+
+/* Plans the TBs in @slots (vgpu_sched_plan_slots()) and carries it out. */
+static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
+				     const struct vgpu_kcb_entry *owner,
+				     const struct vgpu_kcb_entry *v,
+				     const u32 *slots, u32 nr)
+{
+	const struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
+	u32 i;
+
+	if (!vgpu_sched_plan_slots(s, sm, owner, v, slots, nr))
+		return;
+	for (i = 0; i < nr; i++) {
+		if (pl->tech[i] == VGPU_TECH_DRAIN)
+			s->preempt_stats.tbs[VGPU_TECH_DRAIN]++;
+		else
+			vgpu_sched_preempt_tb(s, sm, slots[i], pl->tech[i]);
+	}
 }
 
 /**
@@ -376,26 +402,19 @@ static u32 vgpu_sched_plan_kernel(struct vgpu_sched *s, u32 sm,
 void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
 			   const struct vgpu_kcb_entry *owner)
 {
-	const struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
 	const struct vgpu_sm *st = &s->smst.sms[sm];
 	u32 slots[VGPU_PREEMPT_MAX_TBS];
-	u32 k, i, n;
+	u32 k, nr;
 
-	if (!s->preempt_ops)
+	if (!s->preempt_ops || !s->slots)
 		return;
 	for (k = 0; k < st->nr_kernels; k++) {
 		const struct vgpu_kcb_entry *v = st->kernels[k].job;
 
 		if (v == owner)
 			continue;
-		n = vgpu_sched_plan_kernel(s, sm, owner, v, slots);
-		for (i = 0; i < n; i++) {
-			if (pl->tech[i] == VGPU_TECH_DRAIN)
-				s->preempt_stats.tbs[VGPU_TECH_DRAIN]++;
-			else
-				vgpu_sched_preempt_tb(s, sm, slots[i],
-						      pl->tech[i]);
-		}
+		nr = vgpu_sched_kernel_slots(s, sm, v, slots);
+		vgpu_sched_preempt_slots(s, sm, owner, v, slots, nr);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_sm);
@@ -417,7 +436,7 @@ void vgpu_sched_rank_sms(struct vgpu_sched *s,
 {
 	const struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
 	u32 slots[VGPU_PREEMPT_MAX_TBS];
-	u32 sm, k;
+	u32 sm, k, nr;
 
 	for (sm = 0; sm < s->smst.num_sms; sm++) {
 		struct vgpu_sched_rank *r = &s->preempt[sm].rank;
@@ -431,8 +450,10 @@ void vgpu_sched_rank_sms(struct vgpu_sched *s,
 		for (k = 0; k < st->nr_kernels && s->preempt_ops; k++) {
 			const struct vgpu_kcb_entry *v = st->kernels[k].job;
 
-			if (v == owner ||
-			    !vgpu_sched_plan_kernel(s, sm, owner, v, slots))
+			if (v == owner)
+				continue;
+			nr = vgpu_sched_kernel_slots(s, sm, v, slots);
+			if (!vgpu_sched_plan_slots(s, sm, owner, v, slots, nr))
 				continue;
 			r->latency = max(r->latency, pl->latency);
 			if (check_add_overflow(r->overhead, pl->overhead,
@@ -474,6 +495,69 @@ int vgpu_sched_cheapest_sm(struct vgpu_sched *s)
 	return best;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_cheapest_sm);
+
+/**
+ * vgpu_sched_preempt_excess() - bring a kernel down to a quota on an SM.
+ * @s: the scheduler.
+ * @sm: the SM.
+ * @e: the kernel.
+ * @keep: how many of its TBs may stay on @sm.
+ *
+ * For partition policies whose plan lowers a kernel's per-SM quota
+ * (maestro, Ch. V §5.4.1): of @e's TBs on @sm that are not already being
+ * preempted, all but @keep are preempted, chosen in the fixed preemption
+ * order of the 2-way allocation (§5.4.2, Fig. 5.9 (b)): the boundary TB
+ * first, in the reverse of the kernel's allocation direction
+ * (vgpu_smst_preempt_victim() order; under first fit, highest register
+ * base first). How each goes is the preemption policy's Algorithm 3
+ * choice, as for vgpu_sched_preempt_sm(); under drain nothing is sent and
+ * the TBs finish (the quota keeps others from starting). Caller holds the
+ * device lock.
+ *
+ * Return: the number of TBs chosen (whatever the technique).
+ */
+u32 vgpu_sched_preempt_excess(struct vgpu_sched *s, u32 sm,
+			      struct vgpu_kcb_entry *e, u32 keep)
+{
+	const struct vgpu_sm *st;
+	u32 slots[VGPU_PREEMPT_MAX_TBS];
+	u32 nr = 0, slot, i, j;
+	bool top;
+
+	lockdep_assert_held(s->lock);
+	if (!s->slots || sm >= s->smst.num_sms)
+		return 0;
+	st = &s->smst.sms[sm];
+	top = s->smst.mode == VGPU_SMST_TWO_WAY && st->top == e;
+	for (slot = 0; slot < s->smst.max_tbs; slot++) {
+		const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm,
+								 slot);
+
+		if (!sl || sl->job != e ||
+		    vgpu_sched_slot_of(s, sm, slot)->preempting)
+			continue;
+		slots[nr++] = slot;
+	}
+	if (nr <= keep)
+		return 0;
+	/* Boundary first: insertion sort on the register base. */
+	for (i = 1; i < nr; i++) {
+		u32 x = slots[i];
+		u32 bx = st->slots[x].reg_base;
+
+		for (j = i; j > 0; j--) {
+			u32 by = st->slots[slots[j - 1]].reg_base;
+
+			if (top ? by <= bx : by >= bx)
+				break;
+			slots[j] = slots[j - 1];
+		}
+		slots[j] = x;
+	}
+	vgpu_sched_preempt_slots(s, sm, NULL, e, slots, nr - keep);
+	return nr - keep;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_excess);
 
 /**
  * vgpu_sched_stress() - the preemption stress mode.

@@ -43,6 +43,15 @@ static const char * const vgpu_kernel_sched_names[] = {
 };
 
 static_assert(ARRAY_SIZE(vgpu_kernel_sched_names) == VGPU_KSCHED_COUNT);
+/* maestro's objectives (enum vgpu_maestro_objective), the default first. */
+static const char * const vgpu_objective_names[] = {
+	[VGPU_MAESTRO_STP] = "stp",
+	[VGPU_MAESTRO_ANTT] = "antt",
+};
+
+/** Range of maestro_epoch_cycles. */
+#define VGPU_EPOCH_MIN		100
+#define VGPU_EPOCH_MAX		100000000
 
 /** Largest latency_budget_us and preempt_stress. */
 #define VGPU_BUDGET_US_MAX	1000000
@@ -261,7 +270,7 @@ static ssize_t smst_alloc_show(struct device *dev,
 	enum vgpu_smst_alloc_mode mode;
 
 	mutex_lock(&vdev->lock);
-	mode = vdev->sched.alloc_mode;
+	mode = vgpu_sched_alloc_mode(&vdev->sched);
 	mutex_unlock(&vdev->lock);
 	return vgpu_show_choice(buf, vgpu_alloc_mode_names,
 				ARRAY_SIZE(vgpu_alloc_mode_names), mode);
@@ -299,6 +308,60 @@ static ssize_t smk_quota_min_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(smk_quota_min);
 
+static ssize_t maestro_epoch_cycles_show(struct device *dev,
+					 struct device_attribute *attr,
+					 char *buf)
+{
+	return vgpu_u32_show(dev, buf,
+			     &vgpu_sysfs_vdev(dev)->sched.maestro_epoch_cycles);
+}
+
+static ssize_t maestro_epoch_cycles_store(struct device *dev,
+					  struct device_attribute *attr,
+					  const char *buf, size_t count)
+{
+	ssize_t ret = vgpu_u32_store(dev, buf, count, VGPU_EPOCH_MIN,
+				     VGPU_EPOCH_MAX,
+				     &vgpu_sysfs_vdev(dev)->sched.maestro_epoch_cycles);
+
+	if (ret < 0)
+		dev_dbg(dev, "maestro_epoch_cycles: not a number in %u..%u, refused\n",
+			VGPU_EPOCH_MIN, VGPU_EPOCH_MAX);
+	return ret;
+}
+static DEVICE_ATTR_RW(maestro_epoch_cycles);
+
+static ssize_t maestro_objective_show(struct device *dev,
+				      struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	u32 obj;
+
+	mutex_lock(&vdev->lock);
+	obj = vdev->sched.maestro_objective;
+	mutex_unlock(&vdev->lock);
+	return vgpu_show_choice(buf, vgpu_objective_names,
+				ARRAY_SIZE(vgpu_objective_names), obj);
+}
+
+static ssize_t maestro_objective_store(struct device *dev,
+				       struct device_attribute *attr,
+				       const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	int obj = sysfs_match_string(vgpu_objective_names, buf);
+
+	if (obj < 0) {
+		dev_dbg(dev, "maestro_objective: not stp or antt, refused\n");
+		return -EINVAL;
+	}
+	mutex_lock(&vdev->lock);
+	vdev->sched.maestro_objective = obj;
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(maestro_objective);
+
 static struct attribute *vgpu_sched_attrs[] = {
 	&dev_attr_partition_policy.attr,
 	&dev_attr_preempt_policy.attr,
@@ -308,6 +371,8 @@ static struct attribute *vgpu_sched_attrs[] = {
 	&dev_attr_latency_budget_us.attr,
 	&dev_attr_preempt_stress.attr,
 	&dev_attr_kernel_sched.attr,
+	&dev_attr_maestro_epoch_cycles.attr,
+	&dev_attr_maestro_objective.attr,
 	NULL
 };
 
@@ -375,6 +440,20 @@ static ssize_t default_kernel_sched_show(struct device *dev,
 			  vgpu_kernel_sched_names[VGPU_KSCHED_NONE]);
 }
 
+static ssize_t default_maestro_epoch_cycles_show(struct device *dev,
+						 struct device_attribute *attr,
+						 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", VGPU_MAESTRO_EPOCH_DEFAULT);
+}
+
+static ssize_t default_maestro_objective_show(struct device *dev,
+					      struct device_attribute *attr,
+					      char *buf)
+{
+	return sysfs_emit(buf, "%s\n", vgpu_objective_names[VGPU_MAESTRO_STP]);
+}
+
 static struct device_attribute dev_attr_default_partition_policy =
 	__ATTR(partition_policy, 0444, default_partition_policy_show, NULL);
 static struct device_attribute dev_attr_default_preempt_policy =
@@ -391,6 +470,11 @@ static struct device_attribute dev_attr_default_preempt_stress =
 	__ATTR(preempt_stress, 0444, default_preempt_stress_show, NULL);
 static struct device_attribute dev_attr_default_kernel_sched =
 	__ATTR(kernel_sched, 0444, default_kernel_sched_show, NULL);
+static struct device_attribute dev_attr_default_maestro_epoch_cycles =
+	__ATTR(maestro_epoch_cycles, 0444, default_maestro_epoch_cycles_show,
+	       NULL);
+static struct device_attribute dev_attr_default_maestro_objective =
+	__ATTR(maestro_objective, 0444, default_maestro_objective_show, NULL);
 
 static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_partition_policy.attr,
@@ -401,6 +485,8 @@ static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_latency_budget_us.attr,
 	&dev_attr_default_preempt_stress.attr,
 	&dev_attr_default_kernel_sched.attr,
+	&dev_attr_default_maestro_epoch_cycles.attr,
+	&dev_attr_default_maestro_objective.attr,
 	NULL
 };
 

@@ -86,6 +86,31 @@ TRACE_EVENT(vgpu_repartition,
 		      __entry->from, __entry->to, __entry->cycle)
 );
 
+TRACE_EVENT(vgpu_maestro_epoch,
+	    TP_PROTO(u32 trial_job, u32 other_job, int best, u32 fol_t,
+		     u32 spatial, bool dedicated, u64 cycle),
+	    TP_ARGS(trial_job, other_job, best, fol_t, spatial, dedicated,
+		    cycle),
+	    TP_STRUCT__entry(__field(u32, trial_job)
+			     __field(u32, other_job)
+			     __field(int, best)
+			     __field(u32, fol_t)
+			     __field(u32, spatial)
+			     __field(bool, dedicated)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->trial_job = trial_job;
+			   __entry->other_job = other_job;
+			   __entry->best = best;
+			   __entry->fol_t = fol_t;
+			   __entry->spatial = spatial;
+			   __entry->dedicated = dedicated;
+			   __entry->cycle = cycle;),
+	    TP_printk("trial_job=%u other_job=%u best=%d followers=%u spatial=%u dedicated=%d cycle=%llu",
+		      __entry->trial_job, __entry->other_job, __entry->best,
+		      __entry->fol_t, __entry->spatial, __entry->dedicated,
+		      __entry->cycle)
+);
+
 TRACE_EVENT(vgpu_preempt_request,
 	    TP_PROTO(u32 job, u32 nr_sms, u32 budget_us, u64 cycle),
 	    TP_ARGS(job, nr_sms, budget_us, cycle),
