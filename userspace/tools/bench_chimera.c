@@ -227,16 +227,15 @@ static int rt_launch(struct vgpu_device *dev, const struct vgpu_program *prog, u
 /*
  * Sizes the task for this device: a block of one warp that fills an SM
  * with shared memory, as many blocks as half the SMs hold, and the
- * iterations that make it run @o->rt_us alone (from two calibration runs:
- * the loop is a fixed number of cycles per iteration).
+ * iterations that make it run @o->rt_us alone.
  */
 static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
 {
 	struct vgpu_device *dev;
 	struct vgpu_program *prog = NULL;
 	struct vgpu_bo *out = NULL;
-	struct vgpu_job_result r1, r2, r;
-	uint64_t sms, shared_sm, shared_tb, khz, want, per;
+	struct vgpu_job_result r;
+	uint64_t sms, shared_sm, shared_tb, khz, want;
 	uint32_t entry, fit;
 	char msg[200] = "";
 	int ret;
@@ -267,23 +266,25 @@ static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
 	ret = rt_load(dev, rt, &prog, &entry, &out, msg, sizeof(msg));
 	if (ret)
 		goto out;
-	/* a first launch warms the instruction caches; not measured */
-	ret = rt_launch(dev, prog, entry, out, rt, 256, 0, 0, &r1);
-	if (!ret)
-		ret = rt_launch(dev, prog, entry, out, rt, 256, 0, 0, &r1);
-	if (!ret)
-		ret = rt_launch(dev, prog, entry, out, rt, 512, 0, 0, &r2);
-	if (ret)
-		goto out;
-	per = (r2.cycles - r1.cycles) / 256;
-	if (!per || r1.cycles > want) {
-		snprintf(msg, sizeof(msg), "the task cannot run %u us (%" PRIu64
-			 " cycles at 256 iterations)", o->rt_us, r1.cycles);
-		ret = -ERANGE;
-		goto out;
-	}
-	rt->iters = (uint32_t)(256 + (want - r1.cycles) / per);
+	/*
+	 * A first launch warms the instruction caches (not measured); then
+	 * the iterations are scaled by want / measured until the run time is
+	 * within 1 % (the loop is a fixed number of cycles per iteration
+	 * after a fixed start).
+	 */
+	rt->iters = 256;
 	ret = rt_launch(dev, prog, entry, out, rt, rt->iters, 0, 0, &r);
+	for (int round = 0; !ret && round < 8; round++) {
+		ret = rt_launch(dev, prog, entry, out, rt, rt->iters, 0, 0, &r);
+		if (ret || (r.cycles * 100 >= want * 99 && r.cycles * 100 <= want * 101))
+			break;
+		rt->iters = (uint32_t)((uint64_t)rt->iters * want / (r.cycles ? r.cycles : 1));
+		if (!rt->iters) {
+			snprintf(msg, sizeof(msg), "the task cannot run as short as %u us "
+				 "(%" PRIu64 " cycles at 1 iteration)", o->rt_us, r.cycles);
+			ret = -ERANGE;
+		}
+	}
 	rt->cycles = r.cycles;
 out:
 	if (ret)
