@@ -190,9 +190,24 @@ static void vgpu_spatial_plan(struct vgpu_sched *s)
 	vgpu_spatial_targets(s);
 	list_for_each_entry(e, &s->kcb.active, link)
 		e->plan_have = 0;
-	for (sm = 0; sm < s->smst.num_sms; sm++)
+	for (sm = 0; sm < s->smst.num_sms; sm++) {
+		const struct vgpu_sm *st = &s->smst.sms[sm];
+		u32 k;
+
+		/*
+		 * A kernel above normal also holds an SM that no kernel owns
+		 * where its TBs run (the TB scheduler may start TBs on free
+		 * SMs), so that nobody takes it and preempts them.
+		 */
+		for (k = 0; k < st->nr_kernels && !s->sm_owner[sm]; k++) {
+			e = st->kernels[k].job;
+			if (e->priority != DRM_VGPU_PRIORITY_NORMAL &&
+			    vgpu_spatial_active(s, e))
+				s->sm_owner[sm] = e;
+		}
 		if (s->sm_owner[sm])
 			s->sm_owner[sm]->plan_have++;
+	}
 	/*
 	 * Keep what each kernel holds up to its target; past it, release
 	 * the SMs where it runs the fewest TBs (the last first), so that as
