@@ -897,10 +897,14 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		w->sp = 1;
 		w->stack[0] = (struct simt){ 0, NO_PC, lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1 };
 	}
-	if (restore) {
-		/* it issues once its context is in: the cost of the save, again */
-		if (!ctx_load(s, tb, cmd->addr))
-			resume = s->cycle + ctx_cycles(s, ctx_bytes_of(j));
+	if (restore && !ctx_load(s, tb, cmd->addr)) {
+		/*
+		 * It issues once its context is in: the cost of the save again,
+		 * after the SM's transfers already under way.
+		 */
+		resume = (sm->xfer_free > s->cycle ? sm->xfer_free : s->cycle) +
+			 ctx_cycles(s, ctx_bytes_of(j));
+		sm->xfer_free = resume;
 	}
 	tb->kidx = ka_join(s, sm, j);
 	for (uint32_t i = 0, k = 0; i < j->nwarps; i++) {
@@ -970,8 +974,9 @@ static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
  * SWITCH: the block stops issuing now; its context is saved once every
  * result in flight is in (the model executes at issue, so only the
  * scoreboard still waits: loads, long-latency arithmetic), which then
- * takes ctx_cycles(). The slot is freed at that cycle by switches_done().
- * IDEAL: the same, but the slot is free the next cycle (executing at issue,
+ * takes ctx_cycles() after the SM's transfers already under way (its
+ * contexts share its bandwidth). The slot is freed at that cycle by
+ * switches_done(). IDEAL: the same, but the slot is free the next cycle (executing at issue,
  * the registers already hold every result in flight).
  */
 static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr,
@@ -999,7 +1004,14 @@ static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint6
 	tb->ideal = ideal;
 	tb->preempt_cycle = s->cycle;
 	tb->save_addr = addr;
-	tb->switch_at = ideal ? s->cycle + 1 : drained + ctx_cycles(s, ctx_bytes_of(tb->job));
+	if (ideal) {
+		tb->switch_at = s->cycle + 1;
+	} else {
+		if (sm->xfer_free > drained)
+			drained = sm->xfer_free;
+		tb->switch_at = drained + ctx_cycles(s, ctx_bytes_of(tb->job));
+		sm->xfer_free = tb->switch_at;
+	}
 	if (tb->switch_at < sm->pend)
 		sm->pend = tb->switch_at;
 }
@@ -1209,6 +1221,8 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 		}
 		if (sm->pend != UINT64_MAX)
 			sm->pend += (uint64_t)delta;
+		if (sm->xfer_free > s->cycle)
+			sm->xfer_free += (uint64_t)delta;
 		if (sm->t.idle_since != UINT64_MAX)
 			sm->t.idle_since += (uint64_t)delta;
 		sm->t.last += (uint64_t)delta;

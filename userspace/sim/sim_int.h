@@ -191,6 +191,11 @@ struct sm {
 	bool issued, classified;	/* in this cycle */
 	bool serial;		/* has work for the serial phase */
 	uint64_t pend;		/* earliest switch_at of its blocks, UINT64_MAX none */
+	/*
+	 * The cycle its context transfers are done: saves and restores share
+	 * the SM's bandwidth, so they go one after another (preempt.c).
+	 */
+	uint64_t xfer_free;
 	/* kernel-aware warp scheduling (sched.c) */
 	bool ka;		/* pick with ka_pick(): a mode other than none, nk >= 2 */
 	bool kon;		/* a mode other than none (x% is measured) */

@@ -3135,6 +3135,55 @@ static int t_preempt_cmds(void)
 }
 
 /*
+ * Two blocks of one SM switched at once share the SM's bandwidth: the
+ * second context is out one transfer after the first, and a restore on
+ * that SM waits for both.
+ */
+static int t_preempt_shared_bw(void)
+{
+	struct env e;
+	struct vgpu_evt ev[8];
+	struct prog p;
+	uint64_t da, out, ctxb, xfer, save[2];
+	const struct vgpu_program_entry *pe;
+	int n;
+
+	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
+	pe = entry_of(&p, 0);
+	out = dalloc(&e, 4096);
+	da = bar_job_desc(&e, &p, 1, 4, out);
+	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
+	xfer = ctx_xfer(&e.cfg, ctxb);
+	save[0] = dalloc(&e, ctxb);
+	save[1] = dalloc(&e, ctxb);
+	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
+	for (uint32_t b = 0; b < 2; b++) {
+		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = b, .sm = 0,
+				      .slot = b, .reg_base = b * 5000, .shared_base = b * 1024 };
+
+		CHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch %u", b);
+	}
+	for (uint32_t b = 0; b < 2; b++) {
+		struct vgpu_cmd x = { .op = VGPU_CMD_PREEMPT, .job = 1, .tb = b, .sm = 0,
+				      .slot = b, .flags = VGPU_PREEMPT_SWITCH, .addr = save[b] };
+
+		CHECK(vgpu_sim_preempt(e.sim, &x) == 0, "switch %u", b);
+	}
+	n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+	CHECK(n == 1 && ev[0].tb == 0 && ev[0].tb_cycles == xfer, "first out after one transfer: "
+	      "tb %u, %llu cycles, transfer %llu", ev[0].tb, (unsigned long long)ev[0].tb_cycles,
+	      (unsigned long long)xfer);
+	n = vgpu_sim_step(e.sim, UINT64_MAX, ev, 8);
+	CHECK(n == 1 && ev[0].tb == 1 && ev[0].tb_cycles == 2 * xfer,
+	      "second out after two: %llu cycles", (unsigned long long)ev[0].tb_cycles);
+	vgpu_sim_job_end(e.sim, 1);
+	free(p.image);
+	env_fini(&e);
+	return 0;
+}
+
+/*
  * VGPU_PREEMPT_IDEAL: the reference switch. The slot is free the cycle
  * after the command, even with loads in flight, and the block, restored
  * in another slot, issues at once and finishes with the right results.
@@ -3710,6 +3759,8 @@ int main(int argc, char **argv)
 	       t_preempt_cmds());
 	report("preemption: the ideal switch frees the slot at once and restores at no cost",
 	       t_preempt_ideal());
+	report("preemption: the switches of one SM share its bandwidth, one after another",
+	       t_preempt_shared_bw());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
 	report("kernel-aware warp scheduling: none starves the newer kernel, lrr/ipr/fair shares,"
