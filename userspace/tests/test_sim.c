@@ -2986,6 +2986,26 @@ out:
 }
 
 /*
+ * The preemption tests' start: fermi-gtx480, job 1 of bar_ptx (4 blocks)
+ * begun, its output buffer at *@out and the size of a block's context in
+ * *@ctxb.
+ */
+static int bar_preempt_setup(struct env *e, struct prog *p, uint64_t *out, uint64_t *ctxb)
+{
+	const struct vgpu_program_entry *pe;
+	uint64_t da;
+
+	CHECK(env_init(e, "fermi-gtx480", 8u << 20) == 0, "env");
+	CHECK(load_ptx_text(e, bar_ptx, strlen(bar_ptx), p) == 0, "compile");
+	pe = entry_of(p, 0);
+	*out = dalloc(e, 4096);
+	da = bar_job_desc(e, p, 1, 4, *out);
+	*ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
+	CHECK(vgpu_sim_job_begin(e->sim, 1, da) == 0, "job_begin");
+	return 0;
+}
+
+/*
  * PREEMPT and RESTORE one by one on the barrier kernel: a switch of a block
  * with nothing in flight takes exactly the transfer, the block resumes in
  * another SM and slot and finishes right; a flush takes no time; refusals.
@@ -2995,21 +3015,14 @@ static int t_preempt_cmds(void)
 	struct env e;
 	struct vgpu_evt ev[8];
 	struct prog p;
-	uint64_t da, out, ctxb, xfer, save, t0;
-	const struct vgpu_program_entry *pe;
+	uint64_t out, ctxb, xfer, save, t0;
 	uint32_t *o;
 	int n;
 
-	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
-	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
-	pe = entry_of(&p, 0);
-	out = dalloc(&e, 4096);
+	CHECK(bar_preempt_setup(&e, &p, &out, &ctxb) == 0, "setup");
 	o = (uint32_t *)(e.vram + out);
-	da = bar_job_desc(&e, &p, 1, 4, out);
-	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
 	xfer = ctx_xfer(&e.cfg, ctxb);
 	save = dalloc(&e, ctxb);
-	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
 	{
 		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = 0, .sm = 0, .slot = 0 };
 		struct vgpu_cmd x = { .op = VGPU_CMD_PREEMPT, .job = 1, .tb = 0, .sm = 0, .slot = 0,
@@ -3136,28 +3149,20 @@ static int t_preempt_cmds(void)
 
 /*
  * Two blocks of one SM switched at once share the SM's bandwidth: the
- * second context is out one transfer after the first, and a restore on
- * that SM waits for both.
+ * second context is out one transfer after the first.
  */
 static int t_preempt_shared_bw(void)
 {
 	struct env e;
 	struct vgpu_evt ev[8];
 	struct prog p;
-	uint64_t da, out, ctxb, xfer, save[2];
-	const struct vgpu_program_entry *pe;
+	uint64_t out, ctxb, xfer, save[2];
 	int n;
 
-	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
-	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
-	pe = entry_of(&p, 0);
-	out = dalloc(&e, 4096);
-	da = bar_job_desc(&e, &p, 1, 4, out);
-	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
+	CHECK(bar_preempt_setup(&e, &p, &out, &ctxb) == 0, "setup");
 	xfer = ctx_xfer(&e.cfg, ctxb);
 	save[0] = dalloc(&e, ctxb);
 	save[1] = dalloc(&e, ctxb);
-	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
 	for (uint32_t b = 0; b < 2; b++) {
 		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = b, .sm = 0,
 				      .slot = b, .reg_base = b * 5000, .shared_base = b * 1024 };
@@ -3193,20 +3198,13 @@ static int t_preempt_ideal(void)
 	struct env e;
 	struct vgpu_evt ev[8];
 	struct prog p;
-	uint64_t da, out, ctxb, save, t0;
-	const struct vgpu_program_entry *pe;
+	uint64_t out, ctxb, save, t0;
 	uint32_t *o;
 	int n;
 
-	CHECK(env_init(&e, "fermi-gtx480", 8u << 20) == 0, "env");
-	CHECK(load_ptx_text(&e, bar_ptx, strlen(bar_ptx), &p) == 0, "compile");
-	pe = entry_of(&p, 0);
-	out = dalloc(&e, 4096);
+	CHECK(bar_preempt_setup(&e, &p, &out, &ctxb) == 0, "setup");
 	o = (uint32_t *)(e.vram + out);
-	da = bar_job_desc(&e, &p, 1, 4, out);
-	ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
 	save = dalloc(&e, ctxb);
-	CHECK(vgpu_sim_job_begin(e.sim, 1, da) == 0, "job_begin");
 	{
 		struct vgpu_cmd c = { .op = VGPU_CMD_DISPATCH, .job = 1, .tb = 0, .sm = 0, .slot = 0 };
 		struct vgpu_cmd x = { .op = VGPU_CMD_PREEMPT, .job = 1, .tb = 0, .sm = 0, .slot = 0,
