@@ -309,6 +309,7 @@ static void vgpu_backend_detach(struct vgpu_backend *b)
 	vdev->sched.tb_status = NULL;
 	vgpu_vram_free(&vdev->vram, &b->status);
 	vdev->backend = NULL;
+	WRITE_ONCE(vdev->clock.daemon_stopped, false);
 	WRITE_ONCE(b->attached, false);
 	dev_info(vdev->drm.dev, "backend detached at cycle %llu\n",
 		 vdev->sched.cycle);
@@ -472,6 +473,8 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 	vdev->sched.fresh_status = false;
 	args.pending_cmds = vgpu_cmd_pending(b);
 	args.flags = vdev->sched.held ? VGPU_KICK_HOLD : 0;
+	if (args.flags & VGPU_KICK_HOLD)
+		WRITE_ONCE(vdev->clock.daemon_stopped, true);
 out:
 	mutex_unlock(&vdev->lock);
 	if (!ret && copy_to_user(uarg, &args, sizeof(args)))
@@ -483,15 +486,18 @@ out:
 static long vgpu_backend_wait_clock(struct vgpu_backend *b)
 {
 	struct vgpu_device *vdev = b->vdev;
+	int ret;
 
 	if (!READ_ONCE(b->attached)) {
 		dev_dbg(vdev->drm.dev, "WAIT_CLOCK: not attached\n");
 		return -EINVAL;
 	}
-	if (wait_event_interruptible(vdev->clock.wq,
-				     !READ_ONCE(vdev->sched.held)))
-		return -EINTR;
-	return 0;
+	ret = wait_event_interruptible(vdev->clock.wq,
+				       !READ_ONCE(vdev->sched.held) &&
+				       !READ_ONCE(vdev->clock.releasing));
+	/* Back to simulating: the status table goes stale. */
+	WRITE_ONCE(vdev->clock.daemon_stopped, false);
+	return ret ? -EINTR : 0;
 }
 
 static long vgpu_backend_ioctl(struct file *file, unsigned int cmd,

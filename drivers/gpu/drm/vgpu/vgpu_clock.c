@@ -52,9 +52,19 @@ static void vgpu_clock_release(struct vgpu_device *vdev)
 	struct vgpu_sched *s = &vdev->sched;
 
 	lockdep_assert_held(&vdev->lock);
+	/*
+	 * A daemon told to hold has not simulated since: its status table is
+	 * current, and it stays in WAIT_CLOCK until the decisions are taken,
+	 * so they are the same however the host interleaves this ioctl and
+	 * the daemon.
+	 */
+	WRITE_ONCE(vdev->clock.releasing, true);
 	WRITE_ONCE(s->held, false);
 	s->emitted = 0;
+	s->fresh_status = READ_ONCE(vdev->clock.daemon_stopped);
 	vgpu_sched_run(s);
+	s->fresh_status = false;
+	WRITE_ONCE(vdev->clock.releasing, false);
 	if (s->emitted)
 		vgpu_backend_notify(vdev);
 	wake_up_interruptible_all(&vdev->clock.wq);

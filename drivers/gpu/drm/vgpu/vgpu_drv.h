@@ -61,13 +61,22 @@ struct vgpu_vram {
  * @running: joined files not blocked in DRM_IOCTL_VGPU_WAIT; while it is
  *	not zero, &vgpu_sched.held is set and the device clock stands.
  * @wq: the daemon waits here for the hold to end.
+ * @releasing: the hold has ended and its deferred decisions are being
+ *	taken; a daemon waiting for the hold to end keeps waiting.
+ * @daemon_stopped: the daemon was told %VGPU_KICK_HOLD and has not come
+ *	back from its WAIT_CLOCK since: it simulates nothing, so its
+ *	thread-block status table is current.
  *
- * @joined and @running are protected by &vgpu_device.lock.
+ * @joined, @running, @releasing and @daemon_stopped are protected by
+ * &vgpu_device.lock, except that the daemon's wait reads @releasing and
+ * clears @daemon_stopped without it.
  */
 struct vgpu_clock {
 	struct list_head joined;
 	u32 running;
 	wait_queue_head_t wq;
+	bool releasing;
+	bool daemon_stopped;
 };
 
 /**
