@@ -31,13 +31,15 @@ static struct mock_job *mock_find(struct mock_hw *hw, u32 id);
 
 /*
  * A DISPATCH as it is issued: it must follow the kernel scheduler's plan in
- * effect (per-SM quota, vgpu_sched_sm_quota(); SM owner). The SMST already counts the TB.
+ * effect (per-SM quota, vgpu_sched_sm_quota(); SM owner, whose SM holds no
+ * other kernel's TB: an SM is preempted whole). The SMST already counts
+ * the TB.
  */
 static void mock_check_plan(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 {
 	struct mock_job *j = mock_find(hw, cmd->job);
 	struct vgpu_kcb_entry *o;
-	u32 q;
+	u32 q, i;
 
 	if (!j || cmd->sm >= hw->desc.num_sms)
 		return;
@@ -49,10 +51,17 @@ static void mock_check_plan(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 				    q, "job %u over its quota on SM %u",
 				    j->order, cmd->sm);
 	o = hw->s.sm_owner[cmd->sm];
-	if (o)
-		KUNIT_EXPECT_PTR_EQ_MSG(hw->test, o, &j->e,
-					"job %u on SM %u of another job",
-					j->order, cmd->sm);
+	if (!o)
+		return;
+	KUNIT_EXPECT_PTR_EQ_MSG(hw->test, o, &j->e,
+				"job %u on SM %u of another job",
+				j->order, cmd->sm);
+	for (i = 0; i < hw->nr_run; i++)
+		KUNIT_EXPECT_FALSE_MSG(hw->test,
+				       hw->run[i].sm == cmd->sm &&
+				       hw->run[i].job != j,
+				       "job %u on SM %u beside job %u",
+				       j->order, cmd->sm, hw->run[i].job->order);
 }
 
 static void mock_emit(void *ctx, const struct vgpu_cmd *cmd)

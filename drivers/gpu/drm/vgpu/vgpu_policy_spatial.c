@@ -20,8 +20,9 @@
  * its latency budget): kernels of a higher class than normal get the SMs
  * they can use first, real-time before high, and the normal kernels split
  * what is left by Smart Even + Rounds; higher classes also pick their SMs
- * first. With drain as the only preemption, an SM handed over still runs
- * the old kernel's TBs until they finish; each such hand-over is traced
+ * first. An SM handed over while the old kernel's TBs still run there is
+ * the new kernel's once the preemption policy has taken them all off
+ * (vgpu_sched_sm_owned_by()); each such hand-over is traced
  * (vgpu_repartition).
  *
  * The kernel scheduler below only maps SMs (&vgpu_sched.sm_owner); the
@@ -42,8 +43,8 @@
  * higher class than normal also while its TBs run: it keeps the SMs they
  * run on, else the normal kernels would take those SMs and preempt a
  * real-time kernel's last TBs. A normal kernel whose TBs are all out
- * leaves its SMs to the others, which start theirs there as its TBs finish
- * (or preempt them, under a preemption policy other than drain).
+ * leaves its SMs to the others, which start theirs there once its TBs
+ * have finished (or been preempted, under a policy other than drain).
  */
 static bool vgpu_spatial_active(const struct vgpu_sched *s,
 				const struct vgpu_kcb_entry *e)

@@ -531,7 +531,7 @@ static bool vgpu_ws_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	for (i = 0; i < n && vgpu_kcb_entry_wants_tbs(e); i++) {
 		u32 sm = (start + i) % n, limit = e->quota;
 
-		if (s->sm_owner[sm] && s->sm_owner[sm] != e)
+		if (!vgpu_sched_sm_owned_by(s, sm, e))
 			continue;
 		if (k) {
 			limit = k->sm_quota[sm];

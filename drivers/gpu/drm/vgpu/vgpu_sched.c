@@ -693,14 +693,54 @@ u32 vgpu_sched_sm_quota(const struct vgpu_sched *s,
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_sm_quota);
 
+/* Does @sm run TBs of a kernel other than @e? */
+static bool vgpu_sched_sm_runs_others(const struct vgpu_sched *s, u32 sm,
+				      const struct vgpu_kcb_entry *e)
+{
+	const struct vgpu_sm *st = &s->smst.sms[sm];
+	u32 k;
+
+	for (k = 0; k < st->nr_kernels; k++)
+		if (st->kernels[k].job != e)
+			return true;
+	return false;
+}
+
+/**
+ * vgpu_sched_sm_owned_by() - whether the plan gives @sm to @e alone and
+ * the SM is @e's to use.
+ * @s: the scheduler.
+ * @sm: the SM.
+ * @e: the kernel.
+ *
+ * An SM the plan maps to a kernel is that kernel's only once the other
+ * kernels' TBs have left it: an SM is preempted whole before the new kernel
+ * starts there (Chimera, Ch. IV §4.2: "when the SM finishes all the running
+ * thread blocks, the SM is preempted and can be assigned to another kernel"),
+ * so a drain keeps the SM's freed slots empty until its last TB ends and a
+ * preemption's latency is that of its slowest TB. Unmapped SMs are shared.
+ *
+ * Return: true when @sm is unmapped, or mapped to @e with no TB of another
+ * kernel left on it.
+ */
+bool vgpu_sched_sm_owned_by(const struct vgpu_sched *s, u32 sm,
+			    const struct vgpu_kcb_entry *e)
+{
+	const struct vgpu_kcb_entry *o = s->sm_owner[sm];
+
+	if (!o)
+		return true;
+	return o == e && !vgpu_sched_sm_runs_others(s, sm, e);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_sm_owned_by);
+
 /* Whether the kernel scheduler's plan lets @e start a TB on @sm. */
 static bool vgpu_sched_may_use(const struct vgpu_sched *s,
 			       const struct vgpu_kcb_entry *e, u32 sm)
 {
-	const struct vgpu_kcb_entry *o = s->sm_owner[sm];
 	u32 q;
 
-	if (o && o != e)
+	if (!vgpu_sched_sm_owned_by(s, sm, e))
 		return false;
 	q = vgpu_sched_sm_quota(s, e, sm);
 	return q == VGPU_SCHED_NO_QUOTA ||
@@ -857,19 +897,6 @@ int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_tb_progress);
-
-/* Does @sm run TBs of a kernel other than @e? */
-static bool vgpu_sched_sm_runs_others(const struct vgpu_sched *s, u32 sm,
-				      const struct vgpu_kcb_entry *e)
-{
-	const struct vgpu_sm *st = &s->smst.sms[sm];
-	u32 k;
-
-	for (k = 0; k < st->nr_kernels; k++)
-		if (st->kernels[k].job != e)
-			return true;
-	return false;
-}
 
 /*
  * The kernel scheduler's preemption requests (Chimera, Fig. 4.4): an SM the

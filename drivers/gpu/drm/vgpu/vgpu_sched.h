@@ -57,8 +57,9 @@ struct vgpu_cmd_sink_ops {
  *	dissertation, Ch. IV, Fig. 4.4): decide the SM-to-kernel mapping
  *	(&vgpu_sched.sm_owner) and the per-SM TB quota of every kernel
  *	(&vgpu_kcb_entry.quota). Runs at every scheduling decision, before
- *	@dispatch; optional. With drain as the only preemption, a mapping
- *	that takes an SM from a kernel takes effect as its TBs finish.
+ *	@dispatch; optional. A mapping that takes an SM from a kernel
+ *	takes effect once the preemption policy has taken all its TBs off
+ *	(vgpu_sched_sm_owned_by()).
  * @dispatch: the TB scheduler: hand out TBs of the active jobs with
  *	vgpu_sched_dispatch() until nothing more fits or vgpu_sched_room()
  *	says the command ring is full. NULL for vgpu_sched_tb_dispatch(),
@@ -350,6 +351,8 @@ void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
 enum vgpu_smst_alloc_mode vgpu_sched_alloc_mode(const struct vgpu_sched *s);
 u32 vgpu_sched_sm_quota(const struct vgpu_sched *s,
 			const struct vgpu_kcb_entry *e, u32 sm);
+bool vgpu_sched_sm_owned_by(const struct vgpu_sched *s, u32 sm,
+			    const struct vgpu_kcb_entry *e);
 
 int vgpu_partition_register(struct vgpu_partition_ops *ops);
 void vgpu_partition_unregister(struct vgpu_partition_ops *ops);
