@@ -538,6 +538,7 @@ static void maestro_mock_two_kernels(struct kunit *test)
 
 	for (i = 0; i < ARRAY_SIZE(pre); i++) {
 		struct mock_hw *hw = mt_hw(test, 8, vgpu_preempt_find(pre[i]));
+		const struct vgpu_maestro_stats *st;
 		const struct vgpu_maestro_pair *p;
 		struct mock_job *j[2];
 		u32 sm, q, epochs, ded = 0;
@@ -568,6 +569,12 @@ static void maestro_mock_two_kernels(struct kunit *test)
 		mutex_unlock(&hw->lock);
 		epochs = mt_run(hw);
 		KUNIT_EXPECT_GT_MSG(test, epochs, 0, "%s", pre[i]);
+		/* The debugfs counters saw every epoch, each decided one way. */
+		st = &hw->s.maestro_stats;
+		KUNIT_EXPECT_EQ(test, st->epochs, epochs);
+		KUNIT_EXPECT_EQ(test, st->spatial + st->smk_even + st->smk_other,
+				st->epochs);
+		KUNIT_EXPECT_LE(test, st->repartitions, st->epochs);
 		mt_done(hw, j, 2);
 	}
 }

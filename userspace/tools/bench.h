@@ -33,6 +33,12 @@ int bench_sysfs_dir(struct vgpu_device *dev, char *buf, size_t len);
 int bench_sysfs_write(const char *dir, const char *attr, const char *value);
 int bench_sysfs_read(const char *dir, const char *attr, char *buf, size_t len);
 int bench_debugfs_file(const char *name, char *buf, size_t len);
+/*
+ * The "KEY VALUE" lines of debugfs file @name: the value of each of the
+ * @n (at most 31) @keys into @out; -EPROTO when one is missing.
+ */
+int bench_debugfs_counters(const char *name, const char *const *keys, unsigned int n,
+			   uint64_t *out);
 
 /*
  * The model's configuration for a local device: preset @gpu, then the

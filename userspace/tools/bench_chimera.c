@@ -156,28 +156,8 @@ struct chimera_opts {
 static int read_counters(uint64_t c[4])
 {
 	static const char *const keys[4] = { "switch", "drain", "flush", "lost_insts" };
-	char path[512], line[128], key[64];
-	unsigned long long v;
-	FILE *f;
-	int ret = bench_debugfs_file("preempt", path, sizeof(path)), found = 0;
 
-	if (ret)
-		return ret;
-	f = fopen(path, "r");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%63s %llu", key, &v) != 2)
-			continue;
-		for (int i = 0; i < 4; i++) {
-			if (!strcmp(key, keys[i])) {
-				c[i] = v;
-				found |= 1 << i;
-			}
-		}
-	}
-	fclose(f);
-	return found == 15 ? 0 : -EPROTO;
+	return bench_debugfs_counters("preempt", keys, 4, c);
 }
 
 /* Loads the task's program and an output buffer on @dev. */

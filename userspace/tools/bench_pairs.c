@@ -16,6 +16,13 @@
  *  - NTT_i = T_shared_i / T_alone_i; ANTT = mean NTT (Eq. 4.1, lower is
  *    better); STP = sum of 1 / NTT_i (Eq. 4.2, higher is better).
  *
+ * A configuration is a partition policy, optionally with the preemption
+ * policy it runs under ("spatial/chimera": Chimera's case study of §4.4.4
+ * compares preemption techniques under spatial multitasking); --with W
+ * keeps only the pairs with W (§4.4.4 pairs LUD with every benchmark);
+ * --set KEY=VALUE sets a device attribute for the whole experiment. Every
+ * attribute touched is restored at the end.
+ *
  * Everything is in simulated cycles, so the same command gives the same
  * table every time.
  */
@@ -36,6 +43,7 @@
 
 #define MAX_WORKLOADS	32
 #define MAX_POLICIES	8
+#define MAX_SETS	8
 #define GROUP_MAX	4
 
 /**
@@ -59,8 +67,13 @@ struct bench_opts {
 	const struct vgpu_workload *w[MAX_WORKLOADS];
 	const char *cls[MAX_WORKLOADS];	/* COM or MEM */
 	unsigned int nw;
-	const char *policy[MAX_POLICIES];
+	const char *policy[MAX_POLICIES];	/* as given: PARTITION[/PREEMPT] */
+	char partition[MAX_POLICIES][32];
+	char preempt[MAX_POLICIES][32];	/* "" for the device's */
 	unsigned int np;
+	const char *with;		/* only pairs with this workload */
+	const char *set[MAX_SETS];	/* KEY=VALUE */
+	unsigned int nset;
 	uint64_t size;
 	int size_which;		/* as tool_parse_size() gives */
 	uint64_t seed;
@@ -206,6 +219,104 @@ static int set_policy(const char *dir, const char *policy)
 	return bench_sysfs_write(dir, "partition_policy", policy);
 }
 
+/* Configuration @p: its partition policy, and its preemption policy if any. */
+static int set_config(const char *dir, const struct bench_opts *o, unsigned int p)
+{
+	int ret = set_policy(dir, o->partition[p]);
+
+	if (ret) {
+		fprintf(stderr, "vgpu bench: unknown partition policy '%s': %s\n",
+			o->partition[p], strerror(-ret));
+		return ret;
+	}
+	if (!o->preempt[p][0])
+		return 0;
+	ret = bench_sysfs_write(dir, "preempt_policy", o->preempt[p]);
+	if (ret)
+		fprintf(stderr, "vgpu bench: unknown preemption policy '%s': %s\n",
+			o->preempt[p], strerror(-ret));
+	return ret;
+}
+
+/* "PARTITION[/PREEMPT]" of each --policies entry, checked for length. */
+static int split_configs(struct bench_opts *o)
+{
+	for (unsigned int p = 0; p < o->np; p++) {
+		const char *slash = strchr(o->policy[p], '/');
+		size_t n = slash ? (size_t)(slash - o->policy[p]) : strlen(o->policy[p]);
+
+		if (!n || n >= sizeof(o->partition[p]) ||
+		    (slash && (!slash[1] || strlen(slash + 1) >= sizeof(o->preempt[p])))) {
+			fprintf(stderr, "vgpu bench: bad policy '%s' (PARTITION[/PREEMPT])\n",
+				o->policy[p]);
+			return -EINVAL;
+		}
+		memcpy(o->partition[p], o->policy[p], n);
+		o->partition[p][n] = '\0';
+		snprintf(o->preempt[p], sizeof(o->preempt[p]), "%s", slash ? slash + 1 : "");
+	}
+	return 0;
+}
+
+/**
+ * struct saved_attr - a device attribute as it was before the experiment.
+ * @name: the attribute.
+ * @value: its value then.
+ */
+struct saved_attr {
+	char name[48];
+	char value[64];
+};
+
+/* Note @name's value in @sv (once), so that restore_attrs() puts it back. */
+static int save_attr(const char *dir, const char *name, struct saved_attr *sv,
+		     unsigned int *n)
+{
+	for (unsigned int i = 0; i < *n; i++)
+		if (!strcmp(sv[i].name, name))
+			return 0;
+	if (strlen(name) >= sizeof(sv[*n].name))
+		return -ENAMETOOLONG;
+	snprintf(sv[*n].name, sizeof(sv[*n].name), "%s", name);
+	if (bench_sysfs_read(dir, name, sv[*n].value, sizeof(sv[*n].value)))
+		return -ENOENT;
+	(*n)++;
+	return 0;
+}
+
+static void restore_attrs(const char *dir, const struct saved_attr *sv, unsigned int n)
+{
+	while (n--)
+		bench_sysfs_write(dir, sv[n].name, sv[n].value);
+}
+
+/* Each --set KEY=VALUE: saved, then written; a bad key or value fails. */
+static int apply_sets(const char *dir, const struct bench_opts *o,
+		      struct saved_attr *sv, unsigned int *nsv)
+{
+	for (unsigned int i = 0; i < o->nset; i++) {
+		const char *eq = strchr(o->set[i], '=');
+		char key[48];
+		int ret;
+
+		if (!eq || eq == o->set[i] || (size_t)(eq - o->set[i]) >= sizeof(key) ||
+		    strchr(o->set[i], '/')) {
+			fprintf(stderr, "vgpu bench: bad --set '%s' (KEY=VALUE)\n", o->set[i]);
+			return -EINVAL;
+		}
+		memcpy(key, o->set[i], eq - o->set[i]);
+		key[eq - o->set[i]] = '\0';
+		ret = save_attr(dir, key, sv, nsv);
+		if (!ret)
+			ret = bench_sysfs_write(dir, key, eq + 1);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: --set %s: %s\n", o->set[i], strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
 static const char *pair_class(const struct bench_opts *o, unsigned int a, unsigned int b)
 {
 	bool ma = !strcmp(o->cls[a], "MEM"), mb = !strcmp(o->cls[b], "MEM");
@@ -216,16 +327,25 @@ static const char *pair_class(const struct bench_opts *o, unsigned int a, unsign
 static const char *const classes[] = { "COM/COM", "COM/MEM", "MEM/MEM", "ALL" };
 #define NCLASS 4
 
+/* Maestro's decisions (debugfs "maestro"; thesis Fig. 5.12). */
+static const char *const maestro_keys[] = {
+	"epochs", "spatial", "smk_even", "smk_other", "repartitions", "preempted_tbs",
+};
+#define NMAESTRO 6
+
 /**
  * struct pair_result - one pair under one policy.
  * @a, @b: workload indices.
  * @shared: turnaround of each in the pair.
  * @antt, @stp: the pair's metrics.
+ * @maestro: what maestro decided during the pair's run (maestro_keys; 0
+ *	under other policies).
  */
 struct pair_result {
 	unsigned int a, b;
 	uint64_t shared[2];
 	double antt, stp;
+	uint64_t maestro[NMAESTRO];
 };
 
 /*
@@ -340,12 +460,14 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		{ "csv", required_argument, NULL, 'c' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "classes", required_argument, NULL, 'k' },
+		{ "with", required_argument, NULL, 'W' },
+		{ "set", required_argument, NULL, 'S' },
 		{ 0 },
 	};
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:k:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:k:W:S:", opts, NULL)) != -1) {
 		char *end;
 
 		switch (opt) {
@@ -379,75 +501,229 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		case 'k':
 			o->classes = optarg;
 			break;
+		case 'W':
+			o->with = optarg;
+			break;
+		case 'S':
+			if (o->nset == MAX_SETS) {
+				fprintf(stderr, "vgpu bench: at most %d --set\n", MAX_SETS);
+				return -EINVAL;
+			}
+			o->set[o->nset++] = optarg;
+			break;
 		default:
 			return -EINVAL;
 		}
 	}
 	if (optind != argc || !*wl) {
 		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
-			"[--policies P1,P2,...] [--size small|medium|default|large|N] [--seed S] "
+			"[--policies PARTITION[/PREEMPT],...] [--with W] [--set KEY=VALUE]... "
+			"[--size small|medium|default|large|N] [--seed S] "
 			"[--csv FILE] [--svg FILE] [--classes FILE]\n");
 		return -EINVAL;
 	}
 	return 0;
 }
 
+/*
+ * Runs pair @g under configuration @p into @r; under maestro also counts
+ * its decisions (the counters' difference over the run).
+ */
+static int run_maestro_counted(const struct bench_opts *o, unsigned int p,
+			       const struct vgpu_workload *const *g, struct pair_result *r)
+{
+	uint64_t before[NMAESTRO], after[NMAESTRO];
+	bool maestro = !strcmp(o->partition[p], "maestro");
+	int ret;
+
+	if (maestro && bench_debugfs_counters("maestro", maestro_keys, NMAESTRO, before)) {
+		fprintf(stderr, "vgpu bench: no debugfs maestro counters\n");
+		return -ENOENT;
+	}
+	ret = run_group(o, g, 2, r->shared);
+	if (ret || !maestro)
+		return ret;
+	if (bench_debugfs_counters("maestro", maestro_keys, NMAESTRO, after))
+		return -ENOENT;
+	for (int i = 0; i < NMAESTRO; i++)
+		r->maestro[i] = after[i] - before[i];
+	return 0;
+}
+
+/* Over all pairs, maestro's decisions per configuration (Fig. 5.12). */
+static void print_maestro(const struct bench_opts *o, const struct pair_result *res,
+			  unsigned int npairs)
+{
+	for (unsigned int p = 0; p < o->np; p++) {
+		uint64_t t[NMAESTRO] = { 0 };
+
+		if (strcmp(o->partition[p], "maestro"))
+			continue;
+		for (unsigned int i = p * npairs; i < (p + 1) * npairs; i++)
+			for (int k = 0; k < NMAESTRO; k++)
+				t[k] += res[i].maestro[k];
+		printf("\n%s decisions: %" PRIu64 " epochs", o->policy[p], t[0]);
+		if (t[0])
+			printf(": spatial %.1f %%, smk-even %.1f %%, smk-other %.1f %%; "
+			       "%" PRIu64 " repartitions (%.1f %%)",
+			       100.0 * t[1] / t[0], 100.0 * t[2] / t[0], 100.0 * t[3] / t[0],
+			       t[4], 100.0 * t[4] / t[0]);
+		printf(", %" PRIu64 " blocks preempted\n", t[5]);
+	}
+}
+
+/* The pairs to run, (a, b) with a < b; only those with workload @with if >= 0. */
+static unsigned int make_pairs(unsigned int nw, int with, unsigned int (*pairs)[2])
+{
+	unsigned int n = 0;
+
+	for (unsigned int a = 0; a < nw; a++) {
+		for (unsigned int b = a + 1; b < nw; b++) {
+			if (with >= 0 && (int)a != with && (int)b != with)
+				continue;
+			pairs[n][0] = a;
+			pairs[n][1] = b;
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Geometric means of ANTT and STP per class, printed and kept in @gm. */
+static void print_means(const struct bench_opts *o, const struct pair_result *res,
+			unsigned int npairs, double gm[][2][NCLASS])
+{
+	printf("\ngeometric means:\n%-16s", "policy");
+	for (int c = 0; c < NCLASS; c++)
+		printf(" %8s-ANTT %8s-STP", classes[c], classes[c]);
+	printf("\n");
+	for (unsigned int p = 0; p < o->np; p++) {
+		printf("%-16s", o->policy[p]);
+		for (int c = 0; c < NCLASS; c++) {
+			double la = 0, ls = 0;
+			unsigned int k = 0;
+
+			for (unsigned int i = p * npairs; i < (p + 1) * npairs; i++) {
+				const char *cl = pair_class(o, res[i].a, res[i].b);
+
+				if (c != NCLASS - 1 && strcmp(cl, classes[c]))
+					continue;
+				la += log(res[i].antt);
+				ls += log(res[i].stp);
+				k++;
+			}
+			gm[p][1][c] = k ? exp(la / k) : 0;
+			gm[p][0][c] = k ? exp(ls / k) : 0;
+			if (k)
+				printf(" %13.3f %12.3f", gm[p][1][c], gm[p][0][c]);
+			else
+				printf(" %13s %12s", "-", "-");
+		}
+		printf("\n");
+	}
+}
+
+static int write_csv(const struct bench_opts *o, const struct pair_result *res,
+		     unsigned int nr, unsigned int npairs, const uint64_t *alone)
+{
+	FILE *csv = fopen(o->csv, "w");
+
+	if (!csv)
+		return -errno;
+	fprintf(csv, "policy,workload_a,workload_b,class,alone_a,alone_b,shared_a,shared_b,"
+		"antt,stp");
+	for (int k = 0; k < NMAESTRO; k++)
+		fprintf(csv, ",maestro_%s", maestro_keys[k]);
+	fputc('\n', csv);
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct pair_result *r = &res[i];
+
+		fprintf(csv, "%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%.6f,%.6f", o->policy[i / npairs], o->w[r->a]->name,
+			o->w[r->b]->name, pair_class(o, r->a, r->b), alone[r->a],
+			alone[r->b], r->shared[0], r->shared[1], r->antt, r->stp);
+		for (int k = 0; k < NMAESTRO; k++)
+			fprintf(csv, ",%" PRIu64, r->maestro[k]);
+		fputc('\n', csv);
+	}
+	return fclose(csv) ? -errno : 0;
+}
+
+/* The workloads of --workloads, their classes, and --with's index in @with. */
+static int find_workloads(struct bench_opts *o, char *wl, int *with)
+{
+	const char *names[MAX_WORKLOADS];
+	int ret;
+
+	if (split_list(wl, names, MAX_WORKLOADS, &o->nw) || o->nw < 2) {
+		fprintf(stderr, "vgpu bench: --workloads needs 2 to %d names\n", MAX_WORKLOADS);
+		return -EINVAL;
+	}
+	*with = -1;
+	for (unsigned int i = 0; i < o->nw; i++) {
+		o->w[i] = vgpu_workload_find(names[i]);
+		if (!o->w[i]) {
+			fprintf(stderr, "vgpu bench: unknown workload '%s' (vgpu list)\n", names[i]);
+			return -EINVAL;
+		}
+		if (o->with && !strcmp(o->with, names[i]))
+			*with = (int)i;
+	}
+	if (o->with && *with < 0) {
+		fprintf(stderr, "vgpu bench: --with %s is not one of --workloads\n", o->with);
+		return -EINVAL;
+	}
+	ret = load_classes(o);
+	if (ret)
+		fprintf(stderr, "vgpu bench: --classes %s: %s\n", o->classes, strerror(-ret));
+	return ret;
+}
+
 int bench_pairs(int argc, char **argv)
 {
 	struct bench_opts o = { .seed = 1 };
-	char *wl = NULL, *pl = NULL, dir[256], before[64];
+	char *wl = NULL, *pl = NULL, dir[256];
 	char defpol[] = "fcfs,spatial,smk-even";
-	const char *names[MAX_WORKLOADS];
+	struct saved_attr saved[MAX_SETS + 2];
+	unsigned int (*pairs)[2] = NULL;
 	uint64_t alone[MAX_WORKLOADS];
 	struct pair_result *res = NULL;
 	double gm[MAX_POLICIES][2][NCLASS];
-	unsigned int npairs, nr = 0;
+	unsigned int npairs, nr = 0, nsaved = 0;
 	struct vgpu_device *dev;
-	FILE *csv = NULL;
-	int ret;
+	int ret, with;
 
-	if (parse_opts(argc, argv, &o, &wl, &pl))
+	if (parse_opts(argc, argv, &o, &wl, &pl) || find_workloads(&o, wl, &with))
 		return 2;
-	if (split_list(wl, names, MAX_WORKLOADS, &o.nw) || o.nw < 2) {
-		fprintf(stderr, "vgpu bench: --workloads needs 2 to %d names\n", MAX_WORKLOADS);
-		return 2;
-	}
-	for (unsigned int i = 0; i < o.nw; i++) {
-		o.w[i] = vgpu_workload_find(names[i]);
-		if (!o.w[i]) {
-			fprintf(stderr, "vgpu bench: unknown workload '%s' (vgpu list)\n", names[i]);
-			return 2;
-		}
-	}
-	ret = load_classes(&o);
-	if (ret) {
-		fprintf(stderr, "vgpu bench: --classes %s: %s\n", o.classes, strerror(-ret));
-		return 2;
-	}
 	if (split_list(pl ? pl : defpol, o.policy, MAX_POLICIES, &o.np)) {
 		fprintf(stderr, "vgpu bench: --policies needs 1 to %d names\n", MAX_POLICIES);
 		return 2;
 	}
+	if (split_configs(&o))
+		return 2;
+	pairs = calloc((size_t)o.nw * o.nw, sizeof(*pairs));
+	if (!pairs)
+		return 1;
+	npairs = make_pairs(o.nw, with, pairs);
 	ret = vgpu_device_open(NULL, &dev);
 	if (ret) {
 		fprintf(stderr, "vgpu bench: no vgpu device: %s\n", strerror(-ret));
+		free(pairs);
 		return 1;
 	}
 	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
 	vgpu_device_close(dev);
-	if (ret || bench_sysfs_read(dir, "partition_policy", before, sizeof(before))) {
-		fprintf(stderr, "vgpu bench: cannot read the partition policy in sysfs\n");
+	if (ret || save_attr(dir, "partition_policy", saved, &nsaved) ||
+	    save_attr(dir, "preempt_policy", saved, &nsaved)) {
+		fprintf(stderr, "vgpu bench: cannot read the policies in sysfs\n");
+		free(pairs);
 		return 1;
 	}
-	for (unsigned int p = 0; p < o.np; p++) {
-		ret = set_policy(dir, o.policy[p]);
-		if (ret) {
-			fprintf(stderr, "vgpu bench: unknown partition policy '%s': %s\n",
-				o.policy[p], strerror(-ret));
-			goto out;
-		}
-	}
-	npairs = o.nw * (o.nw - 1) / 2;
+	ret = apply_sets(dir, &o, saved, &nsaved);
+	for (unsigned int p = 0; !ret && p < o.np; p++)
+		ret = set_config(dir, &o, p);
+	if (ret)
+		goto out;
 	res = calloc((size_t)npairs * o.np, sizeof(*res));
 	if (!res) {
 		ret = -ENOMEM;
@@ -468,87 +744,44 @@ int bench_pairs(int argc, char **argv)
 	if (ret)
 		goto out;
 
-	printf("\n%-10s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
+	printf("\n%-16s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
 	       "shared A", "shared B", "ANTT", "STP");
-	for (unsigned int p = 0; p < o.np; p++) {
-		ret = set_policy(dir, o.policy[p]);
-		for (unsigned int a = 0; !ret && a < o.nw; a++) {
-			for (unsigned int b = a + 1; !ret && b < o.nw; b++) {
-				const struct vgpu_workload *g[2] = { o.w[a], o.w[b] };
-				struct pair_result *r = &res[nr];
-				double ntt0, ntt1;
-				char pair[64];
+	for (unsigned int p = 0; !ret && p < o.np; p++) {
+		ret = set_config(dir, &o, p);
+		for (unsigned int i = 0; !ret && i < npairs; i++) {
+			unsigned int a = pairs[i][0], b = pairs[i][1];
+			const struct vgpu_workload *g[2] = { o.w[a], o.w[b] };
+			struct pair_result *r = &res[nr];
+			double ntt0, ntt1;
+			char pair[64];
 
-				ret = run_group(&o, g, 2, r->shared);
-				if (ret)
-					break;
-				r->a = a;
-				r->b = b;
-				ntt0 = (double)r->shared[0] / (double)alone[a];
-				ntt1 = (double)r->shared[1] / (double)alone[b];
-				r->antt = (ntt0 + ntt1) / 2;
-				r->stp = 1 / ntt0 + 1 / ntt1;
-				snprintf(pair, sizeof(pair), "%s+%s", g[0]->name, g[1]->name);
-				printf("%-10s %-26s %-7s %12" PRIu64 " %12" PRIu64 " %8.3f %8.3f\n",
-				       o.policy[p], pair, pair_class(&o, a, b), r->shared[0],
-				       r->shared[1], r->antt, r->stp);
-				fflush(stdout);
-				nr++;
-			}
+			ret = run_maestro_counted(&o, p, g, r);
+			if (ret)
+				break;
+			r->a = a;
+			r->b = b;
+			ntt0 = (double)r->shared[0] / (double)alone[a];
+			ntt1 = (double)r->shared[1] / (double)alone[b];
+			r->antt = (ntt0 + ntt1) / 2;
+			r->stp = 1 / ntt0 + 1 / ntt1;
+			snprintf(pair, sizeof(pair), "%s+%s", g[0]->name, g[1]->name);
+			printf("%-16s %-26s %-7s %12" PRIu64 " %12" PRIu64 " %8.3f %8.3f\n",
+			       o.policy[p], pair, pair_class(&o, a, b), r->shared[0],
+			       r->shared[1], r->antt, r->stp);
+			fflush(stdout);
+			nr++;
 		}
-		if (ret)
-			goto out;
 	}
+	if (ret)
+		goto out;
 
 	/* Geometric means per class (thesis Fig. 5.10). */
-	printf("\ngeometric means:\n%-10s", "policy");
-	for (int c = 0; c < NCLASS; c++)
-		printf(" %8s-ANTT %8s-STP", classes[c], classes[c]);
-	printf("\n");
-	for (unsigned int p = 0; p < o.np; p++) {
-		printf("%-10s", o.policy[p]);
-		for (int c = 0; c < NCLASS; c++) {
-			double la = 0, ls = 0;
-			unsigned int k = 0;
-
-			for (unsigned int i = p * npairs; i < (p + 1) * npairs; i++) {
-				const char *cl = pair_class(&o, res[i].a, res[i].b);
-
-				if (c != NCLASS - 1 && strcmp(cl, classes[c]))
-					continue;
-				la += log(res[i].antt);
-				ls += log(res[i].stp);
-				k++;
-			}
-			gm[p][1][c] = k ? exp(la / k) : 0;
-			gm[p][0][c] = k ? exp(ls / k) : 0;
-			if (k)
-				printf(" %13.3f %12.3f", gm[p][1][c], gm[p][0][c]);
-			else
-				printf(" %13s %12s", "-", "-");
-		}
-		printf("\n");
-	}
-
+	print_means(&o, res, npairs, gm);
+	print_maestro(&o, res, npairs);
 	if (o.csv) {
-		csv = fopen(o.csv, "w");
-		if (!csv) {
-			ret = -errno;
+		ret = write_csv(&o, res, nr, npairs, alone);
+		if (ret) {
 			fprintf(stderr, "vgpu bench: %s: %s\n", o.csv, strerror(-ret));
-			goto out;
-		}
-		fprintf(csv, "policy,workload_a,workload_b,class,alone_a,alone_b,shared_a,shared_b,"
-			"antt,stp\n");
-		for (unsigned int i = 0; i < nr; i++) {
-			const struct pair_result *r = &res[i];
-
-			fprintf(csv, "%s,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%.6f,%.6f\n", o.policy[i / npairs], o.w[r->a]->name,
-				o.w[r->b]->name, pair_class(&o, r->a, r->b), alone[r->a],
-				alone[r->b], r->shared[0], r->shared[1], r->antt, r->stp);
-		}
-		if (fclose(csv)) {
-			ret = -errno;
 			goto out;
 		}
 		printf("csv: %s\n", o.csv);
@@ -562,8 +795,9 @@ int bench_pairs(int argc, char **argv)
 		printf("svg: %s\n", o.svg);
 	}
 out:
-	set_policy(dir, before);
+	restore_attrs(dir, saved, nsaved);
 	free(res);
+	free(pairs);
 	if (ret)
 		fprintf(stderr, "vgpu bench: failed: %s\n", strerror(-ret));
 	return ret ? 1 : 0;

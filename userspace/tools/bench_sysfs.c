@@ -89,3 +89,31 @@ int bench_debugfs_file(const char *name, char *buf, size_t len)
 	closedir(d);
 	return -ENOENT;
 }
+
+int bench_debugfs_counters(const char *name, const char *const *keys, unsigned int n,
+			   uint64_t *out)
+{
+	char path[512], line[128], key[64];
+	unsigned long long v;
+	unsigned int found = 0;
+	int ret = bench_debugfs_file(name, path, sizeof(path));
+	FILE *f;
+
+	if (ret)
+		return ret;
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %llu", key, &v) != 2)
+			continue;
+		for (unsigned int i = 0; i < n; i++) {
+			if (!strcmp(key, keys[i]) && !(found & (1u << i))) {
+				out[i] = v;
+				found |= 1u << i;
+			}
+		}
+	}
+	fclose(f);
+	return found == (1u << n) - 1 ? 0 : -EPROTO;
+}

@@ -261,6 +261,39 @@ check "bench pairs: the partition policy is restored" grep -q "\[fcfs\]" $sysdev
 check "bench pairs: an unknown policy is refused" sh -c \
 	"! vgpu bench pairs --workloads saxpy,sgemm --policies nosuch --size small 2>/dev/null"
 
+# Chimera's case study (thesis Sec. 4.4.4): preemption policies under
+# spatial, only the pairs with one workload, a knob set for the run.
+budget0=$(cat $sysdev/latency_budget_us)
+vgpu bench pairs --workloads saxpy,sgemm,lud --with lud --size small \
+	--policies spatial/drain,spatial/chimera --set latency_budget_us=30 \
+	> /tmp/pairs-lud.out 2>&1
+rl=$?
+check "bench pairs --with: exit status 0" test "$rl" = 0
+check "bench pairs --with: the 2 pairs with lud under each configuration" sh -c \
+	'[ "$(grep -cE "^spatial/(drain|chimera) +[a-z]+\+lud " /tmp/pairs-lud.out)" = 4 ] &&
+	 ! grep -q "^spatial/[a-z]* *saxpy+sgemm" /tmp/pairs-lud.out'
+check "bench pairs --with: policies and the --set knob are restored" sh -c \
+	"grep -q '\[fcfs\]' $sysdev/partition_policy && grep -q '\[drain\]' $sysdev/preempt_policy &&
+	 [ \"\$(cat $sysdev/latency_budget_us)\" = '$budget0' ]"
+# Maestro's decisions over a pair (thesis Fig. 5.12): epochs counted and
+# split among spatial, SMK-even and other SMK partitions.
+vgpu bench pairs --workloads saxpy,sgemm --policies maestro --size medium \
+	--set maestro_epoch_cycles=5000 --csv /tmp/pairs-m.csv > /tmp/pairs-m.out 2>&1
+rmae=$?
+cat /tmp/pairs-m.out
+check "bench pairs maestro: exit status 0 and the epoch setting restored" sh -c \
+	"[ $rmae = 0 ] && grep -qx 50000 $sysdev/maestro_epoch_cycles"
+check "bench pairs maestro: epochs decided, the decisions add up" sh -c \
+	'sed -n "s/^maestro decisions: \([0-9]*\) epochs: spatial \([0-9.]*\) %, smk-even \([0-9.]*\) %, smk-other \([0-9.]*\) %.*/\1 \2 \3 \4/p" \
+	     /tmp/pairs-m.out | awk "{ s = \$2 + \$3 + \$4; ok = \$1 > 0 && s > 99.8 && s < 100.2 } END { exit !ok }" &&
+	 awk -F, "NR == 2 { exit !(\$11 > 0 && \$11 == \$12 + \$13 + \$14) }" /tmp/pairs-m.csv'
+check "bench pairs: bad --with, --set and preemption policy are refused" sh -c \
+	"! vgpu bench pairs --workloads saxpy,sgemm --with lud --size small 2>/dev/null &&
+	 ! vgpu bench pairs --workloads saxpy,sgemm --set nosuch=1 --size small 2>/dev/null &&
+	 ! vgpu bench pairs --workloads saxpy,sgemm --set latency_budget_us --size small 2>/dev/null &&
+	 ! vgpu bench pairs --workloads saxpy,sgemm --policies spatial/nosuch --size small 2>/dev/null &&
+	 [ \"\$(cat $sysdev/latency_budget_us)\" = '$budget0' ]"
+
 # The periodic real-time task (Chimera, thesis Sec. 4.4.1), scaled down to
 # the medium sizes: a rerun gives the same table, every request is counted,
 # the knobs are restored, bad options are refused.

@@ -120,8 +120,26 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* Maestro: its settings and the decisions it took since the module was loaded. */
+static int vgpu_debugfs_maestro(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
+	const struct vgpu_sched *s = &vdev->sched;
+	const struct vgpu_maestro_stats *st = &s->maestro_stats;
+
+	mutex_lock(&vdev->lock);
+	seq_printf(m, "epoch_cycles %u\nepochs %llu\nspatial %llu\nsmk_even %llu\n",
+		   s->maestro_epoch_cycles, st->epochs, st->spatial,
+		   st->smk_even);
+	seq_printf(m, "smk_other %llu\nrepartitions %llu\npreempted_tbs %llu\n",
+		   st->smk_other, st->repartitions, st->preempted_tbs);
+	mutex_unlock(&vdev->lock);
+	return 0;
+}
+
 /**
- * vgpu_debugfs_init() - register the kcb, smst and preempt files.
+ * vgpu_debugfs_init() - register the kcb, smst, preempt and maestro files.
  * @vdev: the device, before drm_dev_register().
  */
 void vgpu_debugfs_init(struct vgpu_device *vdev)
@@ -129,4 +147,5 @@ void vgpu_debugfs_init(struct vgpu_device *vdev)
 	drm_debugfs_add_file(&vdev->drm, "kcb", vgpu_debugfs_kcb, NULL);
 	drm_debugfs_add_file(&vdev->drm, "smst", vgpu_debugfs_smst, NULL);
 	drm_debugfs_add_file(&vdev->drm, "preempt", vgpu_debugfs_preempt, NULL);
+	drm_debugfs_add_file(&vdev->drm, "maestro", vgpu_debugfs_maestro, NULL);
 }

@@ -941,6 +941,22 @@ static bool vgpu_maestro_reached(struct vgpu_sched *s,
 	return true;
 }
 
+/* Fig. 5.12's distribution: what an epoch's decision chose. */
+static void vgpu_maestro_count(struct vgpu_maestro_stats *st,
+			       const struct vgpu_maestro_group *g, int best)
+{
+	if (best < 0)
+		return;
+	st->epochs++;
+	if (best == VGPU_MAESTRO_CAND_SPATIAL)
+		st->spatial++;
+	else if (g->pair.fol_t == g->even[0])
+		st->smk_even++;
+	else
+		st->smk_other++;
+	st->repartitions += g->pair.changed;
+}
+
 /* The epoch clock of one pair. */
 static void vgpu_maestro_step(struct vgpu_sched *s, struct vgpu_maestro *m,
 			      struct vgpu_maestro_group *g)
@@ -957,6 +973,7 @@ static void vgpu_maestro_step(struct vgpu_sched *s, struct vgpu_maestro *m,
 		if (s->tb_status)
 			vgpu_maestro_progress(s, m, g, true);
 		best = vgpu_maestro_epoch_end(&g->pair, s->maestro_objective);
+		vgpu_maestro_count(&s->maestro_stats, g, best);
 		trace_vgpu_maestro_epoch(g->id[0], g->id[1], best,
 					 g->pair.fol_t, g->pair.spatial,
 					 g->pair.dedicated, s->cycle);
@@ -998,7 +1015,8 @@ static void vgpu_maestro_preempt(struct vgpu_sched *s, u32 sm)
 			v[nr++] = e;
 	}
 	for (k = 0; k < nr; k++)
-		vgpu_sched_preempt_excess(s, sm, v[k], q[k]);
+		s->maestro_stats.preempted_tbs +=
+			vgpu_sched_preempt_excess(s, sm, v[k], q[k]);
 }
 
 static bool vgpu_maestro_same(const struct vgpu_maestro_group *g,

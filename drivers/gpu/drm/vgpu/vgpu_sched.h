@@ -191,6 +191,26 @@ struct vgpu_sched_preempt_stats {
 };
 
 /**
+ * struct vgpu_maestro_stats - maestro's epoch decisions since the module was
+ *	loaded (debugfs "maestro"; readers take differences; Park, Ch. V,
+ *	Fig. 5.12).
+ * @epochs: epochs decided, over all pairs.
+ * @spatial: epochs whose winner was spatial multitasking.
+ * @smk_even: epochs whose winning SMK partition was the even one.
+ * @smk_other: epochs whose winning SMK partition was another.
+ * @repartitions: epochs whose decision changed the followers' partition.
+ * @preempted_tbs: TBs preempted to reach a new partition.
+ */
+struct vgpu_maestro_stats {
+	u64 epochs;
+	u64 spatial;
+	u64 smk_even;
+	u64 smk_other;
+	u64 repartitions;
+	u64 preempted_tbs;
+};
+
+/**
  * struct vgpu_sched - scheduler state of one device.
  * @lock: the device lock; every field below and the KCB active list and
  *	SMST are protected by it.
@@ -241,6 +261,7 @@ struct vgpu_sched_preempt_stats {
  *	&vgpu_partition_ops.release (NULL when it keeps none).
  * @maestro_epoch_cycles: maestro's epoch in cycles (sysfs).
  * @maestro_objective: &enum vgpu_maestro_objective of maestro (sysfs).
+ * @maestro_stats: maestro's decisions.
  * @policy_changes: times the partition policy was switched.
  * @users: render-node files open (vgpu_sched_fresh_start()).
  * @held: the device clock is held (vgpu_clock.c): vgpu_sched_run() ends
@@ -288,6 +309,7 @@ struct vgpu_sched {
 	void *policy_data;
 	u32 maestro_epoch_cycles;
 	u32 maestro_objective;
+	struct vgpu_maestro_stats maestro_stats;
 	u64 policy_changes;
 	u32 users;
 	bool held;
