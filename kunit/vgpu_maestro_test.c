@@ -580,6 +580,33 @@ static void maestro_mock_two_kernels(struct kunit *test)
 }
 
 /*
+ * A pair whose second kernel fits in its SMK-even share at once (10 TBs of
+ * 256 threads, 2 per SM on 8 SMs) has nothing to learn: both run at their
+ * SMK-even quotas on every SM, no SM is dedicated, no epoch is decided.
+ */
+static void maestro_mock_small_partner_even(struct kunit *test)
+{
+	struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_drain);
+	struct mock_job *j[2];
+	u32 sm;
+
+	j[0] = mock_job_new(hw, 400, 128, 16, 0, 100);
+	j[1] = mock_job_new(hw, 10, 256, 16, 0, 130);
+	mt_submit_all(hw, j, 2);
+	mutex_lock(&hw->lock);
+	for (sm = 0; sm < 8; sm++) {
+		KUNIT_EXPECT_EQ(test, vgpu_sched_sm_quota(&hw->s, &j[0]->e, sm), 4);
+		KUNIT_EXPECT_EQ(test, vgpu_sched_sm_quota(&hw->s, &j[1]->e, sm), 2);
+		KUNIT_EXPECT_LE(test, vgpu_smst_kernel_tbs(&hw->s.smst, sm, &j[0]->e), 4);
+		KUNIT_EXPECT_LE(test, vgpu_smst_kernel_tbs(&hw->s.smst, sm, &j[1]->e), 2);
+	}
+	mutex_unlock(&hw->lock);
+	mt_run(hw);
+	KUNIT_EXPECT_EQ(test, hw->s.maestro_stats.epochs, 0);
+	mt_done(hw, j, 2);
+}
+
+/*
  * A kernel running alone on the whole device is cut down when a second
  * arrives: its TBs above the new quotas are preempted (switch), in the
  * fixed order, and both complete.
@@ -764,6 +791,7 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_spatial_one_per_epoch),
 	KUNIT_CASE(maestro_dedicated_retire_return),
 	KUNIT_CASE(maestro_mock_two_kernels),
+	KUNIT_CASE(maestro_mock_small_partner_even),
 	KUNIT_CASE(maestro_mock_late_arrival),
 	KUNIT_CASE(maestro_mock_three_and_many),
 	KUNIT_CASE(maestro_preempt_excess_order),

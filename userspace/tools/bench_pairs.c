@@ -219,9 +219,14 @@ static int set_policy(const char *dir, const char *policy)
 	return bench_sysfs_write(dir, "partition_policy", policy);
 }
 
-/* Configuration @p: its partition policy, and its preemption policy if any. */
-static int set_config(const char *dir, const struct bench_opts *o, unsigned int p)
+/*
+ * Configuration @p: its partition policy, and its preemption policy, or
+ * the device's from before the experiment (@preempt0) when it names none.
+ */
+static int set_config(const char *dir, const struct bench_opts *o, unsigned int p,
+		      const char *preempt0)
 {
+	const char *pre = o->preempt[p][0] ? o->preempt[p] : preempt0;
 	int ret = set_policy(dir, o->partition[p]);
 
 	if (ret) {
@@ -229,12 +234,10 @@ static int set_config(const char *dir, const struct bench_opts *o, unsigned int 
 			o->partition[p], strerror(-ret));
 		return ret;
 	}
-	if (!o->preempt[p][0])
-		return 0;
-	ret = bench_sysfs_write(dir, "preempt_policy", o->preempt[p]);
+	ret = bench_sysfs_write(dir, "preempt_policy", pre);
 	if (ret)
 		fprintf(stderr, "vgpu bench: unknown preemption policy '%s': %s\n",
-			o->preempt[p], strerror(-ret));
+			pre, strerror(-ret));
 	return ret;
 }
 
@@ -684,6 +687,7 @@ int bench_pairs(int argc, char **argv)
 	struct bench_opts o = { .seed = 1 };
 	char *wl = NULL, *pl = NULL, dir[256];
 	char defpol[] = "fcfs,spatial,smk-even";
+	const char *preempt0;
 	struct saved_attr saved[MAX_SETS + 2];
 	unsigned int (*pairs)[2] = NULL;
 	uint64_t alone[MAX_WORKLOADS];
@@ -719,9 +723,10 @@ int bench_pairs(int argc, char **argv)
 		free(pairs);
 		return 1;
 	}
+	preempt0 = saved[1].value;	/* saved second, above */
 	ret = apply_sets(dir, &o, saved, &nsaved);
 	for (unsigned int p = 0; !ret && p < o.np; p++)
-		ret = set_config(dir, &o, p);
+		ret = set_config(dir, &o, p, preempt0);
 	if (ret)
 		goto out;
 	res = calloc((size_t)npairs * o.np, sizeof(*res));
@@ -747,7 +752,7 @@ int bench_pairs(int argc, char **argv)
 	printf("\n%-16s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
 	       "shared A", "shared B", "ANTT", "STP");
 	for (unsigned int p = 0; !ret && p < o.np; p++) {
-		ret = set_config(dir, &o, p);
+		ret = set_config(dir, &o, p, preempt0);
 		for (unsigned int i = 0; !ret && i < npairs; i++) {
 			unsigned int a = pairs[i][0], b = pairs[i][1];
 			const struct vgpu_workload *g[2] = { o.w[a], o.w[b] };

@@ -69,6 +69,13 @@
  * SMs: its pair runs SMK-even there and nothing is measured. A kernel
  * alone gets the whole device, with no quota.
  *
+ * A pair in which one kernel's unfinished TBs all fit in its SMK-even
+ * share of the group when the pair forms runs SMK-even instead, with no
+ * roles and no epochs: nothing learnt could be applied to that kernel, and
+ * its dedicated SM would only crowd its TBs onto fewer SMs
+ * (vgpu_maestro_contend(); the thesis' runs share the GPU for thousands of
+ * epochs and do not meet the case).
+ *
  * The per-SM quotas reach the generic TB scheduler through
  * &vgpu_partition_ops.sm_quota. The decision logic is in pure functions
  * over &struct vgpu_maestro_pair (vgpu_policy_maestro.h) for KUnit.
@@ -638,6 +645,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_sm_quota2);
  * @settling: a repartition is under way; the epoch starts when it is done.
  * @epoch_start: cycle at which the current epoch began.
  * @even: each kernel's SMK-even count (history-based start).
+ * @even_only: when the pair formed, a kernel's unfinished TBs all fitted
+ *	in its even share of the group: the pair runs SMK-even, with no roles
+ *	and no epochs (vgpu_maestro_contend()).
  * @pair: the partitioning state; @pair.sms points into
  *	&vgpu_maestro.sms.
  */
@@ -646,6 +656,7 @@ struct vgpu_maestro_group {
 	u32 id[2];
 	u32 first_sm;
 	bool settling;
+	bool even_only;
 	u64 epoch_start;
 	u32 even[2];
 	struct vgpu_maestro_pair pair;
@@ -814,6 +825,8 @@ static u32 vgpu_maestro_sm_quota(const struct vgpu_sched *s,
 		return 0;
 	if (!g->e[1])
 		return VGPU_SCHED_NO_QUOTA;
+	if (g->even_only)
+		return g->even[g->e[0] == e ? 0 : 1];
 	vgpu_maestro_sm_quota2(&g->pair, sm - g->first_sm, q);
 	return q[g->e[0] == e ? 0 : 1];
 }
@@ -850,7 +863,7 @@ static void vgpu_maestro_dissolve(struct vgpu_maestro *m,
 	const struct vgpu_maestro_pair *p = &g->pair;
 	u32 o;
 
-	if (!g->e[1] || p->nr_sms < VGPU_MAESTRO_MIN_SMS)
+	if (!g->e[1] || g->even_only || p->nr_sms < VGPU_MAESTRO_MIN_SMS)
 		return;
 	if (p->fol_t < g->even[0])
 		vgpu_maestro_hist_add(m, g->id[0], p->fol_t);
@@ -869,6 +882,21 @@ static u32 vgpu_maestro_even(const u64 *cap, const u64 *need)
 		if (need[r])
 			q = min(q, div64_u64(cap[r], 2 * need[r]));
 	return max_t(u32, q, 1);
+}
+
+/*
+ * Whether a kernel has more unfinished TBs than its SMK-even share of @nr
+ * SMs holds at once (@even per SM). One that has not will never start a TB
+ * beyond what SMK-even already runs, so no partition learnt for it could be
+ * applied, while dedicated and trial SMs would hold its TBs on fewer SMs
+ * and keep the other kernel off those: Maestro's measurements assume both
+ * kernels share the GPU for many epochs (§5.5: runs of a billion
+ * instructions).
+ */
+static bool vgpu_maestro_contend(const struct vgpu_kcb_entry *e, u32 even,
+				 u32 nr)
+{
+	return vgpu_kcb_entry_tbs_left(e) > (u64)even * nr;
 }
 
 /* Form group @g of kernels @a, @b (NULL: alone) on @nr SMs from @first. */
@@ -903,6 +931,8 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	p->max[1] = vgpu_smst_occupancy(&s->smst, &b->res);
 	g->even[0] = vgpu_maestro_even(p->cap, p->need[0]);
 	g->even[1] = vgpu_maestro_even(p->cap, p->need[1]);
+	g->even_only = !vgpu_maestro_contend(a, g->even[0], nr) ||
+		       !vgpu_maestro_contend(b, g->even[1], nr);
 	/* History-based start (§5.4.1). */
 	h = vgpu_maestro_hist_find(m, a->id);
 	if (h && h < g->even[0])
@@ -963,7 +993,7 @@ static void vgpu_maestro_step(struct vgpu_sched *s, struct vgpu_maestro *m,
 {
 	int best;
 
-	if (!g->e[1])
+	if (!g->e[1] || g->even_only)
 		return;
 	/* With a status table, only where it is current. */
 	if (s->tb_status && !s->fresh_status && !READ_ONCE(s->held))
