@@ -139,6 +139,10 @@ enum vgpu_maestro_objective {
  * @job: job of the preemption under way.
  * @tb: TB of the preemption under way.
  * @preempting: a PREEMPT was sent for the slot's TB and not yet answered.
+ * @drain_job: job of the TB in the slot that a preemption chose to drain
+ *	(0: none): it runs to its end and is not chosen again
+ *	(vgpu_sched_slot_draining()).
+ * @drain_tb: that TB.
  */
 struct vgpu_sched_slot {
 	void *pending;
@@ -146,6 +150,8 @@ struct vgpu_sched_slot {
 	u32 job;
 	u32 tb;
 	bool preempting;
+	u32 drain_job;
+	u32 drain_tb;
 };
 
 /**
@@ -181,7 +187,7 @@ struct vgpu_sched_preempt {
  *	was loaded (debugfs "preempt"; readers take differences).
  * @requests: SMs the kernel scheduler asked to be preempted.
  * @tbs: TBs preempted with each &enum vgpu_preempt_tech (a switch or flush
- *	counted when its command is sent, a drain when it is chosen).
+ *	counted when its command is sent, a drain when it is chosen, once).
  * @lost_insts: warp instructions that flushes threw away.
  */
 struct vgpu_sched_preempt_stats {

@@ -367,6 +367,16 @@ static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 	return !s->preempt_ops->select(&in, &req, &plan);
 }
 
+/* Whether the TB now in (@sm, @slot) was chosen to drain. */
+static bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot)
+{
+	const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
+	const struct vgpu_sched_slot *ss = vgpu_sched_slot_of(s, sm, slot);
+
+	return sl && sl->job && ss->drain_job == sl->job->id &&
+	       ss->drain_tb == sl->tb;
+}
+
 /* Plans the TBs in @slots (vgpu_sched_plan_slots()) and carries it out. */
 static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
 				     const struct vgpu_kcb_entry *owner,
@@ -379,10 +389,19 @@ static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
 	if (!vgpu_sched_plan_slots(s, sm, owner, v, slots, nr))
 		return;
 	for (i = 0; i < nr; i++) {
-		if (pl->tech[i] == VGPU_TECH_DRAIN)
-			s->preempt_stats.tbs[VGPU_TECH_DRAIN]++;
-		else
+		const struct vgpu_smst_slot *sl;
+		struct vgpu_sched_slot *ss;
+
+		if (pl->tech[i] != VGPU_TECH_DRAIN) {
 			vgpu_sched_preempt_tb(s, sm, slots[i], pl->tech[i]);
+			continue;
+		}
+		/* Decided once: it finishes where it is. */
+		sl = vgpu_smst_slot(&s->smst, sm, slots[i]);
+		ss = vgpu_sched_slot_of(s, sm, slots[i]);
+		ss->drain_job = sl->job->id;
+		ss->drain_tb = sl->tb;
+		s->preempt_stats.tbs[VGPU_TECH_DRAIN]++;
 	}
 }
 
@@ -511,8 +530,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_cheapest_sm);
  * (vgpu_smst_preempt_victim() order; under first fit, highest register
  * base first). How each goes is the preemption policy's Algorithm 3
  * choice, as for vgpu_sched_preempt_sm(); under drain nothing is sent and
- * the TBs finish (the quota keeps others from starting). Caller holds the
- * device lock.
+ * the TBs finish (the quota keeps others from starting). A TB chosen to
+ * drain is not chosen again: the next passes leave it to finish and count
+ * only the others against @keep. Caller holds the device lock.
  *
  * Return: the number of TBs chosen (whatever the technique).
  */
@@ -535,6 +555,9 @@ u32 vgpu_sched_preempt_excess(struct vgpu_sched *s, u32 sm,
 
 		if (!sl || sl->job != e ||
 		    vgpu_sched_slot_of(s, sm, slot)->preempting)
+			continue;
+		/* Already leaving: at most @keep of the others stay. */
+		if (vgpu_sched_slot_draining(s, sm, slot))
 			continue;
 		slots[nr++] = slot;
 	}
