@@ -59,6 +59,14 @@
 #define MAX_BUDGETS	8
 #define MAX_REQ		4096
 
+/*
+ * Releases of the task at most, as a multiple of those under the ideal
+ * policy (plus a few): a policy that keeps the background from finishing
+ * (flushing blocks longer than the period, again and again) ends with the
+ * background running alone, its run marked as capped.
+ */
+#define CAP_FACTOR	4
+
 /* What a run is measured under: the policy, and for flush and chimera the
  * idempotence condition. */
 struct config {
@@ -87,14 +95,14 @@ static const char default_workloads[] =
  * @grid: blocks, one per SM taken (half the SMs, times the blocks that
  *	fit on one if more than one does).
  * @shared: dynamic shared memory per block.
- * @iters: loop iterations for the run time.
+ * @spin: cycles each block spins on its SM's clock (the run time).
  * @cycles: its run time alone on an idle device.
  * @period: cycles between releases; @first: first release after the start.
  * @share: the fraction of the SMs it takes.
  */
 struct rt_task {
 	double share;
-	uint32_t grid, shared, iters;
+	uint32_t grid, shared, spin;
 	uint64_t cycles, period, first;
 };
 
@@ -129,8 +137,11 @@ struct run_share {
  *	the task's share of the SMs: GPU time the background gained by them.
  * @tbs: blocks preempted per technique (switch, drain, flush).
  * @lost_insts: warp instructions flushes threw away.
+ * @capped: the task stopped being released before the background ended
+ *	(CAP_FACTOR).
  */
 struct run_result {
+	bool capped;
 	uint64_t bg_cycles;
 	uint32_t requests, violations;
 	uint64_t lat_sum, lat_max;
@@ -176,9 +187,9 @@ static int rt_load(struct vgpu_device *dev, const struct rt_task *rt, struct vgp
 	return ret;
 }
 
-/* One launch of the task: @iters iterations, released at @release (0: now). */
+/* One launch of the task: blocks spin @spin cycles, released at @release (0: now). */
 static int rt_launch(struct vgpu_device *dev, const struct vgpu_program *prog, uint32_t entry,
-		     struct vgpu_bo *out, const struct rt_task *rt, uint32_t iters,
+		     struct vgpu_bo *out, const struct rt_task *rt, uint32_t spin,
 		     uint32_t budget_us, uint64_t release, struct vgpu_job_result *res)
 {
 	struct vgpu_params p;
@@ -198,7 +209,7 @@ static int rt_launch(struct vgpu_device *dev, const struct vgpu_program *prog, u
 	int ret;
 
 	vgpu_params_init(&p);
-	vgpu_params_u32(&p, iters);
+	vgpu_params_u32(&p, spin);
 	vgpu_params_ptr(&p, out);
 	ret = vgpu_run(dev, prog, &l, res);
 	return ret ? ret : res->error;
@@ -207,7 +218,7 @@ static int rt_launch(struct vgpu_device *dev, const struct vgpu_program *prog, u
 /*
  * Sizes the task for this device: a block of one warp that fills an SM
  * with shared memory, as many blocks as half the SMs hold, and the
- * iterations that make it run @o->rt_us alone.
+ * spin that makes it run @o->rt_us alone.
  */
 static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
 {
@@ -248,20 +259,19 @@ static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
 		goto out;
 	/*
 	 * A first launch warms the instruction caches (not measured); then
-	 * the iterations are scaled by want / measured until the run time is
-	 * within 1 % (the loop is a fixed number of cycles per iteration
-	 * after a fixed start).
+	 * the spin is scaled by want / measured until the run time is within
+	 * 1 % (the blocks spin on the clock, after a fixed start).
 	 */
-	rt->iters = 256;
-	ret = rt_launch(dev, prog, entry, out, rt, rt->iters, 0, 0, &r);
+	rt->spin = 256;
+	ret = rt_launch(dev, prog, entry, out, rt, rt->spin, 0, 0, &r);
 	for (int round = 0; !ret && round < 8; round++) {
-		ret = rt_launch(dev, prog, entry, out, rt, rt->iters, 0, 0, &r);
+		ret = rt_launch(dev, prog, entry, out, rt, rt->spin, 0, 0, &r);
 		if (ret || (r.cycles * 100 >= want * 99 && r.cycles * 100 <= want * 101))
 			break;
-		rt->iters = (uint32_t)((uint64_t)rt->iters * want / (r.cycles ? r.cycles : 1));
-		if (!rt->iters) {
+		rt->spin = (uint32_t)((uint64_t)rt->spin * want / (r.cycles ? r.cycles : 1));
+		if (!rt->spin) {
 			snprintf(msg, sizeof(msg), "the task cannot run as short as %u us "
-				 "(%" PRIu64 " cycles at 1 iteration)", o->rt_us, r.cycles);
+				 "(%" PRIu64 " cycles with a spin of 1)", o->rt_us, r.cycles);
 			ret = -ERANGE;
 		}
 	}
@@ -279,7 +289,7 @@ out:
 /* The real-time task's process: a release every period while the
  * background runs. */
 static int rt_member(struct run_share *sh, const struct rt_task *rt, uint32_t budget_us,
-		     int ready_fd)
+		     uint32_t max_req, int ready_fd)
 {
 	struct vgpu_device *dev;
 	struct vgpu_program *prog = NULL;
@@ -303,14 +313,14 @@ static int rt_member(struct run_share *sh, const struct rt_task *rt, uint32_t bu
 		return 1;
 	close(ready_fd);
 	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[0]);
-	for (uint32_t k = 0; !ret && k < MAX_REQ; k++) {
+	for (uint32_t k = 0; !ret && k < max_req; k++) {
 		struct vgpu_job_result r;
 
 		/* read while this process holds the clock (see the top) */
 		if (__atomic_load_n(&sh->bg_done, __ATOMIC_ACQUIRE))
 			break;
 		sh->release[k] = sh->start[0] + rt->first + k * rt->period;
-		ret = rt_launch(dev, prog, entry, out, rt, rt->iters, budget_us, sh->release[k], &r);
+		ret = rt_launch(dev, prog, entry, out, rt, rt->spin, budget_us, sh->release[k], &r);
 		if (ret) {
 			snprintf(sh->msg[0], sizeof(sh->msg[0]), "task %u: %s", k, strerror(-ret));
 			break;
@@ -363,7 +373,8 @@ static int bg_member(struct run_share *sh, const struct vgpu_workload *w,
  * run starts on a fresh device (VGPU_CMD_RESET).
  */
 static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
-		   const struct vgpu_workload *w, uint32_t budget_us, struct run_result *out)
+		   const struct vgpu_workload *w, uint32_t budget_us, uint32_t max_req,
+		   struct run_result *out)
 {
 	struct workload_args args = { .size = tool_size_of(w, o->size, o->size_which), .seed = 1 };
 	uint64_t before[4], after[4], lat, deadline = (uint64_t)budget_us;
@@ -406,7 +417,8 @@ static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
 		if (pid[i] == 0) {
 			close(vgpu_device_fd(dev));
 			close(fds[0]);
-			_exit(i ? bg_member(sh, w, &args, fds[1]) : rt_member(sh, rt, budget_us, fds[1]));
+			_exit(i ? bg_member(sh, w, &args, fds[1]) :
+			      rt_member(sh, rt, budget_us, max_req, fds[1]));
 		}
 		started++;
 	}
@@ -443,6 +455,7 @@ static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
 	if (ret)
 		goto out;
 	out->bg_cycles = sh->bg_end - sh->start[1];
+	out->capped = sh->nreq == max_req && sh->end[max_req - 1] < sh->bg_end;
 	for (uint32_t k = 0; k < sh->nreq; k++) {
 		if (sh->release[k] >= sh->bg_end || (k && sh->end[k - 1] >= sh->bg_end))
 			break;
@@ -737,14 +750,19 @@ static int set_config(const char *dir, const char *policy, const char *idem)
 	return ret;
 }
 
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
 static void print_run(const struct vgpu_workload *w, const char *cfg,
 		      const struct run_result *r, double ovh)
 {
 	printf("%-13s %-15s %10" PRIu64 " %5u %5u %7.1f %9.1f %8.1f %7" PRIu64 " %7" PRIu64
-	       " %7" PRIu64 " %10" PRIu64 "\n", w->name, cfg, r->bg_cycles, r->requests,
+	       " %7" PRIu64 " %10" PRIu64 "%s\n", w->name, cfg, r->bg_cycles, r->requests,
 	       r->violations, r->requests ? 100.0 * r->violations / r->requests : 0.0,
 	       r->requests ? (double)r->lat_sum / r->requests : 0.0, ovh, r->tbs[0], r->tbs[1],
-	       r->tbs[2], r->lost_insts);
+	       r->tbs[2], r->lost_insts, r->capped ? " capped" : "");
 	fflush(stdout);
 }
 
@@ -792,9 +810,9 @@ int bench_chimera(int argc, char **argv)
 	if (ret)
 		goto out;
 	printf("real-time task: %u blocks (one warp each, %u bytes of shared memory: each fills "
-	       "an SM), %u iterations, %" PRIu64 " cycles alone (%u us asked); released every %"
+	       "an SM), spinning %u cycles, %" PRIu64 " cycles alone (%u us asked); released every %"
 	       PRIu64 " cycles (%u us) from %" PRIu64 "; partition policy spatial\n",
-	       rt.grid, rt.shared, rt.iters, rt.cycles, o.rt_us, rt.period, o.period_us, rt.first);
+	       rt.grid, rt.shared, rt.spin, rt.cycles, o.rt_us, rt.period, o.period_us, rt.first);
 	if (o.csv) {
 		csv = fopen(o.csv, "w");
 		if (!csv) {
@@ -814,7 +832,7 @@ int bench_chimera(int argc, char **argv)
 		for (unsigned int i = 0; i < o.nw; i++) {
 			ret = set_config(dir, "ideal", "relaxed");
 			if (!ret)
-				ret = run_one(&o, &rt, o.w[i], o.budget[b], &ideal);
+				ret = run_one(&o, &rt, o.w[i], o.budget[b], MAX_REQ, &ideal);
 			if (ret)
 				goto out;
 			print_run(o.w[i], "ideal", &ideal, 0);
@@ -828,7 +846,8 @@ int bench_chimera(int argc, char **argv)
 						o.cfg[c]->policy, o.cfg[c]->idem, strerror(-ret));
 					goto out;
 				}
-				ret = run_one(&o, &rt, o.w[i], o.budget[b], r);
+				ret = run_one(&o, &rt, o.w[i], o.budget[b],
+					      min_u32(MAX_REQ, CAP_FACTOR * ideal.requests + 4), r);
 				if (ret)
 					goto out;
 				ovh = overhead_pct(r, &ideal);
@@ -883,7 +902,9 @@ int bench_chimera(int argc, char **argv)
 	       "ovh%%: the background's extra cycles over the same run under the ideal policy "
 	       "(1 - T_ideal / T_eff, T_eff counting the time a missed deadline left the task's "
 	       "SMs to the background as lost), mean over workloads; switch/drain/flush%%: "
-	       "share of the preempted blocks.\n");
+	       "share of the preempted blocks; capped: the task was released %d times as often "
+	       "as under the ideal policy (plus 4) and the background still had not ended, so it "
+	       "finished alone.\n", CAP_FACTOR);
 	if (csv) {
 		if (fclose(csv)) {
 			csv = NULL;
