@@ -607,6 +607,45 @@ static void maestro_mock_small_partner_even(struct kunit *test)
 }
 
 /*
+ * Kernels that come back (the same kernel_key, a new launch) are not new:
+ * after a first pair has measured them, a second pair of the same two
+ * kernels starts with the stored single-kernel rates and no dedicated SM.
+ * A pair with a kernel never seen has its dedicated SMs.
+ */
+static void maestro_mock_kernels_return(struct kunit *test)
+{
+	struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_drain);
+	const struct vgpu_maestro_pair *p;
+	struct mock_job *j[6];
+	u32 round, sm, ded;
+
+	for (round = 0; round < 3; round++) {
+		j[2 * round] = mock_job_new(hw, 400, 128, 16, 0, 100);
+		j[2 * round + 1] = mock_job_new(hw, 300, 256, 16, 0, 130);
+		j[2 * round]->e.kernel_key = 0x1234;
+		j[2 * round + 1]->e.kernel_key = round < 2 ? 0x5678 : 0x9abc;
+		mt_submit_all(hw, &j[2 * round], 2);
+		mutex_lock(&hw->lock);
+		p = vgpu_maestro_state_pair(&hw->s, 0);
+		KUNIT_ASSERT_NOT_NULL(test, p);
+		for (sm = 0, ded = 0; sm < 8; sm++)
+			ded += p->sms[sm].role == VGPU_MAESTRO_DEDICATED;
+		if (round == 1) {
+			KUNIT_EXPECT_FALSE(test, p->dedicated);
+			KUNIT_EXPECT_EQ(test, ded, 0);
+			KUNIT_EXPECT_NE(test, p->single[0], 0);
+			KUNIT_EXPECT_NE(test, p->single[1], 0);
+		} else {
+			KUNIT_EXPECT_TRUE(test, p->dedicated);
+			KUNIT_EXPECT_EQ(test, ded, 2);
+		}
+		mutex_unlock(&hw->lock);
+		KUNIT_EXPECT_GT(test, mt_run(hw), 0);
+	}
+	mt_done(hw, j, 6);
+}
+
+/*
  * A kernel running alone on the whole device is cut down when a second
  * arrives: its TBs above the new quotas are preempted (switch), in the
  * fixed order, and both complete.
@@ -792,6 +831,7 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_dedicated_retire_return),
 	KUNIT_CASE(maestro_mock_two_kernels),
 	KUNIT_CASE(maestro_mock_small_partner_even),
+	KUNIT_CASE(maestro_mock_kernels_return),
 	KUNIT_CASE(maestro_mock_late_arrival),
 	KUNIT_CASE(maestro_mock_three_and_many),
 	KUNIT_CASE(maestro_preempt_excess_order),

@@ -165,6 +165,9 @@ struct vgpu_bo {
  * @size: bytes of the image.
  * @data_size: bytes of the data segment.
  * @num_entries: entry points.
+ * @hash: xxh64 of the image: the same code loaded again, by any process,
+ *	has the same hash, so that a kernel is recognised when it comes back
+ *	(&vgpu_kcb_entry.kernel_key).
  * @entries: validated copies of the entry descriptors.
  */
 struct vgpu_program {
@@ -172,6 +175,7 @@ struct vgpu_program {
 	struct vgpu_device *vdev;
 	struct drm_mm_node image;
 	struct drm_mm_node data;
+	u64 hash;
 	u32 size;
 	u32 data_size;
 	u32 num_entries;

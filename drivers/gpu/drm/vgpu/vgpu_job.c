@@ -406,6 +406,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		job->kcb.not_before = args->not_before_cycle;
 	job->kcb.owner = file;
 	job->kcb.pid = task_tgid_nr(current);
+	job->kcb.kernel_key = vgpu_kernel_key(prog->hash, args->entry);
 
 	counted = true;
 	if (atomic_inc_return(&vf->num_jobs) > VGPU_MAX_JOBS_PER_FILE) {

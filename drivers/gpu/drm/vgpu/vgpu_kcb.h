@@ -56,6 +56,10 @@ struct vgpu_kcb_entry_ops {
  * @active: on &vgpu_kcb.active.
  * @owner: opaque owner (the DRM file), for debugging output.
  * @pid: thread-group id of the launching process.
+ * @kernel_key: which kernel it launches, the same for every launch of one
+ *	entry of the same code (from the program's hash and the entry index;
+ *	0 unknown). Policies that learn per kernel recognise a kernel that
+ *	comes back by it (GPU Maestro, Ch. V §5.4.1).
  * @grid: thread blocks in x, y, z.
  * @block: threads per block in x, y, z.
  * @num_tbs: thread blocks of the grid.
@@ -117,6 +121,7 @@ struct vgpu_kcb_entry {
 	bool active;
 	const void *owner;
 	pid_t pid;
+	u64 kernel_key;
 	u32 grid[3];
 	u32 block[3];
 	u32 num_tbs;
@@ -245,6 +250,21 @@ static inline bool vgpu_kcb_entry_wants_tbs(const struct vgpu_kcb_entry *e)
 static inline u32 vgpu_kcb_entry_tbs_left(const struct vgpu_kcb_entry *e)
 {
 	return e->num_tbs - e->next_tb + e->nr_requeued + e->tbs_running;
+}
+
+/**
+ * vgpu_kernel_key() - &vgpu_kcb_entry.kernel_key of a launch.
+ * @prog_hash: &vgpu_program.hash of its program.
+ * @entry: its entry index.
+ *
+ * Return: a key that differs between entries of one program (and, but for
+ * hash collisions, between programs); never 0.
+ */
+static inline u64 vgpu_kernel_key(u64 prog_hash, u32 entry)
+{
+	u64 key = prog_hash ^ ((entry + 1ull) * 0x9e3779b97f4a7c15ull);
+
+	return key ? key : 1;
 }
 
 #endif /* _VGPU_KCB_H_ */

@@ -47,6 +47,11 @@
  *   most %VGPU_MAESTRO_STABLE_PCT percent since the previous epoch and the
  *   partition did not change (their rates are stored); they come back on a
  *   new kernel, a repartition, or after %VGPU_MAESTRO_RETURN_EPOCHS epochs.
+ * - A kernel is known by &vgpu_kcb_entry.kernel_key, so that its next
+ *   launch (of the same entry of the same code) is not new: when a pair
+ *   breaks up, each kernel's count (if below even) and single-kernel rate
+ *   are remembered, and a pair of two known kernels starts from them, with
+ *   its dedicated SMs retired (vgpu_maestro_pair_known()).
  * - The next epoch starts only once the new partition is reached (no
  *   kernel above its quota on any SM of the group, §5.4.1). Lowering a
  *   quota preempts the excess TBs with vgpu_sched_preempt_excess(): the
@@ -454,6 +459,28 @@ VISIBLE_IF_KUNIT void vgpu_maestro_pair_init(struct vgpu_maestro_pair *p,
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_pair_init);
 
+/**
+ * vgpu_maestro_pair_known() - start a pair whose kernels came back with
+ * known single-kernel rates (§5.4.1: the dedicated SMs' performance is
+ * stored, and they return on a new kernel; these are not new).
+ * @p: the pair, after vgpu_maestro_pair_init().
+ * @single: each kernel's stored rate (trial kernel first), both non-zero.
+ *
+ * The dedicated SMs start retired, with @single as the single-kernel rates,
+ * and the roles are laid out again.
+ */
+VISIBLE_IF_KUNIT void vgpu_maestro_pair_known(struct vgpu_maestro_pair *p,
+					      const u64 *single)
+{
+	p->single[0] = single[0];
+	p->single[1] = single[1];
+	p->dedicated = false;
+	p->have_prev = false;
+	p->retired_epochs = 0;
+	vgpu_maestro_layout(p);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_pair_known);
+
 /* Mean instructions per SM of each kernel over the SMs that match. */
 static bool vgpu_maestro_mean(const struct vgpu_maestro_pair *p, u32 role,
 			      u32 alone, u64 *rate)
@@ -641,6 +668,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_sm_quota2);
  * @e: the trial kernel (0) and the other (1); @e[1] NULL for a kernel
  *	alone. Compared, never dereferenced after the plan that set them.
  * @id: their job ids (with @e, tell a new kernel at a reused address apart).
+ * @key: their &vgpu_kcb_entry.kernel_key (the history's key).
  * @first_sm: the group's first SM; its SMs are consecutive.
  * @settling: a repartition is under way; the epoch starts when it is done.
  * @epoch_start: cycle at which the current epoch began.
@@ -654,6 +682,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_sm_quota2);
 struct vgpu_maestro_group {
 	const struct vgpu_kcb_entry *e[2];
 	u32 id[2];
+	u64 key[2];
 	u32 first_sm;
 	bool settling;
 	bool even_only;
@@ -663,14 +692,21 @@ struct vgpu_maestro_group {
 };
 
 /**
- * struct vgpu_maestro_hist - a kernel's TBs per SM in its last SMK, when
- * they were fewer than even (§5.4.1, history-based partition prediction).
- * @id: job id, 0 for an unused entry.
- * @tbs: its TBs per SM.
+ * struct vgpu_maestro_hist - what a kernel's last pair learnt of it, for
+ * when it comes back (§5.4.1: history-based partition prediction, and the
+ * dedicated SMs' stored performance).
+ * @key: &vgpu_kcb_entry.kernel_key, 0 for an unused entry.
+ * @tbs: its TBs per SM in its last SMK when they were fewer than even,
+ *	else 0.
+ * @single: its last single-kernel rate (warp instructions per SM and
+ *	epoch), 0 when none was measured.
+ * @epoch_cycles: the epoch @single was measured over.
  */
 struct vgpu_maestro_hist {
-	u32 id;
+	u64 key;
 	u32 tbs;
+	u64 single;
+	u32 epoch_cycles;
 };
 
 /**
@@ -831,45 +867,55 @@ static u32 vgpu_maestro_sm_quota(const struct vgpu_sched *s,
 	return q[g->e[0] == e ? 0 : 1];
 }
 
-static void vgpu_maestro_hist_add(struct vgpu_maestro *m, u32 id, u32 tbs)
+/* @key's entry; with @make, a new one (the oldest replaced) if none. */
+static struct vgpu_maestro_hist *vgpu_maestro_hist(struct vgpu_maestro *m,
+						   u64 key, bool make)
 {
+	struct vgpu_maestro_hist *h;
 	u32 i;
 
-	for (i = 0; i < VGPU_MAESTRO_HIST; i++) {
-		if (m->hist[i].id == id) {
-			m->hist[i].tbs = tbs;
-			return;
-		}
-	}
-	m->hist[m->hist_next].id = id;
-	m->hist[m->hist_next].tbs = tbs;
-	m->hist_next = (m->hist_next + 1) % VGPU_MAESTRO_HIST;
-}
-
-static u32 vgpu_maestro_hist_find(const struct vgpu_maestro *m, u32 id)
-{
-	u32 i;
-
+	if (!key)
+		return NULL;
 	for (i = 0; i < VGPU_MAESTRO_HIST; i++)
-		if (m->hist[i].id == id)
-			return m->hist[i].tbs;
-	return 0;
+		if (m->hist[i].key == key)
+			return &m->hist[i];
+	if (!make)
+		return NULL;
+	h = &m->hist[m->hist_next];
+	m->hist_next = (m->hist_next + 1) % VGPU_MAESTRO_HIST;
+	memset(h, 0, sizeof(*h));
+	h->key = key;
+	return h;
 }
 
-/* A pair breaks up: remember who had fewer TBs than even. */
-static void vgpu_maestro_dissolve(struct vgpu_maestro *m,
+/*
+ * A pair breaks up: remember, per kernel, whether it had fewer TBs than
+ * even and its single-kernel rate (stored, or last measured).
+ */
+static void vgpu_maestro_dissolve(struct vgpu_sched *s, struct vgpu_maestro *m,
 				  struct vgpu_maestro_group *g)
 {
 	const struct vgpu_maestro_pair *p = &g->pair;
-	u32 o;
+	u32 tbs[2], k;
 
 	if (!g->e[1] || g->even_only || p->nr_sms < VGPU_MAESTRO_MIN_SMS)
 		return;
-	if (p->fol_t < g->even[0])
-		vgpu_maestro_hist_add(m, g->id[0], p->fol_t);
-	o = vgpu_maestro_fill(p->cap, p->need[0], p->fol_t, p->need[1]);
-	if (o < g->even[1])
-		vgpu_maestro_hist_add(m, g->id[1], o);
+	tbs[0] = p->fol_t;
+	tbs[1] = vgpu_maestro_fill(p->cap, p->need[0], p->fol_t, p->need[1]);
+	for (k = 0; k < 2; k++) {
+		struct vgpu_maestro_hist *h = vgpu_maestro_hist(m, g->key[k],
+								true);
+		u64 single = !p->dedicated ? p->single[k] :
+			     p->have_prev ? p->prev_ded[k] : 0;
+
+		if (!h)
+			continue;
+		h->tbs = tbs[k] < g->even[k] ? tbs[k] : 0;
+		if (single) {
+			h->single = single;
+			h->epoch_cycles = s->maestro_epoch_cycles;
+		}
+	}
 }
 
 /* SMK-even's count of one kernel beside one other (vgpu_policy_smk_even.c). */
@@ -908,7 +954,9 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 				    u32 nr)
 {
 	struct vgpu_maestro_pair *p = &g->pair;
-	u32 hist_t = 0, h, t;
+	const struct vgpu_maestro_hist *h[2];
+	u32 hist_t = 0, t, k;
+	u64 single[2];
 
 	memset(g, 0, sizeof(*g));
 	g->first_sm = first;
@@ -920,10 +968,12 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 		swap(a, b);
 	g->e[0] = a;
 	g->id[0] = a->id;
+	g->key[0] = a->kernel_key;
 	g->e[1] = b;
 	g->id[1] = b ? b->id : 0;
 	if (!b)
 		return;
+	g->key[1] = b->kernel_key;
 	vgpu_smk_caps(&s->smst, p->cap);
 	vgpu_smk_need(a, p->need[0]);
 	vgpu_smk_need(b, p->need[1]);
@@ -933,19 +983,29 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	g->even[1] = vgpu_maestro_even(p->cap, p->need[1]);
 	g->even_only = !vgpu_maestro_contend(a, g->even[0], nr) ||
 		       !vgpu_maestro_contend(b, g->even[1], nr);
-	/* History-based start (§5.4.1). */
-	h = vgpu_maestro_hist_find(m, a->id);
-	if (h && h < g->even[0])
-		hist_t = h;
-	h = vgpu_maestro_hist_find(m, b->id);
-	if (!hist_t && h && h < g->even[1]) {
+	/* History-based start (§5.4.1), for kernels that come back. */
+	h[0] = vgpu_maestro_hist(m, g->key[0], false);
+	h[1] = vgpu_maestro_hist(m, g->key[1], false);
+	if (h[0] && h[0]->tbs && h[0]->tbs < g->even[0])
+		hist_t = h[0]->tbs;
+	if (!hist_t && h[1] && h[1]->tbs && h[1]->tbs < g->even[1]) {
 		for (t = p->max[0]; t > 1; t--)
 			if (vgpu_maestro_fill(p->cap, p->need[0], t,
-					      p->need[1]) >= h)
+					      p->need[1]) >= h[1]->tbs)
 				break;
 		hist_t = t;
 	}
 	vgpu_maestro_pair_init(p, g->even[0], hist_t);
+	if (g->even_only)
+		return;
+	/* Both single-kernel rates known: no dedicated SMs to begin with. */
+	for (k = 0; k < 2; k++) {
+		if (!h[k] || !h[k]->single ||
+		    h[k]->epoch_cycles != s->maestro_epoch_cycles)
+			return;
+		single[k] = h[k]->single;
+	}
+	vgpu_maestro_pair_known(p, single);
 }
 
 /* No kernel of the group's SMs runs above its quota (§5.4.1). */
@@ -1090,11 +1150,11 @@ static void vgpu_maestro_plan(struct vgpu_sched *s)
 		    vgpu_maestro_same(&m->groups[g], a, b, first, nr))
 			continue;
 		if (g < m->nr_groups)
-			vgpu_maestro_dissolve(m, &m->groups[g]);
+			vgpu_maestro_dissolve(s, m, &m->groups[g]);
 		vgpu_maestro_group_init(s, m, &m->groups[g], a, b, first, nr);
 	}
 	for (; g < m->nr_groups; g++)
-		vgpu_maestro_dissolve(m, &m->groups[g]);
+		vgpu_maestro_dissolve(s, m, &m->groups[g]);
 	m->nr_groups = nr_groups;
 	m->managed = nr_groups > 0;
 	if (!m->managed)

@@ -139,6 +139,7 @@ bool vgpu_maestro_dedicated_back(u32 retired_epochs, bool repartitioned,
 				 bool new_kernel);
 void vgpu_maestro_pair_init(struct vgpu_maestro_pair *p, u32 even_t,
 			    u32 hist_t);
+void vgpu_maestro_pair_known(struct vgpu_maestro_pair *p, const u64 *single);
 void vgpu_maestro_layout(struct vgpu_maestro_pair *p);
 int vgpu_maestro_epoch_end(struct vgpu_maestro_pair *p, u32 objective);
 void vgpu_maestro_sm_quota2(const struct vgpu_maestro_pair *p, u32 i,

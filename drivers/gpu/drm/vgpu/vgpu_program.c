@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/xxhash.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -294,6 +295,7 @@ static struct vgpu_program *vgpu_program_load(struct vgpu_device *vdev,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&prog->ref);
 	prog->vdev = vdev;
+	prog->hash = xxh64(image, size, 0);
 	prog->size = size;
 	prog->data_size = h->data_size;
 	prog->num_entries = h->num_entries;
