@@ -179,6 +179,21 @@ static void chimera_estimate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead, 0ull);
 	vgpu_preempt_estimate(&in, &sm, 0, c);
 	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead, 11500ull);
+
+	/*
+	 * Unless a finished TB ran longer: up to the longest, 15000 here,
+	 * 3000 instructions left at CPI 4. Below the average the longest
+	 * counts too: (15000 - 500) x 4.
+	 */
+	in.kernel.max_tb_insts = 15000;
+	vgpu_preempt_estimate(&in, &sm, 2, c);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 12000ull);
+	vgpu_preempt_estimate(&in, &sm, 0, c);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 58000ull);
+	/* A maximum below the average (not possible, but) is the average. */
+	in.kernel.max_tb_insts = 1;
+	vgpu_preempt_estimate(&in, &sm, 0, c);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 38000ull);
 }
 
 /*

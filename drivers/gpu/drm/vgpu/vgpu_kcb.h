@@ -81,6 +81,7 @@ struct vgpu_kcb_entry_ops {
  *	which it was issued.
  * @end_cycle: cycle at which the job ended.
  * @warp_insts: warp instructions executed, summed over finished TBs.
+ * @max_tb_insts: the most warp instructions one finished TB executed.
  * @tb_cycles: cycles from dispatch to completion, summed over finished TBs
  *	(TB_DONE's tb_cycles); with @warp_insts and @tbs_done this gives the
  *	average TB cycles and instructions of Ch. II's runtime information.
@@ -138,6 +139,7 @@ struct vgpu_kcb_entry {
 	u64 start_cycle;
 	u64 end_cycle;
 	u64 warp_insts;
+	u64 max_tb_insts;
 	u64 tb_cycles;
 	struct list_head requeue;
 	u32 nr_requeued;

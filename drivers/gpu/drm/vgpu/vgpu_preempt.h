@@ -95,8 +95,10 @@ struct vgpu_preempt_tb {
 /**
  * struct vgpu_preempt_kernel - statistics of the kernel to preempt.
  * @avg_tb_insts: average warp instructions of one whole TB (over the
- *	kernel's finished TBs): a TB's remaining instructions are this minus
- *	&vgpu_preempt_tb.insts, for the drain latency.
+ *	kernel's finished TBs).
+ * @max_tb_insts: the most warp instructions a finished TB executed (0:
+ *	taken as @avg_tb_insts): a TB's remaining instructions are this
+ *	minus &vgpu_preempt_tb.insts, for the drain latency.
  * @tb_cpi_fp: average cycles per warp instruction of one TB, fixed point
  *	(%VGPU_PREEMPT_FP_ONE is 1.0): the drain latency's CPI.
  * @sm_ipc_fp: warp instructions per cycle of one SM running the kernel,
@@ -106,6 +108,7 @@ struct vgpu_preempt_tb {
  */
 struct vgpu_preempt_kernel {
 	u64 avg_tb_insts;
+	u64 max_tb_insts;
 	u64 tb_cpi_fp;
 	u64 sm_ipc_fp;
 	bool known;

@@ -181,9 +181,12 @@ static void estimate(const struct vgpu_preempt_input *in,
 							   k->sm_ipc_fp);
 
 	/*
-	 * Drain. Latency: the TB's remaining instructions (the kernel's
-	 * average per TB less what it executed; a TB past the average is
-	 * taken to be finishing) × CPI. Overhead, as §4.3.2 words it: the
+	 * Drain. Latency: the TB's remaining instructions × CPI. §4.3.2 takes
+	 * them from the kernel's average per TB; that underestimates the TBs
+	 * of kernels whose TBs differ in length (boundary TBs, data-dependent
+	 * loops), and a deadline is hard, so they are counted up to the
+	 * longest TB the kernel has finished (a TB past it is taken to be
+	 * finishing). Overhead, as §4.3.2 words it: the
 	 * difference between the most instructions executed by a TB of the
 	 * SM and this TB's. Zero for TBs in step (§4.2.4 assumes draining
 	 * costs nothing then); it grows with how far this TB lags the most
@@ -192,8 +195,8 @@ static void estimate(const struct vgpu_preempt_input *in,
 	 */
 	c = &cost[VGPU_TECH_DRAIN];
 	if (tb->known && k->known) {
-		u64 left = k->avg_tb_insts > tb->insts ?
-			   k->avg_tb_insts - tb->insts : 0;
+		u64 whole = max(k->avg_tb_insts, k->max_tb_insts);
+		u64 left = whole > tb->insts ? whole - tb->insts : 0;
 
 		c->allowed = true;
 		c->latency = vgpu_preempt_drain_latency(left, k->tb_cpi_fp);

@@ -501,6 +501,7 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 		s->policy->tb_done(s, e, evt);
 	if (!status) {
 		e->tbs_done++;
+		e->max_tb_insts = max(e->max_tb_insts, evt->warp_insts);
 		return 0;
 	}
 	if (status > 0 || status < -MAX_ERRNO) {

@@ -289,6 +289,7 @@ static void vgpu_sched_kernel_stats(const struct vgpu_sched *s,
 	if (!e->tbs_done || !e->warp_insts || !e->tb_cycles)
 		return;
 	k->avg_tb_insts = div_u64(e->warp_insts, e->tbs_done);
+	k->max_tb_insts = e->max_tb_insts;
 	k->tb_cpi_fp = div64_u64(e->tb_cycles << VGPU_PREEMPT_FP_SHIFT,
 				 e->warp_insts);
 	/* An SM runs occupancy-many TBs at once, each at 1 / CPI. */
