@@ -39,25 +39,25 @@
 #include "vgpu_trace.h"
 
 /*
- * A kernel takes part in the split while it has TBs to start. One of a
- * higher class than normal also while its TBs run: it keeps the SMs they
- * run on, else the normal kernels would take those SMs and preempt a
- * real-time kernel's last TBs. A normal kernel whose TBs are all out
- * leaves its SMs to the others, which start theirs there once its TBs
- * have finished (or been preempted, under a policy other than drain).
+ * A kernel takes part in the split while it has TBs to start or TBs
+ * running: near its end it asks for the SMs its TBs still run on (§4.4:
+ * "the remaining number of thread blocks is insufficient to fully occupy
+ * the given number of SMs near the end of execution"), not for none, so
+ * that another kernel does not take those SMs and preempt its last TBs -
+ * which, switched or flushed, would make it a candidate again, take an SM
+ * back and preempt in turn. An SM goes to the others once its last TB
+ * there has finished.
  */
 static bool vgpu_spatial_active(const struct vgpu_sched *s,
 				const struct vgpu_kcb_entry *e)
 {
 	return vgpu_sched_candidate(s, e) ||
-	       (e->priority != DRM_VGPU_PRIORITY_NORMAL && e->tbs_running &&
-		e->arrival <= s->cycle && !e->error);
+	       (e->tbs_running && e->arrival <= s->cycle && !e->error);
 }
 
 /*
- * SMs a kernel can use: enough to hold every TB it has left at once; for
- * a higher class, at least those its TBs run on, so that near its end an SM
- * goes back once its last TB there has finished, not before.
+ * SMs a kernel can use: enough to hold every TB it has left at once, and
+ * at least those its TBs run on.
  */
 static u32 vgpu_spatial_want(const struct vgpu_sched *s,
 			     const struct vgpu_kcb_entry *e)
@@ -66,11 +66,9 @@ static u32 vgpu_spatial_want(const struct vgpu_sched *s,
 	u32 want = DIV_ROUND_UP(vgpu_kcb_entry_tbs_left(e), max(occ, 1u));
 	u32 sm, running = 0;
 
-	if (e->priority != DRM_VGPU_PRIORITY_NORMAL) {
-		for (sm = 0; sm < s->smst.num_sms && e->tbs_running; sm++)
-			running += !!vgpu_smst_kernel_tbs(&s->smst, sm, e);
-		want = max(want, running);
-	}
+	for (sm = 0; sm < s->smst.num_sms && e->tbs_running; sm++)
+		running += !!vgpu_smst_kernel_tbs(&s->smst, sm, e);
+	want = max(want, running);
 
 	return clamp(want, 1u, s->smst.num_sms);
 }
@@ -196,14 +194,13 @@ static void vgpu_spatial_plan(struct vgpu_sched *s)
 		u32 k;
 
 		/*
-		 * A kernel above normal also holds an SM that no kernel owns
-		 * where its TBs run (the TB scheduler may start TBs on free
-		 * SMs), so that nobody takes it and preempts them.
+		 * A kernel also holds an SM that no kernel owns where its TBs
+		 * run (the TB scheduler may start TBs on free SMs), so that
+		 * nobody takes it and preempts them.
 		 */
 		for (k = 0; k < st->nr_kernels && !s->sm_owner[sm]; k++) {
 			e = st->kernels[k].job;
-			if (e->priority != DRM_VGPU_PRIORITY_NORMAL &&
-			    vgpu_spatial_active(s, e))
+			if (vgpu_spatial_active(s, e))
 				s->sm_owner[sm] = e;
 		}
 		if (s->sm_owner[sm])
