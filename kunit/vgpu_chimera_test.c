@@ -194,6 +194,15 @@ static void chimera_estimate(struct kunit *test)
 	in.kernel.max_tb_insts = 1;
 	vgpu_preempt_estimate(&in, &sm, 0, c);
 	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 38000ull);
+
+	/* A TB slower than the kernel's average CPI (8, not 4) keeps it. */
+	tbs[0].cycles = tbs[0].insts * 8;
+	vgpu_preempt_estimate(&in, &sm, 0, c);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 76000ull);
+	/* A faster one does not lower the estimate. */
+	tbs[0].cycles = tbs[0].insts * 2;
+	vgpu_preempt_estimate(&in, &sm, 0, c);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 38000ull);
 }
 
 /*

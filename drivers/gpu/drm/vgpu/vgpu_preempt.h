@@ -68,8 +68,8 @@ enum vgpu_preempt_idem {
  * @insts: warp instructions executed since dispatch (warp granularity, so
  *	that divergence does not distort progress).
  * @cycles: cycles since dispatch. With @insts it gives the TB's CPI, which
- *	the scheduler averages into &vgpu_preempt_kernel.tb_cpi_fp; the
- *	estimates use that average, which varies less (§4.3.2).
+ *	the scheduler averages into &vgpu_preempt_kernel.tb_cpi_fp; the drain
+ *	estimate uses that average (§4.3.2), or the TB's own CPI when higher.
  * @ctx_bytes: context size: registers, shared memory and SIMT stack state.
  *	Known from the kernel's resources before launch, so always valid.
  * @known: @insts and @cycles have been reported. When clear, drain and

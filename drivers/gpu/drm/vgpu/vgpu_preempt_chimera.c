@@ -186,9 +186,10 @@ static void estimate(const struct vgpu_preempt_input *in,
 	 * of kernels whose TBs differ in length (boundary TBs, data-dependent
 	 * loops), and a deadline is hard, so they are counted up to the
 	 * longest TB the kernel has finished (a TB past it is taken to be
-	 * finishing). Overhead, as §4.3.2 words it: the
-	 * difference between the most instructions executed by a TB of the
-	 * SM and this TB's. Zero for TBs in step (§4.2.4 assumes draining
+	 * finishing), and at the TB's own CPI so far where that is higher
+	 * than the kernel's average (a TB slowed by memory stays slow).
+	 * Overhead, as §4.3.2 words it: the difference between the most
+	 * instructions executed by a TB of the SM and this TB's. Zero for TBs in step (§4.2.4 assumes draining
 	 * costs nothing then); it grows with how far this TB lags the most
 	 * advanced one, i.e. with the time the SM runs part empty. The
 	 * maximum is over the TBs whose statistics are known.
@@ -197,9 +198,14 @@ static void estimate(const struct vgpu_preempt_input *in,
 	if (tb->known && k->known) {
 		u64 whole = max(k->avg_tb_insts, k->max_tb_insts);
 		u64 left = whole > tb->insts ? whole - tb->insts : 0;
+		u64 cpi = k->tb_cpi_fp;
 
+		if (tb->insts)
+			cpi = max(cpi, sat_mul_div(tb->cycles,
+						   VGPU_PREEMPT_FP_ONE,
+						   tb->insts));
 		c->allowed = true;
-		c->latency = vgpu_preempt_drain_latency(left, k->tb_cpi_fp);
+		c->latency = vgpu_preempt_drain_latency(left, cpi);
 		c->overhead = t->max_insts - tb->insts;
 	} else {
 		*c = cost_unknown;
