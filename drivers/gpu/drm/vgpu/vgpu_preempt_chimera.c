@@ -189,10 +189,11 @@ static void estimate(const struct vgpu_preempt_input *in,
 	 * finishing), and at the TB's own CPI so far where that is higher
 	 * than the kernel's average (a TB slowed by memory stays slow).
 	 * Overhead, as §4.3.2 words it: the difference between the most
-	 * instructions executed by a TB of the SM and this TB's. Zero for TBs in step (§4.2.4 assumes draining
-	 * costs nothing then); it grows with how far this TB lags the most
-	 * advanced one, i.e. with the time the SM runs part empty. The
-	 * maximum is over the TBs whose statistics are known.
+	 * instructions executed by a TB of the SM and this TB's. Zero for
+	 * TBs in step (§4.2.4 assumes draining costs nothing then); it grows
+	 * with how far this TB lags the most advanced one, i.e. with the
+	 * time the SM runs part empty. The maximum is over the TBs whose
+	 * statistics are known.
 	 */
 	c = &cost[VGPU_TECH_DRAIN];
 	if (tb->known && k->known) {
