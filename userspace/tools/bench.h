@@ -33,6 +33,26 @@ int bench_sysfs_dir(struct vgpu_device *dev, char *buf, size_t len);
 int bench_sysfs_write(const char *dir, const char *attr, const char *value);
 int bench_sysfs_read(const char *dir, const char *attr, char *buf, size_t len);
 int bench_debugfs_file(const char *name, char *buf, size_t len);
+
+/**
+ * struct bench_saved_attr - a device attribute as it was before an
+ * experiment, to be put back after it.
+ * @name: the attribute.
+ * @value: its value then.
+ */
+struct bench_saved_attr {
+	char name[48];
+	char value[64];
+};
+
+/*
+ * bench_save_attr() notes attribute @name's value in @sv[*@n] (once per
+ * name; 0, -ENAMETOOLONG or -ENOENT); bench_restore_attrs() writes the @n
+ * noted values back, the last noted first.
+ */
+int bench_save_attr(const char *dir, const char *name, struct bench_saved_attr *sv,
+		    unsigned int *n);
+void bench_restore_attrs(const char *dir, const struct bench_saved_attr *sv, unsigned int n);
 /*
  * The "KEY VALUE" lines of debugfs file @name: the value of each of the
  * @n (at most 31) @keys into @out; -EPROTO when one is missing.

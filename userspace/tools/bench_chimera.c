@@ -769,7 +769,9 @@ static void print_run(const struct vgpu_workload *w, const char *cfg,
 int bench_chimera(int argc, char **argv)
 {
 	struct chimera_opts o = { .period_us = 50, .rt_us = 10, .size_which = 2 };
-	char dir[256], saved[NKNOBS][64], name[32];
+	struct bench_saved_attr saved[NKNOBS];
+	char dir[256], name[32];
+	unsigned int nsaved = 0;
 	struct summary (*sum)[NCONFIG] = NULL;
 	struct run_result *res = NULL, ideal;
 	struct vgpu_device *dev;
@@ -788,7 +790,7 @@ int bench_chimera(int argc, char **argv)
 	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
 	vgpu_device_close(dev);
 	for (int k = 0; !ret && k < NKNOBS; k++)
-		ret = bench_sysfs_read(dir, knobs[k], saved[k], sizeof(saved[k]));
+		ret = bench_save_attr(dir, knobs[k], saved, &nsaved);
 	if (ret) {
 		fprintf(stderr, "vgpu bench: cannot read the scheduler's knobs in sysfs\n");
 		return 1;
@@ -925,8 +927,7 @@ int bench_chimera(int argc, char **argv)
 out:
 	if (csv)
 		fclose(csv);
-	for (int k = 0; k < NKNOBS; k++)
-		bench_sysfs_write(dir, knobs[k], saved[k]);
+	bench_restore_attrs(dir, saved, nsaved);
 	free(sum);
 	free(res);
 	if (ret)

@@ -261,41 +261,9 @@ static int split_configs(struct bench_opts *o)
 	return 0;
 }
 
-/**
- * struct saved_attr - a device attribute as it was before the experiment.
- * @name: the attribute.
- * @value: its value then.
- */
-struct saved_attr {
-	char name[48];
-	char value[64];
-};
-
-/* Note @name's value in @sv (once), so that restore_attrs() puts it back. */
-static int save_attr(const char *dir, const char *name, struct saved_attr *sv,
-		     unsigned int *n)
-{
-	for (unsigned int i = 0; i < *n; i++)
-		if (!strcmp(sv[i].name, name))
-			return 0;
-	if (strlen(name) >= sizeof(sv[*n].name))
-		return -ENAMETOOLONG;
-	snprintf(sv[*n].name, sizeof(sv[*n].name), "%s", name);
-	if (bench_sysfs_read(dir, name, sv[*n].value, sizeof(sv[*n].value)))
-		return -ENOENT;
-	(*n)++;
-	return 0;
-}
-
-static void restore_attrs(const char *dir, const struct saved_attr *sv, unsigned int n)
-{
-	while (n--)
-		bench_sysfs_write(dir, sv[n].name, sv[n].value);
-}
-
 /* Each --set KEY=VALUE: saved, then written; a bad key or value fails. */
 static int apply_sets(const char *dir, const struct bench_opts *o,
-		      struct saved_attr *sv, unsigned int *nsv)
+		      struct bench_saved_attr *sv, unsigned int *nsv)
 {
 	for (unsigned int i = 0; i < o->nset; i++) {
 		const char *eq = strchr(o->set[i], '=');
@@ -309,7 +277,7 @@ static int apply_sets(const char *dir, const struct bench_opts *o,
 		}
 		memcpy(key, o->set[i], eq - o->set[i]);
 		key[eq - o->set[i]] = '\0';
-		ret = save_attr(dir, key, sv, nsv);
+		ret = bench_save_attr(dir, key, sv, nsv);
 		if (!ret)
 			ret = bench_sysfs_write(dir, key, eq + 1);
 		if (ret) {
@@ -688,7 +656,7 @@ int bench_pairs(int argc, char **argv)
 	char *wl = NULL, *pl = NULL, dir[256];
 	char defpol[] = "fcfs,spatial,smk-even";
 	const char *preempt0;
-	struct saved_attr saved[MAX_SETS + 2];
+	struct bench_saved_attr saved[MAX_SETS + 2];
 	unsigned int (*pairs)[2] = NULL;
 	uint64_t alone[MAX_WORKLOADS];
 	struct pair_result *res = NULL;
@@ -717,8 +685,8 @@ int bench_pairs(int argc, char **argv)
 	}
 	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
 	vgpu_device_close(dev);
-	if (ret || save_attr(dir, "partition_policy", saved, &nsaved) ||
-	    save_attr(dir, "preempt_policy", saved, &nsaved)) {
+	if (ret || bench_save_attr(dir, "partition_policy", saved, &nsaved) ||
+	    bench_save_attr(dir, "preempt_policy", saved, &nsaved)) {
 		fprintf(stderr, "vgpu bench: cannot read the policies in sysfs\n");
 		free(pairs);
 		return 1;
@@ -800,7 +768,7 @@ int bench_pairs(int argc, char **argv)
 		printf("svg: %s\n", o.svg);
 	}
 out:
-	restore_attrs(dir, saved, nsaved);
+	bench_restore_attrs(dir, saved, nsaved);
 	free(res);
 	free(pairs);
 	if (ret)

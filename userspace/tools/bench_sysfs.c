@@ -117,3 +117,24 @@ int bench_debugfs_counters(const char *name, const char *const *keys, unsigned i
 	fclose(f);
 	return found == (1u << n) - 1 ? 0 : -EPROTO;
 }
+
+int bench_save_attr(const char *dir, const char *name, struct bench_saved_attr *sv,
+		    unsigned int *n)
+{
+	for (unsigned int i = 0; i < *n; i++)
+		if (!strcmp(sv[i].name, name))
+			return 0;
+	if (strlen(name) >= sizeof(sv[*n].name))
+		return -ENAMETOOLONG;
+	snprintf(sv[*n].name, sizeof(sv[*n].name), "%s", name);
+	if (bench_sysfs_read(dir, name, sv[*n].value, sizeof(sv[*n].value)))
+		return -ENOENT;
+	(*n)++;
+	return 0;
+}
+
+void bench_restore_attrs(const char *dir, const struct bench_saved_attr *sv, unsigned int n)
+{
+	while (n--)
+		bench_sysfs_write(dir, sv[n].name, sv[n].value);
+}
