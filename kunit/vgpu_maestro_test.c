@@ -819,6 +819,87 @@ static void maestro_mock_policy_switch(struct kunit *test)
 	mt_done(hw, j, 2);
 }
 
+/* The running TB of @j with priority, its slot in *@slot; -1 when none. */
+static int prio_count(struct mock_hw *hw, struct mock_job *j, u32 *slot)
+{
+	int n = 0;
+	u32 i;
+
+	for (i = 0; i < hw->nr_run; i++) {
+		if (hw->run[i].job != j || !hw->run[i].prio)
+			continue;
+		*slot = hw->run[i].slot;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Issue priority for the TBs another kernel waits for (§5.4.3): under 2-way
+ * allocation the boundary TB (the next in the fixed preemption order) of a
+ * kernel with nothing more to dispatch, and every TB chosen to drain; sent
+ * once per TB, and not at all with kernel-aware scheduling off.
+ */
+static void prio_drain_and_boundary(struct kunit *test, enum vgpu_kernel_sched mode)
+{
+	struct vgpu_device_desc d;
+	struct mock_hw *hw;
+	struct mock_job *j[2];
+	u32 slot = U32_MAX;
+
+	mock_desc(&d);
+	d.num_sms = 1;
+	d.max_tbs_per_sm = 8;
+	hw = mock_new_desc(test, MOCK_RING_MAX, &d);
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_alloc_mode(&hw->s, VGPU_SMST_TWO_WAY);
+	vgpu_sched_set_kernel_sched(&hw->s, mode);
+	hw->s.preempt_ops = &vgpu_preempt_drain;
+	mutex_unlock(&hw->lock);
+	mock_apply(hw);
+	j[0] = mock_job_new(hw, 4, 128, 16, 0, 500);
+	j[1] = mock_job_new(hw, 8, 128, 16, 0, 500);
+	mock_submit(hw, j[0]);
+	mock_submit(hw, j[1]);
+	mock_apply(hw);
+	mutex_lock(&hw->lock);
+	/* j0 has dispatched all: its highest TB; j1 still has TBs to start. */
+	if (mode == VGPU_KSCHED_NONE) {
+		KUNIT_EXPECT_EQ(test, prio_count(hw, j[0], &slot), 0);
+	} else {
+		KUNIT_EXPECT_EQ(test, prio_count(hw, j[0], &slot), 1);
+		KUNIT_EXPECT_EQ(test, slot,
+				vgpu_smst_preempt_victim(&hw->s.smst, 0, &j[0]->e));
+	}
+	KUNIT_EXPECT_EQ(test, prio_count(hw, j[1], &slot), 0);
+	/* Two of j1's four drain: both get priority in the next pass. */
+	KUNIT_EXPECT_EQ(test, vgpu_sched_preempt_excess(&hw->s, 0, &j[1]->e, 2),
+			2);
+	vgpu_sched_run(&hw->s);
+	mutex_unlock(&hw->lock);
+	mock_apply(hw);
+	KUNIT_EXPECT_EQ(test, prio_count(hw, j[1], &slot),
+			mode == VGPU_KSCHED_NONE ? 0 : 2);
+	KUNIT_EXPECT_EQ(test, hw->prio_cmds, mode == VGPU_KSCHED_NONE ? 0 : 3);
+	/* A pass with nothing new sends nothing again. */
+	mutex_lock(&hw->lock);
+	vgpu_sched_run(&hw->s);
+	mutex_unlock(&hw->lock);
+	mock_apply(hw);
+	KUNIT_EXPECT_EQ(test, hw->prio_cmds, mode == VGPU_KSCHED_NONE ? 0 : 3);
+	mock_run_all(hw);
+	expect_complete(hw, j[0]);
+	expect_complete(hw, j[1]);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
+static void maestro_priority_drain_boundary(struct kunit *test)
+{
+	prio_drain_and_boundary(test, VGPU_KSCHED_LRR);
+	prio_drain_and_boundary(test, VGPU_KSCHED_NONE);
+}
+
 static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_fill_and_trial_kernel),
 	KUNIT_CASE(maestro_trial_partitions),
@@ -835,6 +916,7 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_mock_late_arrival),
 	KUNIT_CASE(maestro_mock_three_and_many),
 	KUNIT_CASE(maestro_preempt_excess_order),
+	KUNIT_CASE(maestro_priority_drain_boundary),
 	KUNIT_CASE(maestro_mock_policy_switch),
 	{}
 };

@@ -343,6 +343,7 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	r->threads = j->e.res.threads;
 	r->start = hw->cycle;
 	r->preempt = 0;
+	r->prio = false;
 	r->done_at = hw->cycle + mock_tb_dur(j, cmd->tb);
 	if (j->sat && tbs > j->sat)
 		r->done_at = hw->cycle +
@@ -435,6 +436,24 @@ void mock_apply(struct mock_hw *hw)
 			KUNIT_EXPECT_LT(test, cmd->flags, VGPU_KSCHED_COUNT);
 			hw->ksched = cmd->flags;
 			hw->ksched_cmds++;
+			break;
+		case VGPU_CMD_SET_TB_PRIORITY:
+			/* Once per block, and only for one that runs there. */
+			for (k = 0; k < hw->nr_run; k++) {
+				struct mock_run *r = &hw->run[k];
+
+				if (r->job->e.id != cmd->job || r->tb != cmd->tb ||
+				    r->sm != cmd->sm || r->slot != cmd->slot)
+					continue;
+				KUNIT_EXPECT_FALSE(test, r->prio);
+				KUNIT_EXPECT_EQ(test, r->preempt, 0);
+				r->prio = true;
+				break;
+			}
+			KUNIT_EXPECT_LT_MSG(test, k, hw->nr_run,
+					    "SET_TB_PRIORITY of job %u TB %u, not running",
+					    cmd->job, cmd->tb);
+			hw->prio_cmds++;
 			break;
 		case VGPU_CMD_WAKE_AT:
 			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);

@@ -56,6 +56,8 @@ struct mock_run {
 	u64 done_at;
 	/* a PREEMPT under way: VGPU_PREEMPT_SWITCH or _FLUSH, else 0 */
 	u32 preempt;
+	/* a SET_TB_PRIORITY named it */
+	bool prio;
 };
 
 struct mock_hw {
@@ -79,6 +81,7 @@ struct mock_hw {
 	u32 resets;
 	u32 ksched_cmds;
 	u32 ksched;
+	u32 prio_cmds;
 	/* preemptions carried out, save areas handed out and not yet freed */
 	u32 switches, flushes, restores;
 	s32 ctx_live;

@@ -235,6 +235,15 @@ enum vgpu_cmd_op {
 	 * whose thread blocks share an SM.
 	 */
 	VGPU_CMD_SET_KERNEL_SCHED = 7,
+	/**
+	 * Thread block @tb of @job, running on @sm in @slot, issues first
+	 * until it leaves the slot (Park, dissertation, Ch. V §5.4.3): where
+	 * another kernel waits for its end, a block being drained or a 2-way
+	 * boundary block of a kernel with no more blocks to issue. The
+	 * kernel-aware warp schedulers pick its warps before any other while
+	 * two or more kernels share the SM; mode %VGPU_KSCHED_NONE ignores it.
+	 */
+	VGPU_CMD_SET_TB_PRIORITY = 8,
 };
 
 /**

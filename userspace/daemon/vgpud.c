@@ -147,6 +147,12 @@ static int apply_commands(struct daemon *d)
 				logmsg("kernel-aware scheduling mode %u at cycle %" PRIu64, c.flags,
 				       vgpu_sim_cycle(d->sim));
 			break;
+		case VGPU_CMD_SET_TB_PRIORITY:
+			/* a block another kernel waits for (model.rst) issues first */
+			if (vgpu_sim_tb_priority_cmd(d->sim, &c) && verbose)
+				logmsg("priority for job %u tb %u on sm %u slot %u: no such block",
+				       c.job, c.tb, c.sm, c.slot);
+			break;
 		case VGPU_CMD_WAKE_AT:
 			if (c.addr < d->wake_at)
 				d->wake_at = c.addr;

@@ -1143,6 +1143,18 @@ int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bo
 	return 0;
 }
 
+int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
+{
+	const struct tb *tb;
+
+	if (c->sm >= s->cfg.desc.num_sms || c->slot >= s->cfg.desc.max_tbs_per_sm)
+		return -EINVAL;
+	tb = s->sms[c->sm].slots[c->slot];
+	if (!tb || tb->job->id != c->job || tb->index != c->tb)
+		return -ENOENT;
+	return vgpu_sim_set_tb_priority(s, c->sm, c->slot, true);
+}
+
 void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
 {
 	struct job **pp, *j = NULL;

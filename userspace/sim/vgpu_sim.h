@@ -147,6 +147,12 @@ int vgpu_sim_set_kernel_sched(struct vgpu_sim *sim, uint32_t mode);
  * slot, -ENOENT no block there.
  */
 int vgpu_sim_set_tb_priority(struct vgpu_sim *sim, uint32_t sm, uint32_t slot, bool prio);
+/*
+ * SET_TB_PRIORITY command: vgpu_sim_set_tb_priority() on for the block the
+ * command names; -ENOENT when that block is no longer in the slot (another
+ * one, or none, is there), -EINVAL bad sm or slot. Nothing changes then.
+ */
+int vgpu_sim_tb_priority_cmd(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
 /* Drops a job; blocks still running of it are discarded. */
 void vgpu_sim_job_end(struct vgpu_sim *sim, uint32_t job);
 

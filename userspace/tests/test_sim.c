@@ -3481,11 +3481,21 @@ static int ks_run(const char *mode, struct ks_job *jobs, uint64_t window, bool o
 						.reg_base = reg,
 					};
 
+					struct vgpu_cmd pc = c;
+
 					MCHECK(vgpu_sim_dispatch(e.sim, &c) == 0, "dispatch");
-					/* @prio: job 1's blocks are picked first */
+					/*
+					 * @prio: job 1's blocks are picked first, given by
+					 * the driver's command (another block's is refused)
+					 */
+					pc.op = VGPU_CMD_SET_TB_PRIORITY;
+					pc.tb++;
 					MCHECK(!prio || j != 1 ||
-					       vgpu_sim_set_tb_priority(e.sim, s, slot, true) == 0,
-					       "prio");
+					       vgpu_sim_tb_priority_cmd(e.sim, &pc) == -ENOENT,
+					       "prio, another block");
+					pc.tb--;
+					MCHECK(!prio || j != 1 ||
+					       vgpu_sim_tb_priority_cmd(e.sim, &pc) == 0, "prio");
 					left++;
 				}
 				reg += jobs[j].regs_tb;
@@ -3673,7 +3683,11 @@ static int t_kernel_sched(void)
 		    vgpu_sim_set_kernel_sched(e.sim, VGPU_KSCHED_FAIR) == 0 &&
 		    vgpu_sim_set_tb_priority(e.sim, 15, 0, true) == -EINVAL &&
 		    vgpu_sim_set_tb_priority(e.sim, 0, 8, true) == -EINVAL &&
-		    vgpu_sim_set_tb_priority(e.sim, 0, 0, true) == -ENOENT;
+		    vgpu_sim_set_tb_priority(e.sim, 0, 0, true) == -ENOENT &&
+		    vgpu_sim_tb_priority_cmd(e.sim, &(struct vgpu_cmd){
+			    .op = VGPU_CMD_SET_TB_PRIORITY, .sm = 15 }) == -EINVAL &&
+		    vgpu_sim_tb_priority_cmd(e.sim, &(struct vgpu_cmd){
+			    .op = VGPU_CMD_SET_TB_PRIORITY, .job = 1 }) == -ENOENT;
 		env_fini(&e);
 		CHECK(r, "set_kernel_sched / set_tb_priority refusals");
 	}

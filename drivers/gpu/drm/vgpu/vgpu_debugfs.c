@@ -88,7 +88,8 @@ static int vgpu_debugfs_smst(struct seq_file *m, void *data)
 				   sl->res.regs, sl->shared_base,
 				   sl->res.shared);
 			/* Chimera's per-TB statistics, as of the last kick. */
-			if (!vgpu_sched_tb_progress(s, i, k, &insts, &flags))
+			if (!vgpu_sched_tb_progress(s, i, k, &insts, &flags,
+						    NULL))
 				seq_printf(m, " insts %llu%s", insts,
 					   flags & VGPU_TB_STATUS_CROSSED_BOUNDARY ?
 					   " crossed" : "");
@@ -109,9 +110,9 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 	const struct vgpu_sched_preempt_stats *st = &s->preempt_stats;
 
 	mutex_lock(&vdev->lock);
-	seq_printf(m, "policy %s\nidempotence %s\nbudget_us %u\n",
+	seq_printf(m, "policy %s\nidempotence %s\nbudget_us %u\nmargin_pct %u\n",
 		   s->preempt_ops->name, vgpu_preempt_idem_name(s->idem),
-		   s->budget_us);
+		   s->budget_us, s->budget_margin_pct);
 	seq_printf(m, "requests %llu\nswitch %llu\ndrain %llu\nflush %llu\nlost_insts %llu\n",
 		   st->requests, st->tbs[VGPU_TECH_SWITCH],
 		   st->tbs[VGPU_TECH_DRAIN], st->tbs[VGPU_TECH_FLUSH],

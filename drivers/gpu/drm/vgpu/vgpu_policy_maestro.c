@@ -810,7 +810,7 @@ static void vgpu_maestro_progress(struct vgpu_sched *s, struct vgpu_maestro *m,
 			sl = vgpu_smst_slot(&s->smst, sm, slot);
 			if (!sl || !sl->job ||
 			    vgpu_sched_tb_progress(s, sm, slot, &insts,
-						   &flags)) {
+						   &flags, NULL)) {
 				b->job = 0;
 				continue;
 			}

@@ -134,6 +134,7 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->preempt_ops = &vgpu_preempt_drain;
 	s->idem = VGPU_PREEMPT_IDEM_RELAXED;
 	s->budget_us = VGPU_BUDGET_US_DEFAULT;
+	s->budget_margin_pct = VGPU_BUDGET_MARGIN_PCT_DEFAULT;
 	s->maestro_epoch_cycles = VGPU_MAESTRO_EPOCH_DEFAULT;
 	s->maestro_objective = VGPU_MAESTRO_STP;
 	vgpu_kcb_init(&s->kcb);
@@ -872,6 +873,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
  * @slot: slot on it.
  * @warp_insts: out, warp instructions it has executed.
  * @flags: out, %VGPU_TB_STATUS_* flags.
+ * @start_cycle: out, the cycle it was dispatched at (may be NULL).
  *
  * From the daemon's status table as of its last KICK (exact while the
  * daemon waits in one; a dump taken meanwhile may see it mid-update).
@@ -881,7 +883,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
  * daemon has not yet reported the TB now in it.
  */
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
-			   u64 *warp_insts, u32 *flags)
+			   u64 *warp_insts, u32 *flags, u64 *start_cycle)
 {
 	const struct vgpu_smst_slot *sl;
 	const struct vgpu_tb_status *ts;
@@ -895,6 +897,8 @@ int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 		return -ENODATA;
 	*warp_insts = READ_ONCE(ts->warp_insts);
 	*flags = READ_ONCE(ts->flags);
+	if (start_cycle)
+		*start_cycle = READ_ONCE(ts->start_cycle);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_tb_progress);
@@ -952,9 +956,11 @@ static void vgpu_sched_track_preemption(struct vgpu_sched *s)
  *
  * Ends the jobs that are over (JOB_END, fence), lets the policy's kernel
  * scheduler plan and its TB scheduler dispatch (two-level, Ch. IV
- * Fig. 4.4), then asks for a wake-up: at the earliest arrival cycle of a job that is
- * waiting for its not-before cycle, or at the next cycle when the pass
- * stopped on a full command ring (the next kick continues). Finally
+ * Fig. 4.4), gives issue priority to the TBs another kernel waits for
+ * (vgpu_sched_send_priorities()), then asks for a wake-up: at the earliest
+ * arrival cycle of a job that is waiting for its not-before cycle, or at
+ * the next cycle when the pass stopped on a full command ring (the next
+ * kick continues). Finally
  * publishes the pass's commands to the daemon in one go. Caller holds the
  * device lock. Does nothing while detached.
  */
@@ -996,6 +1002,8 @@ void vgpu_sched_run(struct vgpu_sched *s)
 			s->policy->dispatch(s);
 		else
 			vgpu_sched_tb_dispatch(s);
+		if (!s->ring_full)
+			vgpu_sched_send_priorities(s);
 	}
 
 	if (s->ring_full) {

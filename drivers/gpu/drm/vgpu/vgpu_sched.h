@@ -109,6 +109,10 @@ struct vgpu_partition_ops {
 /** Default of &vgpu_sched.budget_us: Chimera's middle budget (§4.4). */
 #define VGPU_BUDGET_US_DEFAULT		15
 
+/** Default and largest &vgpu_sched.budget_margin_pct. */
+#define VGPU_BUDGET_MARGIN_PCT_DEFAULT	0
+#define VGPU_BUDGET_MARGIN_PCT_MAX	90
+
 /** &vgpu_partition_ops.sm_quota: no limit but room. */
 #define VGPU_SCHED_NO_QUOTA		U32_MAX
 
@@ -143,6 +147,8 @@ enum vgpu_maestro_objective {
  *	(0: none): it runs to its end and is not chosen again
  *	(vgpu_sched_slot_draining()).
  * @drain_tb: that TB.
+ * @prio: the daemon was told that the TB in the slot issues first
+ *	(%VGPU_CMD_SET_TB_PRIORITY); cleared when it leaves.
  */
 struct vgpu_sched_slot {
 	void *pending;
@@ -152,6 +158,7 @@ struct vgpu_sched_slot {
 	bool preempting;
 	u32 drain_job;
 	u32 drain_tb;
+	bool prio;
 };
 
 /**
@@ -248,6 +255,10 @@ struct vgpu_maestro_stats {
  *	kernel are preempted (drain, switch, flush or chimera).
  * @idem: which idempotence condition allows a flush.
  * @budget_us: latency budget of launches that name none.
+ * @budget_margin_pct: share of a latency budget kept back from Algorithm 3
+ *	(0 ... %VGPU_BUDGET_MARGIN_PCT_MAX): it plans against the budget less
+ *	this many percent, so that an estimate a little short still meets
+ *	the deadline (the margin of Ch. IV §4.4.1).
  * @preempt_stats: what preemption did.
  * @stress_period: preemption stress mode: on average every this many
  *	cycles one running TB is preempted; 0 off.
@@ -302,6 +313,7 @@ struct vgpu_sched {
 	const struct vgpu_preempt_ops *preempt_ops;
 	enum vgpu_preempt_idem idem;
 	u32 budget_us;
+	u32 budget_margin_pct;
 	struct vgpu_sched_preempt_stats preempt_stats;
 	u32 stress_period;
 	u64 stress_next;
@@ -349,7 +361,16 @@ void vgpu_sched_send_kernel_sched(struct vgpu_sched *s);
 /* vgpu_sched_preempt.c */
 void vgpu_sched_ctx_free(struct vgpu_sched *s, void *ctx);
 u64 vgpu_sched_ctx_addr(const void *ctx);
+/* The preemption state of TB slot @slot of @sm (&vgpu_sched.slots). */
+static inline struct vgpu_sched_slot *vgpu_sched_slot_of(struct vgpu_sched *s,
+							 u32 sm, u32 slot)
+{
+	return &s->slots[sm * s->smst.max_tbs + slot];
+}
+
 void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot);
+bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot);
+void vgpu_sched_send_priorities(struct vgpu_sched *s);
 void vgpu_sched_slot_restored(struct vgpu_sched *s, u32 sm, u32 slot, void *ctx);
 int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
 			  enum vgpu_preempt_tech tech);
@@ -363,7 +384,7 @@ u32 vgpu_sched_preempt_excess(struct vgpu_sched *s, u32 sm,
 			      struct vgpu_kcb_entry *e, u32 keep);
 void vgpu_sched_stress(struct vgpu_sched *s);
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
-			   u64 *warp_insts, u32 *flags);
+			   u64 *warp_insts, u32 *flags, u64 *start_cycle);
 
 bool vgpu_sched_room(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);
 int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e);

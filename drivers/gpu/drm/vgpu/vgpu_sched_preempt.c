@@ -44,12 +44,6 @@ struct vgpu_sched_ctx {
 	void *cookie;
 };
 
-static struct vgpu_sched_slot *vgpu_sched_slot_of(struct vgpu_sched *s, u32 sm,
-						  u32 slot)
-{
-	return &s->slots[sm * s->smst.max_tbs + slot];
-}
-
 /**
  * vgpu_sched_ctx_addr() - device address of a save area.
  * @ctx: the area.
@@ -113,6 +107,7 @@ void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 	ss = vgpu_sched_slot_of(s, sm, slot);
 	vgpu_sched_ctx_free(s, ss->restored);
 	ss->restored = NULL;
+	ss->prio = false;
 }
 
 /**
@@ -256,7 +251,7 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 				struct vgpu_preempt_tb *t)
 {
 	const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
-	u64 insts;
+	u64 insts, start;
 	u32 flags;
 
 	memset(t, 0, sizeof(*t));
@@ -270,13 +265,15 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 		t->crossed = true;
 		return;
 	}
-	if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags)) {
+	if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags, &start)) {
 		/* Dispatched since the daemon's last report: just started. */
 		t->known = true;
 		return;
 	}
 	t->known = true;
 	t->insts = insts;
+	/* Its own CPI so far (§4.3.2 per-TB cycles), from its dispatch. */
+	t->cycles = s->cycle > start ? s->cycle - start : 0;
 	t->crossed = flags & VGPU_TB_STATUS_CROSSED_BOUNDARY;
 }
 
@@ -330,6 +327,19 @@ static u32 vgpu_sched_kernel_slots(struct vgpu_sched *s, u32 sm,
 }
 
 /*
+ * The cycles Algorithm 3 may plan for under a budget of @budget_us: the
+ * budget less &vgpu_sched.budget_margin_pct. Chimera's misses come from
+ * drains that last longer than estimated; §4.4.1 proposes "a margin to
+ * preemption latency constraint against the deadline".
+ */
+static u64 vgpu_sched_plan_budget(const struct vgpu_sched *s, u32 budget_us)
+{
+	u64 cycles = div_u64((u64)budget_us * s->desc.core_clock_khz, 1000);
+
+	return div_u64(cycles * (100 - s->budget_margin_pct), 100);
+}
+
+/*
  * One Algorithm 3 decision (§4.3.3) over the TBs of kernel @v in @slots of
  * @sm, for @owner's latency budget (the device's when @owner is NULL or
  * names none), into &vgpu_sched.preempt_plan: every TB gets the cheapest
@@ -355,7 +365,7 @@ static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 	};
 	struct vgpu_preempt_request req = {
 		.nr_sms = 1,
-		.budget = div_u64((u64)budget_us * s->desc.core_clock_khz, 1000),
+		.budget = vgpu_sched_plan_budget(s, budget_us),
 	};
 	struct vgpu_preempt_plan plan = { .sms = s->preempt_plan, .max_sms = 1 };
 	u32 i;
@@ -368,8 +378,16 @@ static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 	return !s->preempt_ops->select(&in, &req, &plan);
 }
 
-/* Whether the TB now in (@sm, @slot) was chosen to drain. */
-static bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot)
+/**
+ * vgpu_sched_slot_draining() - whether the TB now in a slot was chosen to
+ * drain: it runs to its end there.
+ * @s: the scheduler.
+ * @sm: SM.
+ * @slot: slot.
+ *
+ * Return: true when a preemption left that TB to finish.
+ */
+bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot)
 {
 	const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
 	const struct vgpu_sched_slot *ss = vgpu_sched_slot_of(s, sm, slot);
@@ -385,10 +403,14 @@ static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
 				     const u32 *slots, u32 nr)
 {
 	const struct vgpu_preempt_sm_plan *pl = s->preempt_plan;
-	u32 i;
+	u32 i, drains = 0;
 
 	if (!vgpu_sched_plan_slots(s, sm, owner, v, slots, nr))
 		return;
+	for (i = 0; i < nr; i++)
+		drains += pl->tech[i] == VGPU_TECH_DRAIN;
+	trace_vgpu_preempt_plan(sm, v->id, nr, drains, pl->latency,
+				pl->overhead, pl->meets, s->cycle);
 	for (i = 0; i < nr; i++) {
 		const struct vgpu_smst_slot *sl;
 		struct vgpu_sched_slot *ss;
@@ -619,7 +641,8 @@ void vgpu_sched_stress(struct vgpu_sched *s)
 		if (!sl || !sl->job || vgpu_sched_slot_of(s, sm, slot)->preempting)
 			continue;
 		if ((s->stress_rng >> 32) & 1) {
-			if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags))
+			if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags,
+						   NULL))
 				flags = 0;
 			if (!(flags & VGPU_TB_STATUS_CROSSED_BOUNDARY))
 				tech = VGPU_TECH_FLUSH;

@@ -247,6 +247,22 @@ static ssize_t latency_budget_us_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(latency_budget_us);
 
+static ssize_t latency_margin_pct_show(struct device *dev,
+				       struct device_attribute *attr, char *buf)
+{
+	return vgpu_u32_show(dev, buf,
+			     &vgpu_sysfs_vdev(dev)->sched.budget_margin_pct);
+}
+
+static ssize_t latency_margin_pct_store(struct device *dev,
+					struct device_attribute *attr,
+					const char *buf, size_t count)
+{
+	return vgpu_u32_store(dev, buf, count, 0, VGPU_BUDGET_MARGIN_PCT_MAX,
+			      &vgpu_sysfs_vdev(dev)->sched.budget_margin_pct);
+}
+static DEVICE_ATTR_RW(latency_margin_pct);
+
 static ssize_t preempt_stress_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
@@ -369,6 +385,7 @@ static struct attribute *vgpu_sched_attrs[] = {
 	&dev_attr_smk_quota_min.attr,
 	&dev_attr_idempotence.attr,
 	&dev_attr_latency_budget_us.attr,
+	&dev_attr_latency_margin_pct.attr,
 	&dev_attr_preempt_stress.attr,
 	&dev_attr_kernel_sched.attr,
 	&dev_attr_maestro_epoch_cycles.attr,
@@ -425,6 +442,13 @@ static ssize_t default_latency_budget_us_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", VGPU_BUDGET_US_DEFAULT);
 }
 
+static ssize_t default_latency_margin_pct_show(struct device *dev,
+					       struct device_attribute *attr,
+					       char *buf)
+{
+	return sysfs_emit(buf, "%u\n", VGPU_BUDGET_MARGIN_PCT_DEFAULT);
+}
+
 static ssize_t default_preempt_stress_show(struct device *dev,
 					   struct device_attribute *attr,
 					   char *buf)
@@ -466,6 +490,8 @@ static struct device_attribute dev_attr_default_idempotence =
 	__ATTR(idempotence, 0444, default_idempotence_show, NULL);
 static struct device_attribute dev_attr_default_latency_budget_us =
 	__ATTR(latency_budget_us, 0444, default_latency_budget_us_show, NULL);
+static struct device_attribute dev_attr_default_latency_margin_pct =
+	__ATTR(latency_margin_pct, 0444, default_latency_margin_pct_show, NULL);
 static struct device_attribute dev_attr_default_preempt_stress =
 	__ATTR(preempt_stress, 0444, default_preempt_stress_show, NULL);
 static struct device_attribute dev_attr_default_kernel_sched =
@@ -483,6 +509,7 @@ static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_smk_quota_min.attr,
 	&dev_attr_default_idempotence.attr,
 	&dev_attr_default_latency_budget_us.attr,
+	&dev_attr_default_latency_margin_pct.attr,
 	&dev_attr_default_preempt_stress.attr,
 	&dev_attr_default_kernel_sched.attr,
 	&dev_attr_default_maestro_epoch_cycles.attr,

@@ -126,6 +126,32 @@ TRACE_EVENT(vgpu_preempt_request,
 		      __entry->nr_sms, __entry->budget_us, __entry->cycle)
 );
 
+TRACE_EVENT(vgpu_preempt_plan,
+	    TP_PROTO(u32 sm, u32 job, u32 nr_tbs, u32 drains, u64 latency,
+		     u64 overhead, bool meets, u64 cycle),
+	    TP_ARGS(sm, job, nr_tbs, drains, latency, overhead, meets, cycle),
+	    TP_STRUCT__entry(__field(u32, sm)
+			     __field(u32, job)
+			     __field(u32, nr_tbs)
+			     __field(u32, drains)
+			     __field(u64, latency)
+			     __field(u64, overhead)
+			     __field(bool, meets)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->sm = sm;
+			   __entry->job = job;
+			   __entry->nr_tbs = nr_tbs;
+			   __entry->drains = drains;
+			   __entry->latency = latency;
+			   __entry->overhead = overhead;
+			   __entry->meets = meets;
+			   __entry->cycle = cycle;),
+	    TP_printk("sm=%u job=%u tbs=%u drains=%u estimate=%llu overhead=%llu %s cycle=%llu",
+		      __entry->sm, __entry->job, __entry->nr_tbs, __entry->drains,
+		      __entry->latency, __entry->overhead,
+		      __entry->meets ? "meets" : "misses", __entry->cycle)
+);
+
 TRACE_EVENT(vgpu_preempt_done,
 	    TP_PROTO(u32 sm, u32 job, u64 latency, bool completed),
 	    TP_ARGS(sm, job, latency, completed),
