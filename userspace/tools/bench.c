@@ -17,7 +17,7 @@ static const struct bench_cmd {
 	{ "model-speed", "[--gpu NAME] [--config FILE] [--size small|default|large|N] [--threads N]",
 	  "simulated warp-insts/s and cycles/s of the model on the suite, 1 thread and all cores",
 	  bench_model_speed },
-	{ "pairs", "--workloads A,B[,...] [--policies PARTITION[/PREEMPT],...] [--with W] "
+	{ "pairs", "--workloads A,B[,...] [--policies PARTITION[/PREEMPT][:KSCHED],...] [--with W] "
 	  "[--set KEY=VALUE]... [--size small|medium|default|large|N] "
 	  "[--seed S] [--csv FILE] [--svg FILE] [--classes FILE]",
 	  "every pair run together under each partition policy: ANTT and STP (thesis Eq. 4.1, 4.2)",

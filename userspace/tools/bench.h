@@ -54,6 +54,15 @@ int bench_save_attr(const char *dir, const char *name, struct bench_saved_attr *
 		    unsigned int *n);
 void bench_restore_attrs(const char *dir, const struct bench_saved_attr *sv, unsigned int n);
 /*
+ * bench_apply_sets() carries out the @nset "KEY=VALUE" options of --set:
+ * each attribute is saved with bench_save_attr(), then written. A bad
+ * option, key or value is printed and fails (-EINVAL or -errno).
+ */
+int bench_apply_sets(const char *dir, const char *const *sets, unsigned int nset,
+		     struct bench_saved_attr *sv, unsigned int *n);
+/* The most --set options one experiment takes. */
+#define BENCH_MAX_SETS	8
+/*
  * The "KEY VALUE" lines of debugfs file @name: the value of each of the
  * @n (at most 31) @keys into @out; -EPROTO when one is missing.
  */

@@ -39,6 +39,9 @@
  * same 20 % duty on half the SMs); the budgets, compared with the blocks'
  * drain and switch times, are not scaled. --period-us 1000 --rt-us 200
  * runs the thesis' task.
+ *
+ * --set KEY=VALUE sets a device attribute for the whole experiment
+ * (latency_margin_pct, say); it is restored at the end with the policies.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -161,6 +164,8 @@ struct chimera_opts {
 	uint64_t size;
 	int size_which;
 	const char *csv, *svg;
+	const char *set[BENCH_MAX_SETS];	/* KEY=VALUE */
+	unsigned int nset;
 };
 
 /* The preemption counters of debugfs "preempt": switch, drain, flush, lost. */
@@ -623,6 +628,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 		{ "size", required_argument, NULL, 'n' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "svg", required_argument, NULL, 'g' },
+		{ "set", required_argument, NULL, 'S' },
 		{ 0 },
 	};
 	static char wl_default[sizeof(default_workloads)];
@@ -630,7 +636,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:c:g:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:c:g:S:", opts, NULL)) != -1) {
 		char *end;
 		unsigned long v;
 
@@ -666,6 +672,13 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 			break;
 		case 'g':
 			o->svg = optarg;
+			break;
+		case 'S':
+			if (o->nset == BENCH_MAX_SETS) {
+				fprintf(stderr, "vgpu bench: at most %d --set\n", BENCH_MAX_SETS);
+				return -EINVAL;
+			}
+			o->set[o->nset++] = optarg;
 			break;
 		default:
 			goto usage;
@@ -731,7 +744,7 @@ usage:
 	fprintf(stderr, "usage: vgpu bench chimera [--workloads A,B,...|default|all] "
 		"[--budget-us 5,10,15,20] [--policies switch,drain,flush,chimera,...] "
 		"[--period-us 50] [--rt-us 10] [--size small|medium|default|large|N] "
-		"[--csv FILE] [--svg FILE]\n");
+		"[--set KEY=VALUE]... [--csv FILE] [--svg FILE]\n");
 	return -EINVAL;
 }
 
@@ -769,7 +782,7 @@ static void print_run(const struct vgpu_workload *w, const char *cfg,
 int bench_chimera(int argc, char **argv)
 {
 	struct chimera_opts o = { .period_us = 50, .rt_us = 10, .size_which = 2 };
-	struct bench_saved_attr saved[NKNOBS];
+	struct bench_saved_attr saved[NKNOBS + BENCH_MAX_SETS];
 	char dir[256], name[32];
 	unsigned int nsaved = 0;
 	struct summary (*sum)[NCONFIG] = NULL;
@@ -794,6 +807,10 @@ int bench_chimera(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "vgpu bench: cannot read the scheduler's knobs in sysfs\n");
 		return 1;
+	}
+	if (bench_apply_sets(dir, o.set, o.nset, saved, &nsaved)) {
+		bench_restore_attrs(dir, saved, nsaved);
+		return 2;
 	}
 	if (read_counters(c0)) {
 		fprintf(stderr, "vgpu bench: cannot read the preemption counters (debugfs preempt; "

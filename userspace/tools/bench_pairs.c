@@ -18,7 +18,9 @@
  *
  * A configuration is a partition policy, optionally with the preemption
  * policy it runs under ("spatial/chimera": Chimera's case study of §4.4.4
- * compares preemption techniques under spatial multitasking); --with W
+ * compares preemption techniques under spatial multitasking) and the
+ * kernel-aware warp scheduling ("maestro/chimera:lrr": Maestro runs with
+ * LRR, §5.4.3; Fig. 5.11 compares none, lrr, ipr and fair); --with W
  * keeps only the pairs with W (§4.4.4 pairs LUD with every benchmark);
  * --set KEY=VALUE sets a device attribute for the whole experiment. Every
  * attribute touched is restored at the end.
@@ -43,7 +45,6 @@
 
 #define MAX_WORKLOADS	32
 #define MAX_POLICIES	8
-#define MAX_SETS	8
 #define GROUP_MAX	4
 
 /**
@@ -67,12 +68,13 @@ struct bench_opts {
 	const struct vgpu_workload *w[MAX_WORKLOADS];
 	const char *cls[MAX_WORKLOADS];	/* COM or MEM */
 	unsigned int nw;
-	const char *policy[MAX_POLICIES];	/* as given: PARTITION[/PREEMPT] */
+	const char *policy[MAX_POLICIES];	/* as given: PARTITION[/PREEMPT][:KSCHED] */
 	char partition[MAX_POLICIES][32];
 	char preempt[MAX_POLICIES][32];	/* "" for the device's */
+	char ksched[MAX_POLICIES][16];	/* "" for the device's */
 	unsigned int np;
 	const char *with;		/* only pairs with this workload */
-	const char *set[MAX_SETS];	/* KEY=VALUE */
+	const char *set[BENCH_MAX_SETS];	/* KEY=VALUE */
 	unsigned int nset;
 	uint64_t size;
 	int size_which;		/* as tool_parse_size() gives */
@@ -220,13 +222,16 @@ static int set_policy(const char *dir, const char *policy)
 }
 
 /*
- * Configuration @p: its partition policy, and its preemption policy, or
- * the device's from before the experiment (@preempt0) when it names none.
+ * Configuration @p: its partition policy, its preemption policy and its
+ * kernel-aware warp scheduling, each of the last two the device's from
+ * before the experiment (@dev0: preempt_policy, kernel_sched) when it
+ * names none.
  */
 static int set_config(const char *dir, const struct bench_opts *o, unsigned int p,
-		      const char *preempt0)
+		      const char *const dev0[2])
 {
-	const char *pre = o->preempt[p][0] ? o->preempt[p] : preempt0;
+	const char *pre = o->preempt[p][0] ? o->preempt[p] : dev0[0];
+	const char *ks = o->ksched[p][0] ? o->ksched[p] : dev0[1];
 	int ret = set_policy(dir, o->partition[p]);
 
 	if (ret) {
@@ -235,54 +240,50 @@ static int set_config(const char *dir, const struct bench_opts *o, unsigned int 
 		return ret;
 	}
 	ret = bench_sysfs_write(dir, "preempt_policy", pre);
-	if (ret)
+	if (ret) {
 		fprintf(stderr, "vgpu bench: unknown preemption policy '%s': %s\n",
 			pre, strerror(-ret));
+		return ret;
+	}
+	ret = bench_sysfs_write(dir, "kernel_sched", ks);
+	if (ret)
+		fprintf(stderr, "vgpu bench: unknown kernel-aware scheduling '%s': %s\n",
+			ks, strerror(-ret));
 	return ret;
 }
 
-/* "PARTITION[/PREEMPT]" of each --policies entry, checked for length. */
+/* Copies @len bytes of @src into @dst of @size bytes; false when too long. */
+static bool copy_part(char *dst, size_t size, const char *src, size_t len)
+{
+	if (len >= size)
+		return false;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+	return true;
+}
+
+/* "PARTITION[/PREEMPT][:KSCHED]" of each --policies entry, checked for length. */
 static int split_configs(struct bench_opts *o)
 {
 	for (unsigned int p = 0; p < o->np; p++) {
-		const char *slash = strchr(o->policy[p], '/');
-		size_t n = slash ? (size_t)(slash - o->policy[p]) : strlen(o->policy[p]);
+		const char *s = o->policy[p], *colon = strchr(s, ':');
+		const char *end = colon ? colon : s + strlen(s);
+		const char *slash = memchr(s, '/', end - s);
+		const char *pend = slash ? slash : end;
+		bool ok = pend > s && copy_part(o->partition[p], sizeof(o->partition[p]), s,
+						pend - s);
 
-		if (!n || n >= sizeof(o->partition[p]) ||
-		    (slash && (!slash[1] || strlen(slash + 1) >= sizeof(o->preempt[p])))) {
-			fprintf(stderr, "vgpu bench: bad policy '%s' (PARTITION[/PREEMPT])\n",
+		o->preempt[p][0] = o->ksched[p][0] = '\0';
+		if (ok && slash)
+			ok = end > slash + 1 && copy_part(o->preempt[p], sizeof(o->preempt[p]),
+							  slash + 1, end - slash - 1);
+		if (ok && colon)
+			ok = colon[1] && copy_part(o->ksched[p], sizeof(o->ksched[p]), colon + 1,
+						   strlen(colon + 1));
+		if (!ok) {
+			fprintf(stderr, "vgpu bench: bad policy '%s' (PARTITION[/PREEMPT][:KSCHED])\n",
 				o->policy[p]);
 			return -EINVAL;
-		}
-		memcpy(o->partition[p], o->policy[p], n);
-		o->partition[p][n] = '\0';
-		snprintf(o->preempt[p], sizeof(o->preempt[p]), "%s", slash ? slash + 1 : "");
-	}
-	return 0;
-}
-
-/* Each --set KEY=VALUE: saved, then written; a bad key or value fails. */
-static int apply_sets(const char *dir, const struct bench_opts *o,
-		      struct bench_saved_attr *sv, unsigned int *nsv)
-{
-	for (unsigned int i = 0; i < o->nset; i++) {
-		const char *eq = strchr(o->set[i], '=');
-		char key[48];
-		int ret;
-
-		if (!eq || eq == o->set[i] || (size_t)(eq - o->set[i]) >= sizeof(key) ||
-		    strchr(o->set[i], '/')) {
-			fprintf(stderr, "vgpu bench: bad --set '%s' (KEY=VALUE)\n", o->set[i]);
-			return -EINVAL;
-		}
-		memcpy(key, o->set[i], eq - o->set[i]);
-		key[eq - o->set[i]] = '\0';
-		ret = bench_save_attr(dir, key, sv, nsv);
-		if (!ret)
-			ret = bench_sysfs_write(dir, key, eq + 1);
-		if (ret) {
-			fprintf(stderr, "vgpu bench: --set %s: %s\n", o->set[i], strerror(-ret));
-			return ret;
 		}
 	}
 	return 0;
@@ -476,8 +477,8 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 			o->with = optarg;
 			break;
 		case 'S':
-			if (o->nset == MAX_SETS) {
-				fprintf(stderr, "vgpu bench: at most %d --set\n", MAX_SETS);
+			if (o->nset == BENCH_MAX_SETS) {
+				fprintf(stderr, "vgpu bench: at most %d --set\n", BENCH_MAX_SETS);
 				return -EINVAL;
 			}
 			o->set[o->nset++] = optarg;
@@ -488,7 +489,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 	}
 	if (optind != argc || !*wl) {
 		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
-			"[--policies PARTITION[/PREEMPT],...] [--with W] [--set KEY=VALUE]... "
+			"[--policies PARTITION[/PREEMPT][:KSCHED],...] [--with W] [--set KEY=VALUE]... "
 			"[--size small|medium|default|large|N] [--seed S] "
 			"[--csv FILE] [--svg FILE] [--classes FILE]\n");
 		return -EINVAL;
@@ -655,8 +656,9 @@ int bench_pairs(int argc, char **argv)
 	struct bench_opts o = { .seed = 1 };
 	char *wl = NULL, *pl = NULL, dir[256];
 	char defpol[] = "fcfs,spatial,smk-even";
-	const char *preempt0;
-	struct bench_saved_attr saved[MAX_SETS + 2];
+	char pre0[64], ks0[64];
+	const char *const dev0[2] = { pre0, ks0 };
+	struct bench_saved_attr saved[BENCH_MAX_SETS + 3];
 	unsigned int (*pairs)[2] = NULL;
 	uint64_t alone[MAX_WORKLOADS];
 	struct pair_result *res = NULL;
@@ -686,15 +688,20 @@ int bench_pairs(int argc, char **argv)
 	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
 	vgpu_device_close(dev);
 	if (ret || bench_save_attr(dir, "partition_policy", saved, &nsaved) ||
-	    bench_save_attr(dir, "preempt_policy", saved, &nsaved)) {
+	    bench_save_attr(dir, "preempt_policy", saved, &nsaved) ||
+	    bench_save_attr(dir, "kernel_sched", saved, &nsaved)) {
 		fprintf(stderr, "vgpu bench: cannot read the policies in sysfs\n");
 		free(pairs);
 		return 1;
 	}
-	preempt0 = saved[1].value;	/* saved second, above */
-	ret = apply_sets(dir, &o, saved, &nsaved);
+	/* A configuration that names none runs under these, --set included. */
+	ret = bench_apply_sets(dir, o.set, o.nset, saved, &nsaved);
+	if (!ret)
+		ret = bench_sysfs_read(dir, "preempt_policy", pre0, sizeof(pre0));
+	if (!ret)
+		ret = bench_sysfs_read(dir, "kernel_sched", ks0, sizeof(ks0));
 	for (unsigned int p = 0; !ret && p < o.np; p++)
-		ret = set_config(dir, &o, p, preempt0);
+		ret = set_config(dir, &o, p, dev0);
 	if (ret)
 		goto out;
 	res = calloc((size_t)npairs * o.np, sizeof(*res));
@@ -720,7 +727,7 @@ int bench_pairs(int argc, char **argv)
 	printf("\n%-16s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
 	       "shared A", "shared B", "ANTT", "STP");
 	for (unsigned int p = 0; !ret && p < o.np; p++) {
-		ret = set_config(dir, &o, p, preempt0);
+		ret = set_config(dir, &o, p, dev0);
 		for (unsigned int i = 0; !ret && i < npairs; i++) {
 			unsigned int a = pairs[i][0], b = pairs[i][1];
 			const struct vgpu_workload *g[2] = { o.w[a], o.w[b] };

@@ -138,3 +138,29 @@ void bench_restore_attrs(const char *dir, const struct bench_saved_attr *sv, uns
 	while (n--)
 		bench_sysfs_write(dir, sv[n].name, sv[n].value);
 }
+
+int bench_apply_sets(const char *dir, const char *const *sets, unsigned int nset,
+		     struct bench_saved_attr *sv, unsigned int *n)
+{
+	for (unsigned int i = 0; i < nset; i++) {
+		const char *eq = strchr(sets[i], '=');
+		char key[48];
+		int ret;
+
+		if (!eq || eq == sets[i] || (size_t)(eq - sets[i]) >= sizeof(key) ||
+		    strchr(sets[i], '/')) {
+			fprintf(stderr, "vgpu bench: bad --set '%s' (KEY=VALUE)\n", sets[i]);
+			return -EINVAL;
+		}
+		memcpy(key, sets[i], eq - sets[i]);
+		key[eq - sets[i]] = '\0';
+		ret = bench_save_attr(dir, key, sv, n);
+		if (!ret)
+			ret = bench_sysfs_write(dir, key, eq + 1);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: --set %s: %s\n", sets[i], strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}

@@ -137,16 +137,22 @@ fi
 check "a rejected write changes nothing" grep -q "\[fcfs\]" $sysdev/partition_policy
 check "preempt_policy lists drain, switch, flush, chimera, ideal; drain active" \
 	grep -q "^\[drain\] switch flush chimera ideal$" $sysdev/preempt_policy
-check "idempotence, latency_budget_us and preempt_stress have their defaults" sh -c \
+check "idempotence, latency_budget_us, latency_margin_pct and preempt_stress have their defaults" sh -c \
 	"grep -q '^\[relaxed\] strict$' $sysdev/idempotence &&
 	 grep -qx 15 $sysdev/latency_budget_us && grep -qx 0 $sysdev/preempt_stress &&
-	 grep -qx 15 $sysdev/.defaults/latency_budget_us"
+	 grep -qx 15 $sysdev/.defaults/latency_budget_us &&
+	 grep -qx 0 $sysdev/latency_margin_pct && grep -qx 0 $sysdev/.defaults/latency_margin_pct"
 check "bad preemption knobs are refused and change nothing" sh -c \
 	"! echo bogus > $sysdev/preempt_policy 2>/dev/null &&
 	 ! echo lax > $sysdev/idempotence 2>/dev/null &&
 	 ! echo 0 > $sysdev/latency_budget_us 2>/dev/null &&
 	 ! echo -1 > $sysdev/preempt_stress 2>/dev/null &&
-	 grep -q '^\[drain\]' $sysdev/preempt_policy && grep -qx 15 $sysdev/latency_budget_us"
+	 ! echo 91 > $sysdev/latency_margin_pct 2>/dev/null &&
+	 grep -q '^\[drain\]' $sysdev/preempt_policy && grep -qx 15 $sysdev/latency_budget_us &&
+	 grep -qx 0 $sysdev/latency_margin_pct"
+check "latency_margin_pct takes 0 to 90" sh -c \
+	"echo 90 > $sysdev/latency_margin_pct && grep -qx 90 $sysdev/latency_margin_pct &&
+	 echo 0 > $sysdev/latency_margin_pct && grep -qx 0 $sysdev/latency_margin_pct"
 check ".defaults/partition_policy is fcfs" grep -qx fcfs $sysdev/.defaults/partition_policy
 
 # Kernel-aware warp scheduling (issue 7): each mode reads back, a bad one
@@ -276,15 +282,17 @@ check "bench pairs --with: policies and the --set knob are restored" sh -c \
 	"grep -q '\[fcfs\]' $sysdev/partition_policy && grep -q '\[drain\]' $sysdev/preempt_policy &&
 	 [ \"\$(cat $sysdev/latency_budget_us)\" = '$budget0' ]"
 # Maestro's decisions over a pair (thesis Fig. 5.12): epochs counted and
-# split among spatial, SMK-even and other SMK partitions.
-vgpu bench pairs --workloads saxpy,sgemm --policies maestro --size medium \
+# split among spatial, SMK-even and other SMK partitions; with LRR between
+# the kernels (§5.4.3), the mode restored after.
+vgpu bench pairs --workloads saxpy,sgemm --policies maestro:lrr --size medium \
 	--set maestro_epoch_cycles=5000 --csv /tmp/pairs-m.csv > /tmp/pairs-m.out 2>&1
 rmae=$?
 cat /tmp/pairs-m.out
-check "bench pairs maestro: exit status 0 and the epoch setting restored" sh -c \
-	"[ $rmae = 0 ] && grep -qx 50000 $sysdev/maestro_epoch_cycles"
+check "bench pairs maestro: exit status 0, the epoch setting and kernel_sched restored" sh -c \
+	"[ $rmae = 0 ] && grep -qx 50000 $sysdev/maestro_epoch_cycles &&
+	 grep -q '^maestro:lrr  *saxpy+sgemm ' /tmp/pairs-m.out && grep -q '^\[none\]' $sysdev/kernel_sched"
 check "bench pairs maestro: epochs decided, the decisions add up" sh -c \
-	'sed -n "s/^maestro decisions: \([0-9]*\) epochs: spatial \([0-9.]*\) %, smk-even \([0-9.]*\) %, smk-other \([0-9.]*\) %.*/\1 \2 \3 \4/p" \
+	'sed -n "s/^maestro:lrr decisions: \([0-9]*\) epochs: spatial \([0-9.]*\) %, smk-even \([0-9.]*\) %, smk-other \([0-9.]*\) %.*/\1 \2 \3 \4/p" \
 	     /tmp/pairs-m.out | awk "{ s = \$2 + \$3 + \$4; ok = \$1 > 0 && s > 99.8 && s < 100.2 } END { exit !ok }" &&
 	 awk -F, "NR == 2 { exit !(\$11 > 0 && \$11 == \$12 + \$13 + \$14) }" /tmp/pairs-m.csv'
 check "bench pairs: bad --with, --set and preemption policy are refused" sh -c \
@@ -292,13 +300,15 @@ check "bench pairs: bad --with, --set and preemption policy are refused" sh -c \
 	 ! vgpu bench pairs --workloads saxpy,sgemm --set nosuch=1 --size small 2>/dev/null &&
 	 ! vgpu bench pairs --workloads saxpy,sgemm --set latency_budget_us --size small 2>/dev/null &&
 	 ! vgpu bench pairs --workloads saxpy,sgemm --policies spatial/nosuch --size small 2>/dev/null &&
+	 ! vgpu bench pairs --workloads saxpy,sgemm --policies smk-even:gto --size small 2>/dev/null &&
+	 ! vgpu bench pairs --workloads saxpy,sgemm --policies smk-even/: --size small 2>/dev/null &&
 	 [ \"\$(cat $sysdev/latency_budget_us)\" = '$budget0' ]"
 
 # The periodic real-time task (Chimera, thesis Sec. 4.4.1), scaled down to
 # the medium sizes: a rerun gives the same table, every request is counted,
 # the knobs are restored, bad options are refused.
 bench="vgpu bench chimera --workloads histogram,lud --size medium --budget-us 10
-	--policies drain,chimera --period-us 50 --rt-us 10"
+	--policies drain,chimera --period-us 50 --rt-us 10 --set latency_margin_pct=10"
 $bench --csv /tmp/chim.csv --svg /tmp/chim.svg > /tmp/chim1.out 2>&1
 rc1=$?
 $bench > /tmp/chim2.out 2>&1
@@ -317,9 +327,11 @@ check "bench chimera: CSV (header + 6 rows) and SVG written" sh -c \
 	'[ "$(wc -l < /tmp/chim.csv)" = 7 ] && grep -q "<svg" /tmp/chim.svg'
 check "bench chimera: the knobs are restored" sh -c \
 	"grep -q '\[fcfs\]' $sysdev/partition_policy && grep -q '\[drain\]' $sysdev/preempt_policy &&
-	 grep -q '\[relaxed\]' $sysdev/idempotence"
+	 grep -q '\[relaxed\]' $sysdev/idempotence && grep -qx 0 $sysdev/latency_margin_pct"
 check "bench chimera: bad options are refused" sh -c \
 	"! vgpu bench chimera --budget-us 0 2>/dev/null &&
+	 ! vgpu bench chimera --set latency_margin_pct=95 2>/dev/null &&
+	 ! vgpu bench chimera --set nosuch=1 2>/dev/null &&
 	 ! vgpu bench chimera --period-us 10 --rt-us 10 2>/dev/null &&
 	 ! vgpu bench chimera --workloads nosuch 2>/dev/null &&
 	 ! vgpu bench chimera --policies nosuch 2>/dev/null"
