@@ -203,6 +203,19 @@ static void chimera_estimate(struct kunit *test)
 	tbs[0].cycles = tbs[0].insts * 2;
 	vgpu_preempt_estimate(&in, &sm, 0, c);
 	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 38000ull);
+
+	/*
+	 * A kernel whose preemptions took 1.5 times their estimates: drain
+	 * and switch latencies scale, a flush's does not, overheads neither.
+	 */
+	in.kernel.latency_scale_fp = FP * 3 / 2;
+	vgpu_preempt_estimate(&in, &sm, 0, c);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].latency, 57000ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_DRAIN].overhead, 11500ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].latency, 2304ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_SWITCH].overhead, 1024ull);
+	KUNIT_EXPECT_EQ(test, c[VGPU_TECH_FLUSH].latency,
+			(u64)VGPU_PREEMPT_FLUSH_LATENCY);
 }
 
 /*

@@ -271,11 +271,56 @@ static void preempt_rank_sms(struct kunit *test)
 	mock_finish(hw);
 }
 
+/*
+ * What vgpu_sched_learn_latency() keeps per kernel: actual / estimate, a
+ * longer ratio at once, a shorter one an eighth of the way, never below
+ * 1.0 nor above 8.0; short (flush) estimates and unknown kernels teach
+ * nothing; sixteen kernels, the oldest replaced; off, nothing is scaled.
+ */
+static void preempt_learn_latency(struct kunit *test)
+{
+	struct vgpu_sched *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+	const u32 one = VGPU_PREEMPT_FP_ONE;
+	u64 k;
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	s->latency_feedback = true;
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7), 0u);
+	vgpu_sched_learn_latency(s, 7, 10000, 15000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7), one * 3 / 2);
+	/* 1.5 - (1.5 - 1.0) / 8 */
+	vgpu_sched_learn_latency(s, 7, 10000, 10000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7),
+			one * 3 / 2 - one / 16);
+	vgpu_sched_learn_latency(s, 7, 10000, 30000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7), one * 3);
+	vgpu_sched_learn_latency(s, 7, 999, 100000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7), one * 3);
+	vgpu_sched_learn_latency(s, 7, 10000, 1000000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7),
+			(u32)VGPU_LATENCY_SCALE_MAX);
+	vgpu_sched_learn_latency(s, 8, 10000, 2000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 8), one);
+	vgpu_sched_learn_latency(s, 0, 10000, 20000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 0), 0u);
+	/* 7 and 8 are the oldest: 16 more keys replace both. */
+	for (k = 100; k < 100 + VGPU_SCHED_LATENCY_SCALES - 1; k++)
+		vgpu_sched_learn_latency(s, k, 10000, 20000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 7), 0u);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 8), one);
+	vgpu_sched_learn_latency(s, 99, 10000, 20000);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 8), 0u);
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 100), one * 2);
+	s->latency_feedback = false;
+	KUNIT_EXPECT_EQ(test, vgpu_sched_latency_scale(s, 100), 0u);
+}
+
 static struct kunit_case vgpu_preempt_cases[] = {
 	KUNIT_CASE(preempt_stress_completes),
 	KUNIT_CASE(preempt_stress_deterministic),
 	KUNIT_CASE(preempt_chimera_beats_drain),
 	KUNIT_CASE(preempt_rank_sms),
+	KUNIT_CASE(preempt_learn_latency),
 	{}
 };
 

@@ -141,13 +141,15 @@ check "idempotence, latency_budget_us, latency_margin_pct and preempt_stress hav
 	"grep -q '^\[relaxed\] strict$' $sysdev/idempotence &&
 	 grep -qx 15 $sysdev/latency_budget_us && grep -qx 0 $sysdev/preempt_stress &&
 	 grep -qx 15 $sysdev/.defaults/latency_budget_us &&
-	 grep -qx 0 $sysdev/latency_margin_pct && grep -qx 0 $sysdev/.defaults/latency_margin_pct"
+	 grep -qx 0 $sysdev/latency_margin_pct && grep -qx 0 $sysdev/.defaults/latency_margin_pct &&
+	 grep -qx 1 $sysdev/latency_feedback && grep -qx 1 $sysdev/.defaults/latency_feedback"
 check "bad preemption knobs are refused and change nothing" sh -c \
 	"! echo bogus > $sysdev/preempt_policy 2>/dev/null &&
 	 ! echo lax > $sysdev/idempotence 2>/dev/null &&
 	 ! echo 0 > $sysdev/latency_budget_us 2>/dev/null &&
 	 ! echo -1 > $sysdev/preempt_stress 2>/dev/null &&
 	 ! echo 91 > $sysdev/latency_margin_pct 2>/dev/null &&
+	 ! echo maybe > $sysdev/latency_feedback 2>/dev/null && grep -qx 1 $sysdev/latency_feedback &&
 	 grep -q '^\[drain\]' $sysdev/preempt_policy && grep -qx 15 $sysdev/latency_budget_us &&
 	 grep -qx 0 $sysdev/latency_margin_pct"
 check "latency_margin_pct takes 0 to 90" sh -c \

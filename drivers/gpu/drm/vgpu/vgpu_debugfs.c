@@ -110,9 +110,9 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 	const struct vgpu_sched_preempt_stats *st = &s->preempt_stats;
 
 	mutex_lock(&vdev->lock);
-	seq_printf(m, "policy %s\nidempotence %s\nbudget_us %u\nmargin_pct %u\n",
+	seq_printf(m, "policy %s\nidempotence %s\nbudget_us %u\nmargin_pct %u\nlatency_feedback %d\n",
 		   s->preempt_ops->name, vgpu_preempt_idem_name(s->idem),
-		   s->budget_us, s->budget_margin_pct);
+		   s->budget_us, s->budget_margin_pct, s->latency_feedback);
 	seq_printf(m, "requests %llu\nswitch %llu\ndrain %llu\nflush %llu\nlost_insts %llu\n",
 		   st->requests, st->tbs[VGPU_TECH_SWITCH],
 		   st->tbs[VGPU_TECH_DRAIN], st->tbs[VGPU_TECH_FLUSH],

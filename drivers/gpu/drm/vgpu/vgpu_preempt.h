@@ -105,6 +105,10 @@ struct vgpu_preempt_tb {
  *	fixed point: what a context switch keeps the SM from executing.
  * @known: the fields above are valid (all non-zero). When clear, every
  *	estimate that needs them costs the maximum.
+ * @latency_scale_fp: how much longer than estimated this kernel's
+ *	preemptions have taken, fixed point (0 or %VGPU_PREEMPT_FP_ONE: as
+ *	estimated): drain and switch latencies are multiplied by it
+ *	(vgpu_sched_learn_latency()). Independent of @known.
  */
 struct vgpu_preempt_kernel {
 	u64 avg_tb_insts;
@@ -112,6 +116,7 @@ struct vgpu_preempt_kernel {
 	u64 tb_cpi_fp;
 	u64 sm_ipc_fp;
 	bool known;
+	u32 latency_scale_fp;
 };
 
 /**

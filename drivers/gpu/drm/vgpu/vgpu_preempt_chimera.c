@@ -155,6 +155,17 @@ static const struct vgpu_preempt_cost cost_unknown = {
 	.allowed = true,
 };
 
+/*
+ * A switch or drain latency as this kernel's past preemptions say it
+ * comes out: times &vgpu_preempt_kernel.latency_scale_fp when set.
+ */
+static u64 scaled(const struct vgpu_preempt_kernel *k, u64 latency)
+{
+	if (!k->latency_scale_fp || latency == U64_MAX)
+		return latency;
+	return sat_mul_div(latency, k->latency_scale_fp, VGPU_PREEMPT_FP_ONE);
+}
+
 static void estimate(const struct vgpu_preempt_input *in,
 		     const struct sm_totals *t, const struct vgpu_preempt_tb *tb,
 		     struct vgpu_preempt_cost cost[VGPU_TECH_NR])
@@ -174,7 +185,7 @@ static void estimate(const struct vgpu_preempt_input *in,
 	 */
 	c = &cost[VGPU_TECH_SWITCH];
 	c->allowed = true;
-	c->latency = vgpu_preempt_switch_latency(t->ctx_bytes, bw);
+	c->latency = scaled(k, vgpu_preempt_switch_latency(t->ctx_bytes, bw));
 	c->overhead = U64_MAX;
 	if (k->known)
 		c->overhead = vgpu_preempt_switch_overhead(own_save,
@@ -206,7 +217,7 @@ static void estimate(const struct vgpu_preempt_input *in,
 						   VGPU_PREEMPT_FP_ONE,
 						   tb->insts));
 		c->allowed = true;
-		c->latency = vgpu_preempt_drain_latency(left, cpi);
+		c->latency = scaled(k, vgpu_preempt_drain_latency(left, cpi));
 		c->overhead = t->max_insts - tb->insts;
 	} else {
 		*c = cost_unknown;

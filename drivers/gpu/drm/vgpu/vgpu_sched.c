@@ -135,6 +135,7 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->idem = VGPU_PREEMPT_IDEM_RELAXED;
 	s->budget_us = VGPU_BUDGET_US_DEFAULT;
 	s->budget_margin_pct = VGPU_BUDGET_MARGIN_PCT_DEFAULT;
+	s->latency_feedback = true;
 	s->maestro_epoch_cycles = VGPU_MAESTRO_EPOCH_DEFAULT;
 	s->maestro_objective = VGPU_MAESTRO_STP;
 	vgpu_kcb_init(&s->kcb);
@@ -309,6 +310,9 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon)
 	if (!list_empty(&s->kcb.active) || s->users)
 		return;
 	s->rr_next = 0;
+	/* What was learned of the kernels' preemptions goes with the caches. */
+	memset(s->latency_scales, 0, sizeof(s->latency_scales));
+	s->latency_scale_next = 0;
 	if (s->attached && tell_daemon)
 		vgpu_sched_emit(s, &cmd);
 }
@@ -925,6 +929,10 @@ static void vgpu_sched_track_preemption(struct vgpu_sched *s)
 		if (p->job && (!o || o->id != p->job || !others)) {
 			trace_vgpu_preempt_done(sm, p->job, s->cycle - p->since,
 						o && o->id == p->job);
+			if (o && o->id == p->job && p->estimate != U64_MAX)
+				vgpu_sched_learn_latency(s, p->victim_key,
+							 p->estimate,
+							 s->cycle - p->since);
 			p->job = 0;
 		}
 		if (others && !p->job) {

@@ -181,13 +181,37 @@ struct vgpu_sched_rank {
  * @since: cycle of the request.
  * @fresh: requested in the current pass (not yet reported).
  * @rank: scratch of the kernel scheduler's choice of SMs.
+ * @estimate: the longest latency the preemption policy planned for the
+ *	kernels preempted there (0: no plan).
+ * @victim_key: &vgpu_kcb_entry.kernel_key of the kernel of @estimate.
  */
 struct vgpu_sched_preempt {
 	u32 job;
 	bool fresh;
 	u64 since;
 	struct vgpu_sched_rank rank;
+	u64 estimate;
+	u64 victim_key;
 };
+
+/**
+ * struct vgpu_sched_latency_scale - how much longer than estimated the
+ * preemptions of one kernel's TBs have taken (vgpu_sched_learn_latency()).
+ * @key: &vgpu_kcb_entry.kernel_key, 0 when the entry is unused.
+ * @scale_fp: actual over estimated latency, fixed point
+ *	(%VGPU_PREEMPT_FP_ONE is 1.0), from 1.0 to %VGPU_LATENCY_SCALE_MAX.
+ */
+struct vgpu_sched_latency_scale {
+	u64 key;
+	u32 scale_fp;
+};
+
+/** Kernels whose latency scale the scheduler remembers (oldest replaced). */
+#define VGPU_SCHED_LATENCY_SCALES	16
+/** Largest &vgpu_sched_latency_scale.scale_fp: 8.0. */
+#define VGPU_LATENCY_SCALE_MAX		(8 * VGPU_PREEMPT_FP_ONE)
+/** Estimates shorter than this many cycles (flushes) teach nothing. */
+#define VGPU_LATENCY_LEARN_MIN		1000
 
 /**
  * struct vgpu_sched_preempt_stats - what preemption did, since the module
@@ -255,6 +279,11 @@ struct vgpu_maestro_stats {
  *	kernel are preempted (drain, switch, flush or chimera).
  * @idem: which idempotence condition allows a flush.
  * @budget_us: latency budget of launches that name none.
+ * @latency_feedback: scale each kernel's drain and switch estimates by
+ *	how much longer its past preemptions took than estimated
+ *	(vgpu_sched_learn_latency(); sysfs, default on).
+ * @latency_scales: those scales, per kernel identity.
+ * @latency_scale_next: the entry of @latency_scales replaced next.
  * @budget_margin_pct: share of a latency budget kept back from Algorithm 3
  *	(0 ... %VGPU_BUDGET_MARGIN_PCT_MAX): it plans against the budget less
  *	this many percent, so that an estimate a little short still meets
@@ -314,6 +343,9 @@ struct vgpu_sched {
 	enum vgpu_preempt_idem idem;
 	u32 budget_us;
 	u32 budget_margin_pct;
+	bool latency_feedback;
+	struct vgpu_sched_latency_scale latency_scales[VGPU_SCHED_LATENCY_SCALES];
+	u32 latency_scale_next;
 	struct vgpu_sched_preempt_stats preempt_stats;
 	u32 stress_period;
 	u64 stress_next;
@@ -370,6 +402,9 @@ static inline struct vgpu_sched_slot *vgpu_sched_slot_of(struct vgpu_sched *s,
 
 void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot);
 bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot);
+u32 vgpu_sched_latency_scale(const struct vgpu_sched *s, u64 key);
+void vgpu_sched_learn_latency(struct vgpu_sched *s, u64 key, u64 estimate,
+			      u64 actual);
 void vgpu_sched_send_priorities(struct vgpu_sched *s);
 void vgpu_sched_slot_restored(struct vgpu_sched *s, u32 sm, u32 slot, void *ctx);
 int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,

@@ -277,12 +277,83 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 	t->crossed = flags & VGPU_TB_STATUS_CROSSED_BOUNDARY;
 }
 
+/**
+ * vgpu_sched_latency_scale() - how much longer than estimated a kernel's
+ * preemptions have taken.
+ * @s: the scheduler.
+ * @key: the kernel's &vgpu_kcb_entry.kernel_key.
+ *
+ * Return: the scale, fixed point, or 0 (as estimated) when none was
+ * learned or &vgpu_sched.latency_feedback is off.
+ */
+u32 vgpu_sched_latency_scale(const struct vgpu_sched *s, u64 key)
+{
+	u32 i;
+
+	if (!s->latency_feedback || !key)
+		return 0;
+	for (i = 0; i < VGPU_SCHED_LATENCY_SCALES; i++)
+		if (s->latency_scales[i].key == key)
+			return s->latency_scales[i].scale_fp;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_latency_scale);
+
+/**
+ * vgpu_sched_learn_latency() - an SM preempted for another kernel is free.
+ * @s: the scheduler.
+ * @key: &vgpu_kcb_entry.kernel_key of the kernel whose plan there was
+ *	the longest.
+ * @estimate: that plan's latency, in cycles, as it was planned.
+ * @actual: the cycles from the request to the free SM.
+ *
+ * §4.4.1 traces Chimera's misses to drains that take longer than
+ * estimated; in the cycle model the TBs' in-flight memory operations and
+ * the DRAM traffic of the other SMs' preemptions lengthen switches and
+ * drains alike, by an amount that depends on the kernel. So the ratio
+ * actual / estimate is remembered per kernel: a longer one replaces the
+ * scale at once (a deadline is hard), a shorter one pulls it down by an
+ * eighth of the difference; it stays between 1.0 and
+ * %VGPU_LATENCY_SCALE_MAX. Estimates under %VGPU_LATENCY_LEARN_MIN
+ * cycles (flushes) teach nothing. Caller holds the device lock.
+ */
+void vgpu_sched_learn_latency(struct vgpu_sched *s, u64 key, u64 estimate,
+			      u64 actual)
+{
+	struct vgpu_sched_latency_scale *ls = NULL;
+	u64 obs;
+	u32 i;
+
+	if (!key || estimate < VGPU_LATENCY_LEARN_MIN || estimate >> 40)
+		return;
+	obs = div64_u64(min(actual, estimate * 8) << VGPU_PREEMPT_FP_SHIFT,
+			estimate);
+	obs = clamp_t(u64, obs, VGPU_PREEMPT_FP_ONE, VGPU_LATENCY_SCALE_MAX);
+	for (i = 0; i < VGPU_SCHED_LATENCY_SCALES && !ls; i++)
+		if (s->latency_scales[i].key == key)
+			ls = &s->latency_scales[i];
+	if (!ls) {
+		ls = &s->latency_scales[s->latency_scale_next];
+		s->latency_scale_next = (s->latency_scale_next + 1) %
+					VGPU_SCHED_LATENCY_SCALES;
+		ls->key = key;
+		ls->scale_fp = obs;
+		return;
+	}
+	if (obs >= ls->scale_fp)
+		ls->scale_fp = obs;
+	else
+		ls->scale_fp -= (ls->scale_fp - obs) / 8;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_learn_latency);
+
 /* The kernel's statistics (§4.3.2), from its finished TBs. */
 static void vgpu_sched_kernel_stats(const struct vgpu_sched *s,
 				    const struct vgpu_kcb_entry *e,
 				    struct vgpu_preempt_kernel *k)
 {
 	memset(k, 0, sizeof(*k));
+	k->latency_scale_fp = vgpu_sched_latency_scale(s, e->kernel_key);
 	if (!e->tbs_done || !e->warp_insts || !e->tb_cycles)
 		return;
 	k->avg_tb_insts = div_u64(e->warp_insts, e->tbs_done);
@@ -327,15 +398,19 @@ static u32 vgpu_sched_kernel_slots(struct vgpu_sched *s, u32 sm,
 }
 
 /*
- * The cycles Algorithm 3 may plan for under a budget of @budget_us: the
- * budget less &vgpu_sched.budget_margin_pct. Chimera's misses come from
- * drains that last longer than estimated; §4.4.1 proposes "a margin to
- * preemption latency constraint against the deadline".
+ * The cycles Algorithm 3 may plan for under a budget of @budget_us; with
+ * a @deadline, the budget less &vgpu_sched.budget_margin_pct. Chimera's
+ * misses come from drains that last longer than estimated; §4.4.1
+ * proposes "a margin to preemption latency constraint against the
+ * deadline".
  */
-static u64 vgpu_sched_plan_budget(const struct vgpu_sched *s, u32 budget_us)
+static u64 vgpu_sched_plan_budget(const struct vgpu_sched *s, u32 budget_us,
+				  bool deadline)
 {
 	u64 cycles = div_u64((u64)budget_us * s->desc.core_clock_khz, 1000);
 
+	if (!deadline)
+		return cycles;
 	return div_u64(cycles * (100 - s->budget_margin_pct), 100);
 }
 
@@ -345,6 +420,13 @@ static u64 vgpu_sched_plan_budget(const struct vgpu_sched *s, u32 budget_us)
  * names none), into &vgpu_sched.preempt_plan: every TB gets the cheapest
  * technique that meets the budget, a switch if none does. Return: whether
  * there is a plan.
+ *
+ * An owner with a deadline (a latency budget of its own, or the real-time
+ * class) is planned for conservatively: against the budget less the
+ * margin, with @v's latencies scaled by what its past preemptions took
+ * (vgpu_sched_learn_latency()). Other requests (a partition policy
+ * repartitioning, a kernel of a higher class without a budget) trade
+ * latency for overhead at the plain budget and estimates.
  */
 static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 				  const struct vgpu_kcb_entry *owner,
@@ -352,6 +434,8 @@ static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 				  const u32 *slots, u32 nr)
 {
 	struct vgpu_preempt_tb *tbs = s->preempt_tbs;
+	bool deadline = owner && (owner->latency_budget_us ||
+				  owner->priority == DRM_VGPU_PRIORITY_REALTIME);
 	u32 budget_us = owner && owner->latency_budget_us ?
 			owner->latency_budget_us : s->budget_us;
 	struct vgpu_preempt_sm in_sm = { .sm = sm, .tbs = tbs, .nr_tbs = nr };
@@ -365,7 +449,7 @@ static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 	};
 	struct vgpu_preempt_request req = {
 		.nr_sms = 1,
-		.budget = vgpu_sched_plan_budget(s, budget_us),
+		.budget = vgpu_sched_plan_budget(s, budget_us, deadline),
 	};
 	struct vgpu_preempt_plan plan = { .sms = s->preempt_plan, .max_sms = 1 };
 	u32 i;
@@ -375,6 +459,8 @@ static bool vgpu_sched_plan_slots(struct vgpu_sched *s, u32 sm,
 	for (i = 0; i < nr; i++)
 		vgpu_sched_tb_stats(s, sm, slots[i], &tbs[i]);
 	vgpu_sched_kernel_stats(s, v, &in.kernel);
+	if (!deadline)
+		in.kernel.latency_scale_fp = 0;
 	return !s->preempt_ops->select(&in, &req, &plan);
 }
 
@@ -396,8 +482,11 @@ bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot)
 	       ss->drain_tb == sl->tb;
 }
 
-/* Plans the TBs in @slots (vgpu_sched_plan_slots()) and carries it out. */
-static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
+/*
+ * Plans the TBs in @slots (vgpu_sched_plan_slots()) and carries it out.
+ * Return: whether there was a plan (in &vgpu_sched.preempt_plan).
+ */
+static bool vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
 				     const struct vgpu_kcb_entry *owner,
 				     const struct vgpu_kcb_entry *v,
 				     const u32 *slots, u32 nr)
@@ -406,7 +495,7 @@ static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
 	u32 i, drains = 0;
 
 	if (!vgpu_sched_plan_slots(s, sm, owner, v, slots, nr))
-		return;
+		return false;
 	for (i = 0; i < nr; i++)
 		drains += pl->tech[i] == VGPU_TECH_DRAIN;
 	trace_vgpu_preempt_plan(sm, v->id, nr, drains, pl->latency,
@@ -426,6 +515,7 @@ static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
 		ss->drain_tb = sl->tb;
 		s->preempt_stats.tbs[VGPU_TECH_DRAIN]++;
 	}
+	return true;
 }
 
 /**
@@ -439,15 +529,19 @@ static void vgpu_sched_preempt_slots(struct vgpu_sched *s, u32 sm,
  * SM (§4.3.3; the partition policy has chosen the SMs, with
  * vgpu_sched_rank_sms() where it had to take busy ones): every TB gets the
  * cheapest technique that meets the latency budget, a switch if none does.
- * Drained TBs need nothing more.
+ * Drained TBs need nothing more. The longest plan is noted in
+ * &vgpu_sched.preempt for vgpu_sched_learn_latency() when the SM is free.
  */
 void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
 			   const struct vgpu_kcb_entry *owner)
 {
 	const struct vgpu_sm *st = &s->smst.sms[sm];
+	struct vgpu_sched_preempt *p = &s->preempt[sm];
 	u32 slots[VGPU_PREEMPT_MAX_TBS];
 	u32 k, nr;
 
+	p->estimate = 0;
+	p->victim_key = 0;
 	if (!s->preempt_ops || !s->slots)
 		return;
 	for (k = 0; k < st->nr_kernels; k++) {
@@ -456,7 +550,11 @@ void vgpu_sched_preempt_sm(struct vgpu_sched *s, u32 sm,
 		if (v == owner)
 			continue;
 		nr = vgpu_sched_kernel_slots(s, sm, v, slots);
-		vgpu_sched_preempt_slots(s, sm, owner, v, slots, nr);
+		if (vgpu_sched_preempt_slots(s, sm, owner, v, slots, nr) &&
+		    s->preempt_plan->latency >= p->estimate) {
+			p->estimate = s->preempt_plan->latency;
+			p->victim_key = v->kernel_key;
+		}
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_sm);

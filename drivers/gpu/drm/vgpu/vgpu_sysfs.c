@@ -263,6 +263,36 @@ static ssize_t latency_margin_pct_store(struct device *dev,
 }
 static DEVICE_ATTR_RW(latency_margin_pct);
 
+static ssize_t latency_feedback_show(struct device *dev,
+				     struct device_attribute *attr, char *buf)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	bool on;
+
+	mutex_lock(&vdev->lock);
+	on = vdev->sched.latency_feedback;
+	mutex_unlock(&vdev->lock);
+	return sysfs_emit(buf, "%d\n", on);
+}
+
+static ssize_t latency_feedback_store(struct device *dev,
+				      struct device_attribute *attr,
+				      const char *buf, size_t count)
+{
+	struct vgpu_device *vdev = vgpu_sysfs_vdev(dev);
+	bool on;
+
+	if (kstrtobool(buf, &on)) {
+		dev_dbg(dev, "latency_feedback: '%s' is not a boolean\n", buf);
+		return -EINVAL;
+	}
+	mutex_lock(&vdev->lock);
+	vdev->sched.latency_feedback = on;
+	mutex_unlock(&vdev->lock);
+	return count;
+}
+static DEVICE_ATTR_RW(latency_feedback);
+
 static ssize_t preempt_stress_show(struct device *dev,
 				   struct device_attribute *attr, char *buf)
 {
@@ -386,6 +416,7 @@ static struct attribute *vgpu_sched_attrs[] = {
 	&dev_attr_idempotence.attr,
 	&dev_attr_latency_budget_us.attr,
 	&dev_attr_latency_margin_pct.attr,
+	&dev_attr_latency_feedback.attr,
 	&dev_attr_preempt_stress.attr,
 	&dev_attr_kernel_sched.attr,
 	&dev_attr_maestro_epoch_cycles.attr,
@@ -449,6 +480,13 @@ static ssize_t default_latency_margin_pct_show(struct device *dev,
 	return sysfs_emit(buf, "%u\n", VGPU_BUDGET_MARGIN_PCT_DEFAULT);
 }
 
+static ssize_t default_latency_feedback_show(struct device *dev,
+					     struct device_attribute *attr,
+					     char *buf)
+{
+	return sysfs_emit(buf, "1\n");
+}
+
 static ssize_t default_preempt_stress_show(struct device *dev,
 					   struct device_attribute *attr,
 					   char *buf)
@@ -492,6 +530,8 @@ static struct device_attribute dev_attr_default_latency_budget_us =
 	__ATTR(latency_budget_us, 0444, default_latency_budget_us_show, NULL);
 static struct device_attribute dev_attr_default_latency_margin_pct =
 	__ATTR(latency_margin_pct, 0444, default_latency_margin_pct_show, NULL);
+static struct device_attribute dev_attr_default_latency_feedback =
+	__ATTR(latency_feedback, 0444, default_latency_feedback_show, NULL);
 static struct device_attribute dev_attr_default_preempt_stress =
 	__ATTR(preempt_stress, 0444, default_preempt_stress_show, NULL);
 static struct device_attribute dev_attr_default_kernel_sched =
@@ -510,6 +550,7 @@ static struct attribute *vgpu_defaults_attrs[] = {
 	&dev_attr_default_idempotence.attr,
 	&dev_attr_default_latency_budget_us.attr,
 	&dev_attr_default_latency_margin_pct.attr,
+	&dev_attr_default_latency_feedback.attr,
 	&dev_attr_default_preempt_stress.attr,
 	&dev_attr_default_kernel_sched.attr,
 	&dev_attr_default_maestro_epoch_cycles.attr,
