@@ -141,20 +141,22 @@ check "idempotence, latency_budget_us, latency_margin_pct and preempt_stress hav
 	"grep -q '^\[relaxed\] strict$' $sysdev/idempotence &&
 	 grep -qx 15 $sysdev/latency_budget_us && grep -qx 0 $sysdev/preempt_stress &&
 	 grep -qx 15 $sysdev/.defaults/latency_budget_us &&
-	 grep -qx 0 $sysdev/latency_margin_pct && grep -qx 0 $sysdev/.defaults/latency_margin_pct &&
-	 grep -qx 1 $sysdev/latency_feedback && grep -qx 1 $sysdev/.defaults/latency_feedback"
+	 grep -qx 25 $sysdev/latency_margin_pct && grep -qx 25 $sysdev/.defaults/latency_margin_pct &&
+	 grep -qx 0 $sysdev/latency_feedback && grep -qx 0 $sysdev/.defaults/latency_feedback"
 check "bad preemption knobs are refused and change nothing" sh -c \
 	"! echo bogus > $sysdev/preempt_policy 2>/dev/null &&
 	 ! echo lax > $sysdev/idempotence 2>/dev/null &&
 	 ! echo 0 > $sysdev/latency_budget_us 2>/dev/null &&
 	 ! echo -1 > $sysdev/preempt_stress 2>/dev/null &&
 	 ! echo 91 > $sysdev/latency_margin_pct 2>/dev/null &&
-	 ! echo maybe > $sysdev/latency_feedback 2>/dev/null && grep -qx 1 $sysdev/latency_feedback &&
+	 ! echo maybe > $sysdev/latency_feedback 2>/dev/null && grep -qx 0 $sysdev/latency_feedback &&
 	 grep -q '^\[drain\]' $sysdev/preempt_policy && grep -qx 15 $sysdev/latency_budget_us &&
-	 grep -qx 0 $sysdev/latency_margin_pct"
-check "latency_margin_pct takes 0 to 90" sh -c \
+	 grep -qx 25 $sysdev/latency_margin_pct"
+check "latency_margin_pct takes 0 to 90, latency_feedback 0 and 1" sh -c \
 	"echo 90 > $sysdev/latency_margin_pct && grep -qx 90 $sysdev/latency_margin_pct &&
-	 echo 0 > $sysdev/latency_margin_pct && grep -qx 0 $sysdev/latency_margin_pct"
+	 echo 0 > $sysdev/latency_margin_pct && grep -qx 0 $sysdev/latency_margin_pct &&
+	 echo 25 > $sysdev/latency_margin_pct && echo 1 > $sysdev/latency_feedback &&
+	 grep -qx 1 $sysdev/latency_feedback && echo 0 > $sysdev/latency_feedback"
 check ".defaults/partition_policy is fcfs" grep -qx fcfs $sysdev/.defaults/partition_policy
 
 # Kernel-aware warp scheduling (issue 7): each mode reads back, a bad one
@@ -310,7 +312,7 @@ check "bench pairs: bad --with, --set and preemption policy are refused" sh -c \
 # the medium sizes: a rerun gives the same table, every request is counted,
 # the knobs are restored, bad options are refused.
 bench="vgpu bench chimera --workloads histogram,lud --size medium --budget-us 10
-	--policies drain,chimera --period-us 50 --rt-us 10 --set latency_margin_pct=10"
+	--policies drain,chimera --period-us 50 --rt-us 10 --set latency_feedback=1"
 $bench --csv /tmp/chim.csv --svg /tmp/chim.svg > /tmp/chim1.out 2>&1
 rc1=$?
 $bench > /tmp/chim2.out 2>&1
@@ -329,7 +331,7 @@ check "bench chimera: CSV (header + 6 rows) and SVG written" sh -c \
 	'[ "$(wc -l < /tmp/chim.csv)" = 7 ] && grep -q "<svg" /tmp/chim.svg'
 check "bench chimera: the knobs are restored" sh -c \
 	"grep -q '\[fcfs\]' $sysdev/partition_policy && grep -q '\[drain\]' $sysdev/preempt_policy &&
-	 grep -q '\[relaxed\]' $sysdev/idempotence && grep -qx 0 $sysdev/latency_margin_pct"
+	 grep -q '\[relaxed\]' $sysdev/idempotence && grep -qx 0 $sysdev/latency_feedback"
 check "bench chimera: bad options are refused" sh -c \
 	"! vgpu bench chimera --budget-us 0 2>/dev/null &&
 	 ! vgpu bench chimera --set latency_margin_pct=95 2>/dev/null &&

@@ -135,7 +135,7 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->idem = VGPU_PREEMPT_IDEM_RELAXED;
 	s->budget_us = VGPU_BUDGET_US_DEFAULT;
 	s->budget_margin_pct = VGPU_BUDGET_MARGIN_PCT_DEFAULT;
-	s->latency_feedback = true;
+	s->latency_feedback = false;
 	s->maestro_epoch_cycles = VGPU_MAESTRO_EPOCH_DEFAULT;
 	s->maestro_objective = VGPU_MAESTRO_STP;
 	vgpu_kcb_init(&s->kcb);

@@ -484,7 +484,7 @@ static ssize_t default_latency_feedback_show(struct device *dev,
 					     struct device_attribute *attr,
 					     char *buf)
 {
-	return sysfs_emit(buf, "1\n");
+	return sysfs_emit(buf, "0\n");
 }
 
 static ssize_t default_preempt_stress_show(struct device *dev,
