@@ -62,6 +62,8 @@ int bench_apply_sets(const char *dir, const char *const *sets, unsigned int nset
 		     struct bench_saved_attr *sv, unsigned int *n);
 /* The most --set options one experiment takes. */
 #define BENCH_MAX_SETS	8
+/* Notes one --set option in @sets[*@n]; -EINVAL, said, past BENCH_MAX_SETS. */
+int bench_add_set(const char **sets, unsigned int *n, const char *arg);
 /*
  * The "KEY VALUE" lines of debugfs file @name: the value of each of the
  * @n (at most 31) @keys into @out; -EPROTO when one is missing.

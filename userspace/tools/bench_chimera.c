@@ -674,11 +674,8 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 			o->svg = optarg;
 			break;
 		case 'S':
-			if (o->nset == BENCH_MAX_SETS) {
-				fprintf(stderr, "vgpu bench: at most %d --set\n", BENCH_MAX_SETS);
+			if (bench_add_set(o->set, &o->nset, optarg))
 				return -EINVAL;
-			}
-			o->set[o->nset++] = optarg;
 			break;
 		default:
 			goto usage;

@@ -477,11 +477,8 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 			o->with = optarg;
 			break;
 		case 'S':
-			if (o->nset == BENCH_MAX_SETS) {
-				fprintf(stderr, "vgpu bench: at most %d --set\n", BENCH_MAX_SETS);
+			if (bench_add_set(o->set, &o->nset, optarg))
 				return -EINVAL;
-			}
-			o->set[o->nset++] = optarg;
 			break;
 		default:
 			return -EINVAL;

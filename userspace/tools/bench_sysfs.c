@@ -164,3 +164,13 @@ int bench_apply_sets(const char *dir, const char *const *sets, unsigned int nset
 	}
 	return 0;
 }
+
+int bench_add_set(const char **sets, unsigned int *n, const char *arg)
+{
+	if (*n == BENCH_MAX_SETS) {
+		fprintf(stderr, "vgpu bench: at most %d --set\n", BENCH_MAX_SETS);
+		return -EINVAL;
+	}
+	sets[(*n)++] = arg;
+	return 0;
+}

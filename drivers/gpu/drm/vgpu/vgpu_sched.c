@@ -245,6 +245,24 @@ static u32 vgpu_sched_space(struct vgpu_sched *s)
 	return s->sink ? s->sink->space(s->sink_ctx) : 0;
 }
 
+/**
+ * vgpu_sched_emit_reserved() - queue a command, keeping the ring's reserve.
+ * @s: the scheduler.
+ * @cmd: the command.
+ *
+ * For commands a pass may leave to the next one: the last
+ * %VGPU_SCHED_RING_RESERVE entries stay free for the WAKE_AT that brings
+ * the daemon back. Caller holds the device lock.
+ *
+ * Return: false, queuing nothing, when the ring has no room beyond them.
+ */
+bool vgpu_sched_emit_reserved(struct vgpu_sched *s, const struct vgpu_cmd *cmd)
+{
+	if (vgpu_sched_space(s) < 1 + VGPU_SCHED_RING_RESERVE)
+		return false;
+	return vgpu_sched_emit(s, cmd);
+}
+
 /*
  * End an active job: issue JOB_END when the daemon knows the job (and
  * @emit), mark it done, let its owner signal the fence and drop resources,

@@ -405,6 +405,7 @@ static inline struct vgpu_sched_slot *vgpu_sched_slot_of(struct vgpu_sched *s,
 }
 
 void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot);
+bool vgpu_sched_emit_reserved(struct vgpu_sched *s, const struct vgpu_cmd *cmd);
 bool vgpu_sched_slot_draining(struct vgpu_sched *s, u32 sm, u32 slot);
 u32 vgpu_sched_latency_scale(const struct vgpu_sched *s, u64 key);
 void vgpu_sched_learn_latency(struct vgpu_sched *s, u64 key, u64 estimate,

@@ -169,9 +169,8 @@ int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
 	cmd.tb = sl->tb;
 	cmd.sm = sm;
 	cmd.slot = slot;
-	s->sink->emit(s->sink_ctx, &cmd);
-	s->emitted++;
-	s->cmd_seq++;
+	/* Room was checked above, before the save area was taken. */
+	vgpu_sched_emit_reserved(s, &cmd);
 	s->preempt_stats.tbs[tech]++;
 	ss->preempting = true;
 	ss->pending = c;

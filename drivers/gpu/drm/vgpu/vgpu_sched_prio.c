@@ -71,18 +71,14 @@ void vgpu_sched_send_priorities(struct vgpu_sched *s)
 			if (!sl || !sl->job || ss->prio || ss->preempting ||
 			    !vgpu_sched_slot_wants_prio(s, sm, slot, sl))
 				continue;
-			if (s->sink->space(s->sink_ctx) <
-			    1 + VGPU_SCHED_RING_RESERVE) {
-				s->ring_full = true;
-				return;
-			}
 			cmd.job = sl->job->id;
 			cmd.tb = sl->tb;
 			cmd.sm = sm;
 			cmd.slot = slot;
-			s->sink->emit(s->sink_ctx, &cmd);
-			s->emitted++;
-			s->cmd_seq++;
+			if (!vgpu_sched_emit_reserved(s, &cmd)) {
+				s->ring_full = true;
+				return;
+			}
 			ss->prio = true;
 		}
 	}
