@@ -702,6 +702,24 @@ static void maestro_mock_three_and_many(struct kunit *test)
 	mt_done(hw, j, 12);
 }
 
+/* A device of one SM with 8 TB slots, 2-way allocation, preempting with @ops. */
+static struct mock_hw *one_sm_two_way(struct kunit *test,
+				      const struct vgpu_preempt_ops *ops)
+{
+	struct vgpu_device_desc d;
+	struct mock_hw *hw;
+
+	mock_desc(&d);
+	d.num_sms = 1;
+	d.max_tbs_per_sm = 8;
+	hw = mock_new_desc(test, MOCK_RING_MAX, &d);
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_alloc_mode(&hw->s, VGPU_SMST_TWO_WAY);
+	hw->s.preempt_ops = ops;
+	mutex_unlock(&hw->lock);
+	return hw;
+}
+
 /*
  * The hook maestro preempts with: vgpu_sched_preempt_excess() takes the
  * boundary TBs first, in the reverse of each kernel's 2-way direction
@@ -710,20 +728,11 @@ static void maestro_mock_three_and_many(struct kunit *test)
  */
 static void maestro_preempt_excess_order(struct kunit *test)
 {
-	struct vgpu_device_desc d;
-	struct mock_hw *hw;
+	struct mock_hw *hw = one_sm_two_way(test, &vgpu_preempt_switch);
 	struct mock_job *j[2];
 	u32 i, slot, n, base[2][8], nb[2] = {}, got[2] = {};
 
-	mock_desc(&d);
-	d.num_sms = 1;
-	d.max_tbs_per_sm = 8;
-	hw = mock_new_desc(test, MOCK_RING_MAX, &d);
 	hw->check_fcfs = false;	/* preempted TBs of job 0 run again later */
-	mutex_lock(&hw->lock);
-	vgpu_sched_set_alloc_mode(&hw->s, VGPU_SMST_TWO_WAY);
-	hw->s.preempt_ops = &vgpu_preempt_switch;
-	mutex_unlock(&hw->lock);
 	j[0] = mock_job_new(hw, 4, 128, 16, 0, 500);
 	j[1] = mock_job_new(hw, 4, 128, 16, 0, 500);
 	mock_submit(hw, j[0]);
@@ -842,19 +851,12 @@ static int prio_count(struct mock_hw *hw, struct mock_job *j, u32 *slot)
  */
 static void prio_drain_and_boundary(struct kunit *test, enum vgpu_kernel_sched mode)
 {
-	struct vgpu_device_desc d;
-	struct mock_hw *hw;
+	struct mock_hw *hw = one_sm_two_way(test, &vgpu_preempt_drain);
 	struct mock_job *j[2];
 	u32 slot = U32_MAX;
 
-	mock_desc(&d);
-	d.num_sms = 1;
-	d.max_tbs_per_sm = 8;
-	hw = mock_new_desc(test, MOCK_RING_MAX, &d);
 	mutex_lock(&hw->lock);
-	vgpu_sched_set_alloc_mode(&hw->s, VGPU_SMST_TWO_WAY);
 	vgpu_sched_set_kernel_sched(&hw->s, mode);
-	hw->s.preempt_ops = &vgpu_preempt_drain;
 	mutex_unlock(&hw->lock);
 	mock_apply(hw);
 	j[0] = mock_job_new(hw, 4, 128, 16, 0, 500);

@@ -366,6 +366,24 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	j->dispatched++;
 }
 
+/* The running block a PREEMPT or SET_TB_PRIORITY names; a failure if none. */
+static struct mock_run *mock_named_run(struct mock_hw *hw,
+				       const struct vgpu_cmd *cmd)
+{
+	u32 k;
+
+	for (k = 0; k < hw->nr_run; k++) {
+		struct mock_run *r = &hw->run[k];
+
+		if (r->job->e.id == cmd->job && r->tb == cmd->tb &&
+		    r->sm == cmd->sm && r->slot == cmd->slot)
+			return r;
+	}
+	KUNIT_FAIL(hw->test, "command %u for job %u TB %u, not running",
+		   cmd->op, cmd->job, cmd->tb);
+	return NULL;
+}
+
 /* Step 1 of the lock-step protocol: apply every command at this cycle. */
 void mock_apply(struct mock_hw *hw)
 {
@@ -377,6 +395,7 @@ void mock_apply(struct mock_hw *hw)
 	KUNIT_EXPECT_EQ(test, hw->visible, hw->nr_cmds);
 	for (i = 0; i < hw->nr_cmds; i++) {
 		const struct vgpu_cmd *cmd = &hw->cmds[i];
+		struct mock_run *r;
 		struct mock_job *j;
 
 		for (k = 0; k < sizeof(*cmd); k++)
@@ -410,27 +429,19 @@ void mock_apply(struct mock_hw *hw)
 			hw->resets++;
 			break;
 		case VGPU_CMD_PREEMPT:
-			for (k = 0; k < hw->nr_run; k++) {
-				struct mock_run *r = &hw->run[k];
-
-				if (r->job->e.id != cmd->job || r->tb != cmd->tb ||
-				    r->sm != cmd->sm || r->slot != cmd->slot)
-					continue;
-				KUNIT_EXPECT_EQ(test, r->preempt, 0);
-				KUNIT_EXPECT_TRUE(test,
-						  cmd->flags == VGPU_PREEMPT_FLUSH ||
-						  ((cmd->flags == VGPU_PREEMPT_SWITCH ||
-						    cmd->flags == VGPU_PREEMPT_IDEAL) &&
-						   cmd->addr != 0));
-				r->preempt = cmd->flags;
-				/* A switch saves for a while, the others are quick. */
-				r->done_at = hw->cycle +
-					     (cmd->flags == VGPU_PREEMPT_SWITCH ? 7 : 1);
+			r = mock_named_run(hw, cmd);
+			if (!r)
 				break;
-			}
-			KUNIT_EXPECT_LT_MSG(test, k, hw->nr_run,
-					    "PREEMPT of job %u TB %u, not running",
-					    cmd->job, cmd->tb);
+			KUNIT_EXPECT_EQ(test, r->preempt, 0);
+			KUNIT_EXPECT_TRUE(test,
+					  cmd->flags == VGPU_PREEMPT_FLUSH ||
+					  ((cmd->flags == VGPU_PREEMPT_SWITCH ||
+					    cmd->flags == VGPU_PREEMPT_IDEAL) &&
+					   cmd->addr != 0));
+			r->preempt = cmd->flags;
+			/* A switch saves for a while, the others are quick. */
+			r->done_at = hw->cycle +
+				     (cmd->flags == VGPU_PREEMPT_SWITCH ? 7 : 1);
 			break;
 		case VGPU_CMD_SET_KERNEL_SCHED:
 			KUNIT_EXPECT_LT(test, cmd->flags, VGPU_KSCHED_COUNT);
@@ -439,21 +450,13 @@ void mock_apply(struct mock_hw *hw)
 			break;
 		case VGPU_CMD_SET_TB_PRIORITY:
 			/* Once per block, and only for one that runs there. */
-			for (k = 0; k < hw->nr_run; k++) {
-				struct mock_run *r = &hw->run[k];
-
-				if (r->job->e.id != cmd->job || r->tb != cmd->tb ||
-				    r->sm != cmd->sm || r->slot != cmd->slot)
-					continue;
-				KUNIT_EXPECT_FALSE(test, r->prio);
-				KUNIT_EXPECT_EQ(test, r->preempt, 0);
-				r->prio = true;
-				break;
-			}
-			KUNIT_EXPECT_LT_MSG(test, k, hw->nr_run,
-					    "SET_TB_PRIORITY of job %u TB %u, not running",
-					    cmd->job, cmd->tb);
 			hw->prio_cmds++;
+			r = mock_named_run(hw, cmd);
+			if (!r)
+				break;
+			KUNIT_EXPECT_FALSE(test, r->prio);
+			KUNIT_EXPECT_EQ(test, r->preempt, 0);
+			r->prio = true;
 			break;
 		case VGPU_CMD_WAKE_AT:
 			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);
