@@ -27,7 +27,8 @@ HOST_CFLAGS := $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all $(INC)
 
 COMPILER_SRCS := $(wildcard userspace/lib/compiler/*.c)
-RUNTIME_SRCS := $(wildcard userspace/lib/*.c)
+# local_cp.c hosts the kernel's command processor: it is built with it, below.
+RUNTIME_SRCS := $(filter-out userspace/lib/local_cp.c,$(wildcard userspace/lib/*.c))
 SIM_SRCS := $(wildcard userspace/sim/*.c)
 DAEMON_SRCS := $(wildcard userspace/daemon/*.c)
 WORKLOAD_SRCS := $(wildcard userspace/workloads/*.c)
@@ -39,6 +40,39 @@ USER_HDRS := $(wildcard uapi/drm/*.h userspace/include/vgpu/*.h userspace/lib/*.
 HOST_TESTS := $(patsubst userspace/tests/%.c,$(B)/host/%,$(wildcard userspace/tests/test_*.c))
 
 all: module userspace
+
+# The command processor of vgpu.ko, compiled unchanged for libvgpu's local
+# device over kcompat (userspace/kcompat: the kernel interfaces these files
+# use, on libc and pthreads), as the kernel's tools/testing/vma does. Kernel
+# files get the kernel's own warnings (W=1 without its noisiest three).
+CP_SRCS := $(addprefix drivers/gpu/drm/vgpu/,vgpu_kcb.c vgpu_smst.c vgpu_sched.c \
+	vgpu_sched_preempt.c vgpu_sched_prio.c vgpu_policy_fcfs.c vgpu_policy_spatial.c \
+	vgpu_policy_smk_even.c vgpu_policy_smk_drf.c vgpu_policy_warped_slicer.c \
+	vgpu_policy_maestro.c vgpu_preempt_chimera.c vgpu_preempt_simple.c vgpu_vram.c \
+	vgpu_desc.c vgpu_launch.c vgpu_program_image.c)
+KCOMPAT_SRCS := $(wildcard userspace/kcompat/*.c)
+CP_LIB_SRCS := $(CP_SRCS) $(KCOMPAT_SRCS) userspace/lib/local_cp.c
+CP_HDRS := $(wildcard drivers/gpu/drm/vgpu/*.h userspace/kcompat/include/*/*.h) \
+	userspace/lib/local_cp.h
+KCOMPAT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-Wno-sign-compare -Wno-missing-field-initializers -Werror -include kcompat.h \
+	-Iuserspace/kcompat/include -Idrivers/gpu/drm/vgpu $(INC) $(DRM_CFLAGS)
+HOST_SAN := -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+vpath %.c drivers/gpu/drm/vgpu userspace/kcompat userspace/lib
+
+$(B)/guest/cp/%.o: %.c $(CP_HDRS) $(USER_HDRS) $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(KCOMPAT_CFLAGS) -O2 -g -c $< -o $@
+$(B)/host/cp/%.o: %.c $(CP_HDRS) $(USER_HDRS) $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(KCOMPAT_CFLAGS) -O1 -g $(HOST_SAN) -c $< -o $@
+CP_OBJS = $(patsubst %.c,$(B)/$(1)/cp/%.o,$(notdir $(CP_LIB_SRCS)))
+$(B)/guest/libvgpu_cp.a: $(call CP_OBJS,guest)
+	@rm -f $@
+	ar rcs $@ $^
+$(B)/host/libvgpu_cp.a: $(call CP_OBJS,host)
+	@rm -f $@
+	ar rcs $@ $^
 
 # Debian packages the build needs; installed when missing.
 deps: $(DEPS_STAMP)
@@ -81,15 +115,16 @@ endef
 $(B)/guest/vgpud: $(DAEMON_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS),$(DAEMON_SRCS) $(SIM_SRCS),-lm -lpthread)
 $(B)/guest/vgpu: $(TOOL_SRCS) $(WORKLOAD_SRCS) $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
-		$(B)/gen/workload_ptx.c $(USER_HDRS) $(DEPS_STAMP)
+		$(B)/gen/workload_ptx.c $(B)/guest/libvgpu_cp.a $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$(TOOL_SRCS) $(WORKLOAD_SRCS) \
-		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(B)/gen/workload_ptx.c,$(DRM_LIBS) -lm -lpthread)
+		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(B)/gen/workload_ptx.c,\
+		$(B)/guest/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
 $(B)/guest/ioctl_test: userspace/tests/ioctl_test.c $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),userspace/tests/ioctl_test.c,$(DRM_LIBS))
 $(B)/guest/%: userspace/tests/guest/%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
-		$(USER_HDRS) $(DEPS_STAMP)
+		$(B)/guest/libvgpu_cp.a $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$< $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS),\
-		$(DRM_LIBS) -lm -lpthread)
+		$(B)/guest/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
 
 GUEST_PROGS := $(B)/guest/vgpud $(B)/guest/vgpu $(B)/guest/ioctl_test \
 	$(patsubst userspace/tests/guest/%.c,$(B)/guest/%,$(wildcard userspace/tests/guest/*.c))
@@ -112,10 +147,10 @@ $(B)/host/test_%: userspace/tests/test_%.c userspace/tests/tap.c userspace/tests
 # links the runtime (libdrm), the workloads and their embedded PTX.
 $(B)/host/test_local: userspace/tests/test_local.c userspace/tests/tap.c userspace/tests/tap.h \
 		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) \
-		$(B)/gen/workload_ptx.c $(USER_HDRS) $(DEPS_STAMP)
+		$(B)/gen/workload_ptx.c $(B)/host/libvgpu_cp.a $(USER_HDRS) $(DEPS_STAMP)
 	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(RUNTIME_SRCS) \
 		$(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) $(B)/gen/workload_ptx.c,\
-		$(DRM_LIBS) -lm -lpthread)
+		$(B)/host/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
 
 host-tests: $(HOST_TESTS)
 

@@ -177,7 +177,7 @@ struct mock_hw *mock_new_desc(struct kunit *test, u32 ring_cap,
 	hw->check_fcfs = true;
 	mutex_init(&hw->lock);
 	hw->desc = *desc;
-	KUNIT_ASSERT_EQ(test, vgpu_backend_validate_desc(&hw->desc, &why), 0);
+	KUNIT_ASSERT_EQ(test, vgpu_desc_validate(&hw->desc, &why), 0);
 	vgpu_sched_init(&hw->s, &hw->lock, NULL);
 	mutex_lock(&hw->lock);
 	KUNIT_EXPECT_EQ(test, vgpu_sched_attach(&hw->s, &hw->desc,

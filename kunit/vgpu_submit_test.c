@@ -2,7 +2,7 @@
 /*
  * KUnit: launch validation (vgpu_submit_validate()) and the check of the
  * hardware description a daemon attaches with
- * (vgpu_backend_validate_desc()). Both are pure functions.
+ * (vgpu_desc_validate()). Both are pure functions.
  */
 
 #include <kunit/test.h>
@@ -198,10 +198,10 @@ static void desc_good(struct kunit *test)
 	const char *why;
 
 	vgpu_test_desc(&d);
-	KUNIT_EXPECT_EQ(test, vgpu_backend_validate_desc(&d, &why), 0);
+	KUNIT_EXPECT_EQ(test, vgpu_desc_validate(&d, &why), 0);
 	d.num_sms = 1024;
 	d.max_tbs_per_sm = 64;
-	KUNIT_EXPECT_EQ(test, vgpu_backend_validate_desc(&d, &why), 0);
+	KUNIT_EXPECT_EQ(test, vgpu_desc_validate(&d, &why), 0);
 }
 
 static void desc_bad(struct kunit *test)
@@ -213,7 +213,7 @@ static void desc_bad(struct kunit *test)
 		vgpu_test_desc(&d);					\
 		stmt;							\
 		why = NULL;						\
-		KUNIT_EXPECT_EQ_MSG(test, vgpu_backend_validate_desc(&d, &why), \
+		KUNIT_EXPECT_EQ_MSG(test, vgpu_desc_validate(&d, &why), \
 				    -EINVAL, "%s", #stmt);		\
 		KUNIT_EXPECT_NOT_NULL(test, why);			\
 	} while (0)

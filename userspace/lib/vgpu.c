@@ -3,6 +3,8 @@
  * libvgpu runtime: the vgpu render node through libdrm.
  */
 #include "vgpu.h"
+#include "local_cp.h"
+#include "vgpu_local.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -111,7 +113,7 @@ int vgpu_get_param(struct vgpu_device *dev, uint32_t param, uint64_t *value)
 	int ret;
 
 	if (dev->local)
-		return vgpu_local_get_param(dev->local, param, value);
+		return local_cp_get_param(vgpu_local_cp(dev->local), param, value);
 	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_GET_PARAM, &gp);
 	if (!ret)
 		*value = gp.value;
@@ -132,11 +134,20 @@ int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out)
 	struct vgpu_bo *bo;
 	int ret;
 
-	if (dev->local)
-		return vgpu_local_bo_create(dev->local, dev, size, out);
 	bo = calloc(1, sizeof(*bo));
 	if (!bo)
 		return -ENOMEM;
+	if (dev->local) {
+		struct local_cp *cp = vgpu_local_cp(dev->local);
+		uint64_t addr;
+
+		ret = local_cp_bo_create(cp, size, &create.handle, &addr);
+		if (ret)
+			goto err_free;
+		create.device_address = addr;
+		bo->map = local_cp_vram(cp) + addr;
+		goto done;
+	}
 	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_BO_CREATE, &create);
 	if (ret)
 		goto err_free;
@@ -150,6 +161,7 @@ int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out)
 		ret = -errno;
 		goto err_close;
 	}
+done:
 	bo->dev = dev;
 	bo->handle = create.handle;
 	bo->size = create.size;
@@ -169,11 +181,11 @@ void vgpu_bo_destroy(struct vgpu_bo *bo)
 	if (!bo)
 		return;
 	if (bo->dev->local) {
-		vgpu_local_bo_destroy(bo->dev->local, bo);
-		return;
+		local_cp_bo_destroy(vgpu_local_cp(bo->dev->local), bo->handle);
+	} else {
+		munmap(bo->map, bo->size);
+		gem_close(bo->dev, bo->handle);
 	}
-	munmap(bo->map, bo->size);
-	gem_close(bo->dev, bo->handle);
 	free(bo);
 }
 
@@ -189,8 +201,6 @@ int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
 
 	if (size > VGPU_PROGRAM_MAX_SIZE)
 		return -E2BIG;
-	if (dev->local)
-		return vgpu_local_program_create(dev->local, dev, image, size, out);
 	prog = calloc(1, sizeof(*prog));
 	if (!prog)
 		return -ENOMEM;
@@ -201,7 +211,10 @@ int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
 	}
 	memcpy(prog->image, image, size);
 	prog->image_size = size;
-	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc);
+	if (dev->local)
+		ret = local_cp_program_create(vgpu_local_cp(dev->local), image, size, &pc.handle);
+	else
+		ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc);
 	if (ret) {
 		free(prog->image);
 		free(prog);
@@ -238,11 +251,11 @@ void vgpu_program_destroy(struct vgpu_program *prog)
 	if (!prog)
 		return;
 	if (prog->dev->local) {
-		vgpu_local_program_destroy(prog->dev->local, prog);
-		return;
+		local_cp_program_destroy(vgpu_local_cp(prog->dev->local), prog->handle);
+	} else {
+		pd = (struct drm_vgpu_program_destroy){ .handle = prog->handle };
+		vgpu_ioctl(prog->dev, DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
 	}
-	pd = (struct drm_vgpu_program_destroy){ .handle = prog->handle };
-	vgpu_ioctl(prog->dev, DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
 	free(prog->image);
 	free(prog);
 }
@@ -338,19 +351,21 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 {
 	uint32_t handles[DRM_VGPU_MAX_SUBMIT_BOS];
 	struct drm_vgpu_submit s = { 0 };
-	uint32_t syncobj;
+	uint32_t syncobj = 0;
 	int ret;
 
-	if (dev->local)
-		return vgpu_local_submit(dev->local, dev, prog, launch, job);
 	if (launch->params && launch->params->overflow)
 		return -E2BIG;
 	if (launch->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
 		return -E2BIG;
-	for (unsigned int i = 0; i < launch->num_bos; i++)
+	for (unsigned int i = 0; i < launch->num_bos; i++) {
+		if (launch->bos[i]->dev != dev)
+			return -ENOENT;	/* another device's buffer */
 		handles[i] = launch->bos[i]->handle;
-	ret = drmSyncobjCreate(dev->fd, 0, &syncobj);
-	if (ret)
+	}
+	if (prog->dev != dev)
+		return -ENOENT;
+	if (!dev->local && drmSyncobjCreate(dev->fd, 0, &syncobj))
 		return -errno;
 
 	s.program = prog->handle;
@@ -371,11 +386,19 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 		s.flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
 		s.not_before_cycle = launch->not_before_cycle;
 	}
-	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_SUBMIT, &s);
-	if (ret) {
-		drmSyncobjDestroy(dev->fd, syncobj);
-		return ret;
+	if (dev->local) {
+		uint32_t id = 0;
+
+		ret = local_cp_submit(vgpu_local_cp(dev->local), &s, handles,
+				      launch->params ? launch->params->bytes : NULL, &id);
+		s.job_id = id;
+	} else {
+		ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_SUBMIT, &s);
+		if (ret)
+			drmSyncobjDestroy(dev->fd, syncobj);
 	}
+	if (ret)
+		return ret;
 	job->dev = dev;
 	job->id = s.job_id;
 	job->syncobj = syncobj;
@@ -408,15 +431,23 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 	struct drm_vgpu_wait wait = { .job_id = job->id, .timeout_ns = timeout_ns };
 	int ret;
 
-	if (job->dev->local)
-		return vgpu_local_job_wait(job->dev->local, job, timeout_ns, res);
-	ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_WAIT, &wait);
-	if (ret)
-		return ret;
-	ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_JOB_INFO, &info);
-	if (ret)
-		return ret;
-	drmSyncobjDestroy(job->dev->fd, job->syncobj);
+	if (job->dev->local) {
+		struct local_cp *cp = vgpu_local_cp(job->dev->local);
+
+		ret = vgpu_local_wait(job->dev->local, (uint32_t)job->id, timeout_ns);
+		if (!ret)
+			ret = local_cp_job_info(cp, &info);
+		if (ret)
+			return ret;
+	} else {
+		ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_WAIT, &wait);
+		if (ret)
+			return ret;
+		ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_JOB_INFO, &info);
+		if (ret)
+			return ret;
+		drmSyncobjDestroy(job->dev->fd, job->syncobj);
+	}
 	job->syncobj = 0;
 	res->error = info.error;
 	res->start_cycle = info.start_cycle;

@@ -175,41 +175,20 @@ int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
 	     const struct vgpu_launch *launch, struct vgpu_job_result *res);
 
 /*
- * The local device (vgpu_local.c): the GPU model of vgpud (userspace/sim)
- * runs in this process over VGPU_LOCAL_VRAM_SIZE bytes of malloc'd device
- * memory; no kernel module or daemon is involved. Every function above
- * works on it. Jobs run in submission order; vgpu_job_wait() runs the
- * model until the job is over (or its host-time timeout passes, -ETIME).
- * A job whose blocks can never finish ends with -EDEADLK.
- * vgpu_device_fd() is -1. Not thread-safe.
+ * The local device (vgpu_local.c): vgpu.ko's command processor and the GPU
+ * model of vgpud (userspace/sim) run in this process, over 256 MiB of
+ * device memory as the module's default; no kernel module or daemon is
+ * involved, and the same calls take the same cycles as on the render node.
+ * Every function above works on it; vgpu_job_wait() runs the model until
+ * the job is over (or its host-time timeout passes, -ETIME), and returns
+ * -EDEADLK when the device can make no more progress (a barrier no thread
+ * reaches). vgpu_device_fd() is -1. Not thread-safe.
  */
-#define VGPU_LOCAL_VRAM_SIZE	(256ull << 20)
 
 int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device **out);
 /* The model's counters since the device was opened; -ENODEV if not local. */
 int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st);
 /* Host time spent in the model so far (submits and waits); -ENODEV if not local. */
 int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns);
-
-/*
- * Internal to libvgpu: how vgpu.c hands a call on a local device to
- * vgpu_local.c. Not for applications.
- */
-struct vgpu_local;
-struct vgpu_device *vgpu_device_new_local(struct vgpu_local *local);
-struct vgpu_local *vgpu_device_local(const struct vgpu_device *dev);
-void vgpu_local_close(struct vgpu_local *l);
-int vgpu_local_get_param(struct vgpu_local *l, uint32_t param, uint64_t *value);
-int vgpu_local_bo_create(struct vgpu_local *l, struct vgpu_device *dev, uint64_t size,
-			 struct vgpu_bo **out);
-void vgpu_local_bo_destroy(struct vgpu_local *l, struct vgpu_bo *bo);
-int vgpu_local_program_create(struct vgpu_local *l, struct vgpu_device *dev,
-			      const void *image, size_t size, struct vgpu_program **out);
-void vgpu_local_program_destroy(struct vgpu_local *l, struct vgpu_program *prog);
-int vgpu_local_submit(struct vgpu_local *l, struct vgpu_device *dev,
-		      const struct vgpu_program *prog, const struct vgpu_launch *launch,
-		      struct vgpu_job *job);
-int vgpu_local_job_wait(struct vgpu_local *l, struct vgpu_job *job, int64_t timeout_ns,
-			struct vgpu_job_result *res);
 
 #endif /* VGPU_H */

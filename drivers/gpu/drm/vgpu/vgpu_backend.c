@@ -39,7 +39,7 @@
 
 #include "vgpu_drv.h"
 
-#define VGPU_RING_ENTRIES	4096
+#define VGPU_RING_ENTRIES	VGPU_CMD_RING_ENTRIES
 #define VGPU_RING_OFF_HEAD	0
 #define VGPU_RING_OFF_TAIL	64
 #define VGPU_RING_OFF_MASK	128
@@ -86,83 +86,6 @@ struct vgpu_backend {
 	struct vgpu_ring evt;
 	struct drm_mm_node status;
 };
-
-/**
- * vgpu_backend_validate_desc() - check the hardware a daemon describes.
- * @d: the description.
- * @why: out, a static string saying what is wrong when the result is not 0.
- *
- * Return: 0, or -EINVAL when a field is out of range or the limits
- * contradict each other.
- */
-int vgpu_backend_validate_desc(const struct vgpu_device_desc *d,
-			       const char **why)
-{
-	u64 granule;
-
-	*why = NULL;
-	if (!memchr(d->name, 0, sizeof(d->name))) {
-		*why = "name not NUL-terminated";
-		return -EINVAL;
-	}
-	if (memchr_inv(d->reserved, 0, sizeof(d->reserved))) {
-		*why = "reserved field set";
-		return -EINVAL;
-	}
-	if (d->num_sms < 1 || d->num_sms > 1024) {
-		*why = "num_sms out of 1..1024";
-		return -EINVAL;
-	}
-	if (d->warp_size != 32) {
-		*why = "warp_size is not 32";
-		return -EINVAL;
-	}
-	if (d->max_tbs_per_sm < 1 || d->max_tbs_per_sm > VGPU_SMST_MAX_SLOTS) {
-		*why = "max_tbs_per_sm out of 1..64";
-		return -EINVAL;
-	}
-	if (!d->max_threads_per_sm || !d->regs_per_sm || !d->shared_per_sm ||
-	    !d->max_threads_per_tb || !d->max_regs_per_thread ||
-	    !d->max_shared_per_tb || !d->core_clock_khz ||
-	    !d->reg_alloc_unit || !d->shared_alloc_unit) {
-		*why = "a limit is zero";
-		return -EINVAL;
-	}
-	if (!is_power_of_2(d->shared_alloc_unit)) {
-		*why = "shared_alloc_unit not a power of two";
-		return -EINVAL;
-	}
-	if (d->max_threads_per_sm % d->warp_size) {
-		*why = "max_threads_per_sm not a multiple of the warp size";
-		return -EINVAL;
-	}
-	if (round_up((u64)d->max_threads_per_tb, d->warp_size) >
-	    d->max_threads_per_sm) {
-		*why = "max_threads_per_tb larger than an SM";
-		return -EINVAL;
-	}
-	if (d->max_shared_per_tb > d->shared_per_sm) {
-		*why = "max_shared_per_tb larger than an SM's shared memory";
-		return -EINVAL;
-	}
-	granule = (u64)d->warp_size * d->reg_alloc_unit;
-	if ((u64)d->warp_size * roundup((u64)d->max_regs_per_thread,
-					d->reg_alloc_unit) > d->regs_per_sm) {
-		*why = "one warp at max_regs_per_thread exceeds regs_per_sm";
-		return -EINVAL;
-	}
-	if (d->regs_per_sm / granule > VGPU_SMST_MAX_UNITS) {
-		*why = "register file too finely divided";
-		return -EINVAL;
-	}
-	if (d->shared_per_sm / d->shared_alloc_unit < 1 ||
-	    d->shared_per_sm / d->shared_alloc_unit > VGPU_SMST_MAX_UNITS) {
-		*why = "shared memory too finely divided";
-		return -EINVAL;
-	}
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(vgpu_backend_validate_desc);
 
 /**
  * vgpu_backend_get_desc() - the attached device's description.
@@ -337,7 +260,7 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 		dev_dbg(dev, "ATTACH: flags %#x set\n", args.flags);
 		return -EINVAL;
 	}
-	ret = vgpu_backend_validate_desc(&args.desc, &why);
+	ret = vgpu_desc_validate(&args.desc, &why);
 	if (ret) {
 		dev_dbg(dev, "ATTACH: bad device description: %s\n", why);
 		return ret;
@@ -407,31 +330,28 @@ err_free:
 	return ret;
 }
 
-/* Consume every event the daemon posted; device lock held. */
-static void vgpu_backend_consume(struct vgpu_backend *b)
-{
-	struct vgpu_device *vdev = b->vdev;
-	/* Pairs with the daemon's release store of tail: entries are written. */
-	u32 tail = smp_load_acquire(b->evt.tail);
-	u32 head = b->evt.local;
-	struct vgpu_evt evt;
+/**
+ * struct vgpu_evt_reader - where vgpu_backend_next_evt() is in the event ring.
+ * @b: the backend.
+ * @head: the next entry to read.
+ * @tail: the daemon's producer index when the turn began.
+ */
+struct vgpu_evt_reader {
+	struct vgpu_backend *b;
+	u32 head;
+	u32 tail;
+};
 
-	if (tail - head > VGPU_RING_ENTRIES) {
-		dev_dbg(vdev->drm.dev, "KICK: event tail %u invalid (head %u), events dropped\n",
-			tail, head);
-		head = tail;
-	}
-	while (head != tail) {
-		memcpy(&evt, vgpu_ring_entry(&b->evt, head), sizeof(evt));
-		head++;
-		if (evt.cycle > vdev->sched.cycle)
-			dev_dbg(vdev->drm.dev, "KICK: event of cycle %llu after the kick's %llu\n",
-				evt.cycle, vdev->sched.cycle);
-		vgpu_sched_event(&vdev->sched, &evt);
-	}
-	b->evt.local = head;
-	/* Entries read before the slots are handed back to the daemon. */
-	smp_store_release(b->evt.head, head);
+/* vgpu_sched_kick()'s source of events: the ring, copied out entry by entry. */
+static bool vgpu_backend_next_evt(void *ctx, struct vgpu_evt *evt)
+{
+	struct vgpu_evt_reader *rd = ctx;
+
+	if (rd->head == rd->tail)
+		return false;
+	memcpy(evt, vgpu_ring_entry(&rd->b->evt, rd->head), sizeof(*evt));
+	rd->head++;
+	return true;
 }
 
 static long vgpu_backend_kick(struct vgpu_backend *b,
@@ -439,8 +359,9 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 {
 	struct vgpu_device *vdev = b->vdev;
 	struct device *dev = vdev->drm.dev;
+	struct vgpu_evt_reader rd = { .b = b };
 	struct vgpu_backend_kick args;
-	u64 prev;
+	u32 consumed;
 	int ret;
 
 	if (copy_from_user(&args, uarg, sizeof(args)))
@@ -455,22 +376,26 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 		ret = -EINVAL;
 		goto out;
 	}
-	prev = vdev->sched.cycle;
-	ret = vgpu_sched_set_cycle(&vdev->sched, args.cycle);
+	/* Pairs with the daemon's release store of tail: entries are written. */
+	rd.tail = smp_load_acquire(b->evt.tail);
+	rd.head = b->evt.local;
+	if (rd.tail - rd.head > VGPU_RING_ENTRIES) {
+		dev_dbg(dev, "KICK: event tail %u invalid (head %u), events dropped\n",
+			rd.tail, rd.head);
+		rd.head = rd.tail;
+	}
+	/* Pairs with the daemon's release store of head: what it applied. */
+	consumed = smp_load_acquire(b->cmd.head);
+	ret = vgpu_sched_kick(&vdev->sched, args.cycle, consumed,
+			      vgpu_backend_next_evt, &rd);
 	if (ret) {
 		dev_dbg(dev, "KICK: cycle %llu before the current %llu\n",
 			args.cycle, vdev->sched.cycle);
 		goto out;
 	}
-	/*
-	 * What the daemon consumed since the last kick it applied at that
-	 * kick's cycle. Pairs with its release store of head.
-	 */
-	vgpu_sched_applied(&vdev->sched, smp_load_acquire(b->cmd.head), prev);
-	vdev->sched.fresh_status = true;
-	vgpu_backend_consume(b);
-	vgpu_sched_run(&vdev->sched);
-	vdev->sched.fresh_status = false;
+	b->evt.local = rd.head;
+	/* Entries read before the slots are handed back to the daemon. */
+	smp_store_release(b->evt.head, rd.head);
 	args.pending_cmds = vgpu_cmd_pending(b);
 	args.flags = vdev->sched.held ? VGPU_KICK_HOLD : 0;
 	if (args.flags & VGPU_KICK_HOLD)

@@ -64,44 +64,13 @@ static int vgpu_get_param_ioctl(struct drm_device *drm, void *data,
 		ret = -ENODEV;
 		goto out;
 	}
-	switch (args->param) {
-	case DRM_VGPU_PARAM_NUM_SMS:
-		args->value = d->num_sms;
-		break;
-	case DRM_VGPU_PARAM_WARP_SIZE:
-		args->value = d->warp_size;
-		break;
-	case DRM_VGPU_PARAM_MAX_THREADS_PER_SM:
-		args->value = d->max_threads_per_sm;
-		break;
-	case DRM_VGPU_PARAM_MAX_TBS_PER_SM:
-		args->value = d->max_tbs_per_sm;
-		break;
-	case DRM_VGPU_PARAM_REGS_PER_SM:
-		args->value = d->regs_per_sm;
-		break;
-	case DRM_VGPU_PARAM_SHARED_PER_SM:
-		args->value = d->shared_per_sm;
-		break;
-	case DRM_VGPU_PARAM_MAX_THREADS_PER_TB:
-		args->value = d->max_threads_per_tb;
-		break;
-	case DRM_VGPU_PARAM_MAX_REGS_PER_THREAD:
-		args->value = d->max_regs_per_thread;
-		break;
-	case DRM_VGPU_PARAM_MAX_SHARED_PER_TB:
-		args->value = d->max_shared_per_tb;
-		break;
-	case DRM_VGPU_PARAM_CORE_CLOCK_KHZ:
-		args->value = d->core_clock_khz;
-		break;
-	case DRM_VGPU_PARAM_CURRENT_CYCLE:
+	if (args->param == DRM_VGPU_PARAM_CURRENT_CYCLE) {
 		args->value = vdev->sched.cycle;
-		break;
-	default:
+		goto out;
+	}
+	if (vgpu_desc_param(d, args->param, &args->value)) {
 		drm_dbg(drm, "GET_PARAM: unknown parameter %u\n", args->param);
 		ret = -EINVAL;
-		break;
 	}
 out:
 	mutex_unlock(&vdev->lock);

@@ -23,37 +23,20 @@
 #include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
 
+#include "vgpu_desc.h"
 #include "vgpu_kcb.h"
+#include "vgpu_launch.h"
+#include "vgpu_program_image.h"
 #include "vgpu_sched.h"
+#include "vgpu_vram.h"
 
 #define VGPU_DRIVER_NAME	"vgpu"
 
-/** Parts of the device memory the synchronised clock's files allocate in. */
-#define VGPU_VRAM_ARENAS		8
-
-/** Program handles one DRM file may hold. */
-#define VGPU_MAX_PROGRAMS_PER_FILE	4096
 /** Job records (unreleased jobs) one DRM file may hold. */
 #define VGPU_MAX_JOBS_PER_FILE		65536
 
 struct dma_fence;
 struct vgpu_backend;
-
-/**
- * struct vgpu_vram - the device memory.
- * @vaddr: the region, from vmalloc_user() so that it can be mapped into
- *	user space page by page.
- * @size: bytes.
- * @lock: protects @mm. Taken inside &vgpu_device.lock, never around it.
- * @mm: range allocator over [PAGE_SIZE, @size): device address 0 is never
- *	handed out, so 0 can mean "none".
- */
-struct vgpu_vram {
-	void *vaddr;
-	u64 size;
-	struct mutex lock;	/* protects @mm */
-	struct drm_mm mm;
-};
 
 /**
  * struct vgpu_clock - the synchronised clock (vgpu_clock.c).
@@ -157,32 +140,6 @@ struct vgpu_bo {
 };
 
 /**
- * struct vgpu_program - a loaded, validated program.
- * @ref: references: the file's handle and every job that uses it.
- * @vdev: the device.
- * @image: the image in device memory (vgpud fetches the code there).
- * @data: the data segment, allocated when @data_size is non-zero.
- * @size: bytes of the image.
- * @data_size: bytes of the data segment.
- * @num_entries: entry points.
- * @hash: xxh64 of the image: the same code loaded again, by any process,
- *	has the same hash, so that a kernel is recognised when it comes back
- *	(&vgpu_kcb_entry.kernel_key).
- * @entries: validated copies of the entry descriptors.
- */
-struct vgpu_program {
-	struct kref ref;
-	struct vgpu_device *vdev;
-	struct drm_mm_node image;
-	struct drm_mm_node data;
-	u64 hash;
-	u32 size;
-	u32 data_size;
-	u32 num_entries;
-	struct vgpu_program_entry entries[] __counted_by(num_entries);
-};
-
-/**
  * struct vgpu_job - one submitted launch.
  * @kcb: its KCB entry (the scheduler's view); holds the reference count.
  * @vdev: the device.
@@ -212,14 +169,6 @@ static inline struct vgpu_bo *to_vgpu_bo(struct drm_gem_object *obj)
 	return container_of(obj, struct vgpu_bo, base);
 }
 
-/* vgpu_vram.c */
-int vgpu_vram_init(struct vgpu_vram *vram, u64 size);
-void vgpu_vram_fini(struct vgpu_vram *vram);
-int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
-		    u64 size, u64 align, u32 arena);
-void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node);
-void *vgpu_vram_ptr(struct vgpu_vram *vram, u64 addr);
-
 /* vgpu_gem.c */
 int vgpu_bo_create_ioctl(struct drm_device *drm, void *data,
 			 struct drm_file *file);
@@ -227,23 +176,14 @@ int vgpu_bo_mmap_offset_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 
 /* vgpu_program.c */
-int vgpu_program_validate(const void *image, size_t size,
-			  const struct vgpu_device_desc *desc,
-			  const char **why);
 int vgpu_program_create_ioctl(struct drm_device *drm, void *data,
 			      struct drm_file *file);
 int vgpu_program_destroy_ioctl(struct drm_device *drm, void *data,
 			       struct drm_file *file);
 struct vgpu_program *vgpu_program_lookup(struct vgpu_file *vf, u32 handle);
-void vgpu_program_put(struct vgpu_program *prog);
 void vgpu_file_programs_fini(struct vgpu_file *vf);
 
 /* vgpu_job.c */
-int vgpu_submit_validate(const struct drm_vgpu_submit *args,
-			 const struct vgpu_device_desc *desc,
-			 const struct vgpu_program_entry *entries,
-			 u32 num_entries, struct vgpu_tb_res *res,
-			 u32 *num_tbs, const char **why);
 int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file);
 int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
@@ -261,8 +201,6 @@ int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
 int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 
 /* vgpu_backend.c */
-int vgpu_backend_validate_desc(const struct vgpu_device_desc *desc,
-			       const char **why);
 int vgpu_backend_register(struct vgpu_device *vdev);
 void vgpu_backend_unregister(struct vgpu_device *vdev);
 int vgpu_backend_get_desc(struct vgpu_device *vdev,

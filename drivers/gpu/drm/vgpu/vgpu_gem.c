@@ -95,13 +95,12 @@ int vgpu_bo_create_ioctl(struct drm_device *drm, void *data,
 	bo->base.funcs = &vgpu_bo_funcs;
 	drm_gem_private_object_init(drm, &bo->base, size);
 
-	ret = vgpu_vram_alloc(&vdev->vram, &bo->node, size, PAGE_SIZE,
-			      vgpu_file_arena(file->driver_priv));
+	ret = vgpu_vram_bo_alloc(&vdev->vram, &bo->node, size,
+				 vgpu_file_arena(file->driver_priv));
 	if (ret) {
 		drm_dbg(drm, "BO_CREATE: no free range of %llu bytes\n", size);
 		goto err_put;
 	}
-	memset(vgpu_vram_ptr(&vdev->vram, bo->node.start), 0, size);
 
 	ret = drm_gem_create_mmap_offset(&bo->base);
 	if (ret) {

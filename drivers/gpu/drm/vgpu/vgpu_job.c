@@ -2,12 +2,12 @@
 /*
  * vgpu jobs: SUBMIT and JOB_INFO, job fences and job records.
  *
- * SUBMIT validates a launch (handles, dimensions, the entry's resource
- * needs against the device limits), creates a job - a KCB entry plus the
- * references it holds on its program and buffers -, lays its
- * struct vgpu_job_desc out in device memory for the daemon, installs its
- * fence in the out-syncobj and lets the scheduler act (ARCHITECTURE.md,
- * "The flow of one launch", step 2).
+ * SUBMIT validates a launch (handles here; dimensions and the entry's
+ * resource needs against the device limits in vgpu_launch.c), creates a
+ * job - a KCB entry plus the references it holds on its program and
+ * buffers -, lays its struct vgpu_job_desc out in device memory for the
+ * daemon, installs its fence in the out-syncobj and lets the scheduler act
+ * (ARCHITECTURE.md, "The flow of one launch", step 2).
  *
  * A job lives while anything references it: the KCB until it ends, the
  * submitting file's job record until JOB_INFO releases it or the file is
@@ -26,8 +26,6 @@
 #include <drm/drm_gem.h>
 #include <drm/drm_print.h>
 #include <drm/drm_syncobj.h>
-
-#include <kunit/visibility.h>
 
 #include "vgpu_drv.h"
 
@@ -50,118 +48,6 @@ static const struct dma_fence_ops vgpu_fence_ops = {
 	.get_driver_name = vgpu_fence_get_driver_name,
 	.get_timeline_name = vgpu_fence_get_timeline_name,
 };
-
-/**
- * vgpu_submit_validate() - check a launch against its entry and the device.
- * @args: the SUBMIT arguments.
- * @desc: the attached device.
- * @entries: the program's entries.
- * @num_entries: how many.
- * @res: out, the resources one TB occupies on an SM.
- * @num_tbs: out, thread blocks of the grid.
- * @why: out, a static string saying what is wrong when the result is not 0.
- *
- * A pure function of its arguments (KUnit tests it). Handles are checked
- * by the caller.
- *
- * Return: 0; -EINVAL for unknown flags, non-zero pad, a bad priority, a
- * zero grid or block dimension, a bad entry index or a parameter size other
- * than the entry's; -E2BIG for a block above the device's or the entry's
- * thread limit, a grid of more than 2^32-1 blocks, registers or shared
- * memory of a block beyond the device, more than
- * %DRM_VGPU_MAX_PARAM_BYTES parameter bytes or %DRM_VGPU_MAX_SUBMIT_BOS
- * buffers.
- */
-int vgpu_submit_validate(const struct drm_vgpu_submit *args,
-			 const struct vgpu_device_desc *desc,
-			 const struct vgpu_program_entry *entries,
-			 u32 num_entries, struct vgpu_tb_res *res,
-			 u32 *num_tbs, const char **why)
-{
-	const struct vgpu_program_entry *e;
-	u64 threads, tbs, shared;
-	int i;
-
-	*why = NULL;
-	if (args->flags & ~DRM_VGPU_SUBMIT_FLAGS) {
-		*why = "unknown flags";
-		return -EINVAL;
-	}
-	if (args->pad) {
-		*why = "pad set";
-		return -EINVAL;
-	}
-	if (args->priority > DRM_VGPU_PRIORITY_REALTIME) {
-		*why = "unknown priority";
-		return -EINVAL;
-	}
-	for (i = 0; i < 3; i++) {
-		if (!args->grid[i] || !args->block[i]) {
-			*why = "zero grid or block dimension";
-			return -EINVAL;
-		}
-	}
-	if (args->params_size > DRM_VGPU_MAX_PARAM_BYTES) {
-		*why = "parameter block larger than DRM_VGPU_MAX_PARAM_BYTES";
-		return -E2BIG;
-	}
-	if (args->num_bos > DRM_VGPU_MAX_SUBMIT_BOS) {
-		*why = "more buffers than DRM_VGPU_MAX_SUBMIT_BOS";
-		return -E2BIG;
-	}
-	if (args->entry >= num_entries) {
-		*why = "no such entry point";
-		return -EINVAL;
-	}
-	e = &entries[args->entry];
-	if (args->params_size != e->param_size) {
-		*why = "parameter size differs from the entry's";
-		return -EINVAL;
-	}
-
-	threads = (u64)args->block[0] * args->block[1];
-	if (threads <= desc->max_threads_per_tb)
-		threads *= args->block[2];
-	if (threads > desc->max_threads_per_tb) {
-		*why = "block larger than the device's block limit";
-		return -E2BIG;
-	}
-	if (e->max_threads_per_tb && threads > e->max_threads_per_tb) {
-		*why = "block larger than the entry's .maxntid";
-		return -E2BIG;
-	}
-	tbs = (u64)args->grid[0] * args->grid[1];
-	if (tbs <= U32_MAX)
-		tbs *= args->grid[2];
-	if (tbs > U32_MAX) {
-		*why = "grid of more than 2^32-1 blocks";
-		return -E2BIG;
-	}
-	if (e->regs_per_thread > desc->max_regs_per_thread) {
-		*why = "entry needs more registers per thread than the device has";
-		return -E2BIG;
-	}
-	shared = (u64)e->shared_static + args->dynamic_shared;
-	if (shared > desc->max_shared_per_tb ||
-	    round_up(shared, (u64)desc->shared_alloc_unit) >
-			desc->max_shared_per_tb) {
-		*why = "shared memory of a block beyond the device's limit";
-		return -E2BIG;
-	}
-	if (vgpu_tb_res_compute(desc, threads, e->regs_per_thread, shared,
-				res) ||
-	    res->regs > desc->regs_per_sm) {
-		*why = "registers of a block beyond an SM's register file";
-		return -E2BIG;
-	}
-	if (res->threads > desc->max_threads_per_sm) {
-		*why = "block larger than an SM's thread slots";
-		return -E2BIG;
-	}
-	*num_tbs = tbs;
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(vgpu_submit_validate);
 
 /* Drop what the job holds; idempotent. */
 static void vgpu_job_cleanup(struct vgpu_job *job)
@@ -251,45 +137,16 @@ static void vgpu_job_write_desc(struct vgpu_device *vdev, struct vgpu_job *job,
 				const struct drm_vgpu_submit *args,
 				const void *params)
 {
-	const struct vgpu_program *prog = job->prog;
-	const struct vgpu_program_entry *e = &prog->entries[args->entry];
-	struct vgpu_job_desc *d;
 	struct vgpu_mem_range *r;
-	u32 i, nr = 0;
+	u32 i;
 
-	d = vgpu_vram_ptr(&vdev->vram, job->desc_node.start);
-	memset(d, 0, job->desc_node.size);
-	r = (void *)(d + 1);
-	for (i = 0; i < job->num_bos; i++, nr++) {
-		r[nr].start = to_vgpu_bo(job->bos[i])->node.start;
-		r[nr].size = job->bos[i]->size;
+	r = vgpu_job_desc_init(vgpu_vram_ptr(&vdev->vram, job->desc_node.start),
+			       job->desc_node.size, job->kcb.id, job->prog, args,
+			       job->num_bos, params);
+	for (i = 0; i < job->num_bos; i++) {
+		r[i].start = to_vgpu_bo(job->bos[i])->node.start;
+		r[i].size = job->bos[i]->size;
 	}
-	if (prog->data_size) {
-		r[nr].start = prog->data.start;
-		r[nr].size = prog->data_size;
-		nr++;
-	}
-
-	d->abi_version = VGPU_BACKEND_ABI_VERSION;
-	d->job = job->kcb.id;
-	d->program_addr = prog->image.start;
-	d->program_size = prog->size;
-	d->entry = args->entry;
-	memcpy(d->grid, args->grid, sizeof(d->grid));
-	memcpy(d->block, args->block, sizeof(d->block));
-	d->shared_bytes = e->shared_static + args->dynamic_shared;
-	d->dynamic_shared = args->dynamic_shared;
-	d->ranges_offset = sizeof(*d);
-	d->num_ranges = nr;
-	d->params_offset = sizeof(*d) + nr * sizeof(*r);
-	d->params_size = args->params_size;
-	if (prog->data_size) {
-		d->data_addr = prog->data.start;
-		d->data_size = prog->data_size;
-	}
-	d->priority = args->priority;
-	if (args->params_size)
-		memcpy((void *)d + d->params_offset, params, args->params_size);
 }
 
 /**
@@ -317,7 +174,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	struct vgpu_tb_res res;
 	bool counted = false;
 	void *params = NULL;
-	u32 num_tbs, nr_ranges, id;
+	u32 num_tbs, id;
 	const char *why;
 	size_t desc_size;
 	int ret;
@@ -378,9 +235,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		goto err;
 	}
 
-	nr_ranges = job->num_bos + (prog->data_size ? 1 : 0);
-	desc_size = sizeof(struct vgpu_job_desc) +
-		    nr_ranges * sizeof(struct vgpu_mem_range) + args->params_size;
+	desc_size = vgpu_job_desc_size(job->num_bos, prog, args->params_size);
 	ret = vgpu_vram_alloc(&vdev->vram, &job->desc_node, desc_size, 64,
 			      vgpu_file_arena(vf));
 	if (ret) {
@@ -388,22 +243,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		goto err;
 	}
 
-	memcpy(job->kcb.grid, args->grid, sizeof(job->kcb.grid));
-	memcpy(job->kcb.block, args->block, sizeof(job->kcb.block));
-	job->kcb.num_tbs = num_tbs;
-	job->kcb.res = res;
-	job->kcb.ctx_bytes =
-		vgpu_ctx_bytes(args->block[0] * args->block[1] * args->block[2],
-			       prog->entries[args->entry].regs_per_thread,
-			       res.shared,
-			       prog->entries[args->entry].local_per_thread);
-	job->kcb.idempotent = !(prog->entries[args->entry].flags &
-				(VGPU_ENTRY_HAS_ATOMICS |
-				 VGPU_ENTRY_HAS_GLOBAL_RMW));
-	job->kcb.priority = args->priority;
-	job->kcb.latency_budget_us = args->latency_budget_us;
-	if (args->flags & DRM_VGPU_SUBMIT_NOT_BEFORE)
-		job->kcb.not_before = args->not_before_cycle;
+	vgpu_launch_kcb_init(&job->kcb, args, prog, &res, num_tbs);
 	job->kcb.owner = file;
 	job->kcb.pid = task_tgid_nr(current);
 	job->kcb.kernel_key = vgpu_kernel_key(prog->hash, args->entry);

@@ -488,6 +488,50 @@ void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle)
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_applied);
 
+/**
+ * vgpu_sched_kick() - the command processor's half of a lock-step turn.
+ * @s: the scheduler.
+ * @cycle: the cycle the daemon has simulated to.
+ * @consumed: the daemon's command consumer index (what it has applied).
+ * @next_evt: hands over the turn's events one by one, in the daemon's
+ *	order; false when there is none left.
+ * @ctx: argument of @next_evt.
+ *
+ * Time moves to @cycle, the launches whose JOB_BEGIN the daemon has
+ * applied get their start cycle, every event is handled, and the scheduler
+ * takes the decisions of @cycle (uapi vgpu_backend.h, "lock-step"). The
+ * daemon waits meanwhile, so its thread-block status table is current.
+ * Device lock held.
+ *
+ * Return: 0, or -EINVAL when @cycle is before the current cycle (nothing
+ * changes then).
+ */
+int vgpu_sched_kick(struct vgpu_sched *s, u64 cycle, u32 consumed,
+		    bool (*next_evt)(void *ctx, struct vgpu_evt *evt),
+		    void *ctx)
+{
+	u64 prev = s->cycle;
+	struct vgpu_evt evt;
+	int ret;
+
+	ret = vgpu_sched_set_cycle(s, cycle);
+	if (ret)
+		return ret;
+	/* The commands consumed since the last turn were applied at its cycle. */
+	vgpu_sched_applied(s, consumed, prev);
+	s->fresh_status = true;
+	while (next_evt(ctx, &evt)) {
+		if (evt.cycle > s->cycle)
+			dev_dbg(s->dev, "event of cycle %llu after the turn's %llu\n",
+				evt.cycle, s->cycle);
+		vgpu_sched_event(s, &evt);
+	}
+	vgpu_sched_run(s);
+	s->fresh_status = false;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_kick);
+
 static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 {
 	const struct vgpu_smst_slot *sl;

@@ -101,6 +101,12 @@ struct vgpu_partition_ops {
 };
 
 /*
+ * Entries of the command ring (vgpu_backend.c). libvgpu's local device
+ * queues as many, so that a full ring ends a pass at the same point.
+ */
+#define VGPU_CMD_RING_ENTRIES	4096
+
+/*
  * Command-ring entries kept free for the WAKE_AT that asks the daemon to
  * come back when a pass stops because the ring is full.
  */
@@ -387,6 +393,9 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 void vgpu_sched_detach(struct vgpu_sched *s, int error);
 int vgpu_sched_set_cycle(struct vgpu_sched *s, u64 cycle);
 void vgpu_sched_applied(struct vgpu_sched *s, u32 consumed, u64 cycle);
+int vgpu_sched_kick(struct vgpu_sched *s, u64 cycle, u32 consumed,
+		    bool (*next_evt)(void *ctx, struct vgpu_evt *evt),
+		    void *ctx);
 int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt);
 void vgpu_sched_run(struct vgpu_sched *s);
 void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);

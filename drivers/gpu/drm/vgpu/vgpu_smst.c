@@ -86,7 +86,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_tb_res_compute);
 /**
  * vgpu_smst_init() - build the table for a device.
  * @st: the table, zeroed or finished.
- * @desc: the device, already validated (see vgpu_backend_validate_desc()).
+ * @desc: the device, already validated (see vgpu_desc_validate()).
  *
  * Return: 0, -EINVAL for a description the table cannot represent, or
  * -ENOMEM.

@@ -12,9 +12,10 @@
 #include <linux/align.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 
-#include "vgpu_drv.h"
+#include "vgpu_vram.h"
 
 /**
  * vgpu_vram_init() - allocate the device memory.
@@ -102,6 +103,35 @@ void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node)
 	mutex_lock(&vram->lock);
 	drm_mm_remove_node(node);
 	mutex_unlock(&vram->lock);
+}
+
+/**
+ * vgpu_vram_bo_alloc() - allocate a buffer object's range.
+ * @vram: the device memory.
+ * @node: zeroed node that receives the range.
+ * @size: bytes asked for; rounded up to whole pages, so that no other
+ *	owner's data shares a page the buffer's owner maps.
+ * @arena: as for vgpu_vram_alloc().
+ *
+ * The range is cleared: a new buffer never shows an earlier owner's data.
+ *
+ * Return: 0, -EINVAL for size 0, -E2BIG when @size exceeds the device
+ * memory, -ENOSPC when no free range is large enough.
+ */
+int vgpu_vram_bo_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
+		       u64 size, u32 arena)
+{
+	int ret;
+
+	if (!size)
+		return -EINVAL;
+	if (size > vram->size)
+		return -E2BIG;
+	size = PAGE_ALIGN(size);
+	ret = vgpu_vram_alloc(vram, node, size, PAGE_SIZE, arena);
+	if (!ret)
+		memset(vgpu_vram_ptr(vram, node->start), 0, size);
+	return ret;
 }
 
 /**

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu launches (vgpu_launch.c): validation, KCB entry and job descriptor
+ * of a SUBMIT.
+ */
+#ifndef _VGPU_LAUNCH_H_
+#define _VGPU_LAUNCH_H_
+
+#include <linux/types.h>
+
+#include <drm/vgpu_backend.h>
+#include <drm/vgpu_drm.h>
+#include <drm/vgpu_program.h>
+
+#include "vgpu_kcb.h"
+#include "vgpu_program_image.h"
+#include "vgpu_smst.h"
+
+int vgpu_submit_validate(const struct drm_vgpu_submit *args,
+			 const struct vgpu_device_desc *desc,
+			 const struct vgpu_program_entry *entries,
+			 u32 num_entries, struct vgpu_tb_res *res,
+			 u32 *num_tbs, const char **why);
+size_t vgpu_job_desc_size(u32 num_bos, const struct vgpu_program *prog,
+			  u32 params_size);
+struct vgpu_mem_range *vgpu_job_desc_init(void *buf, size_t size, u32 job,
+					  const struct vgpu_program *prog,
+					  const struct drm_vgpu_submit *args,
+					  u32 num_bos, const void *params);
+void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
+			  const struct drm_vgpu_submit *args,
+			  const struct vgpu_program *prog,
+			  const struct vgpu_tb_res *res, u32 num_tbs);
+
+#endif /* _VGPU_LAUNCH_H_ */
