@@ -49,7 +49,7 @@ CP_SRCS := $(addprefix drivers/gpu/drm/vgpu/,vgpu_kcb.c vgpu_smst.c vgpu_sched.c
 	vgpu_sched_preempt.c vgpu_sched_prio.c vgpu_policy_fcfs.c vgpu_policy_spatial.c \
 	vgpu_policy_smk_even.c vgpu_policy_smk_drf.c vgpu_policy_warped_slicer.c \
 	vgpu_policy_maestro.c vgpu_preempt_chimera.c vgpu_preempt_simple.c vgpu_vram.c \
-	vgpu_desc.c vgpu_launch.c vgpu_program_image.c)
+	vgpu_desc.c vgpu_launch.c vgpu_program_image.c vgpu_clock_hold.c)
 KCOMPAT_SRCS := $(wildcard userspace/kcompat/*.c)
 CP_LIB_SRCS := $(CP_SRCS) $(KCOMPAT_SRCS) userspace/lib/local_cp.c
 CP_HDRS := $(wildcard drivers/gpu/drm/vgpu/*.h userspace/kcompat/include/*/*.h) \
@@ -151,6 +151,14 @@ $(B)/host/test_local: userspace/tests/test_local.c userspace/tests/tap.c userspa
 	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(RUNTIME_SRCS) \
 		$(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) $(B)/gen/workload_ptx.c,\
 		$(B)/host/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
+
+# test_kcompat checks kcompat's drm_mm and XArray against the checksums the
+# KUnit suite vgpu_kcompat gets from the kernel (kunit/vgpu_kcompat_cases.h).
+$(B)/host/test_kcompat: userspace/tests/test_kcompat.c userspace/tests/tap.c \
+		userspace/tests/tap.h kunit/vgpu_kcompat_cases.h $(B)/host/libvgpu_cp.a \
+		$(CP_HDRS) $(DEPS_STAMP)
+	$(call link,$(HOST_CFLAGS) -Iuserspace/kcompat/include -std=gnu11,\
+		$< userspace/tests/tap.c,$(B)/host/libvgpu_cp.a -lpthread)
 
 host-tests: $(HOST_TESTS)
 

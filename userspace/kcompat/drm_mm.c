@@ -13,7 +13,8 @@
  *   of the same size, so among equal sizes the newest hole is tried first,
  *   then older ones, then the next size up.
  * - LOW and HIGH walk the address tree up or down from the range's start or
- *   end; the subtrees they skip only hold holes too small to fit.
+ *   end; the subtrees they skip only hold holes too small to fit (given a
+ *   &drm_mm.color_adjust that only narrows holes, as drivers' do).
  * - EVICT walks the stack, newest hole first.
  *
  * So sorted arrays with the same orders give the same answers: @by_size

@@ -12,10 +12,10 @@
  * and the allocators see the index as taken, iteration skips it, and
  * xa_cmpxchg() compares against the reserved value, not NULL.
  *
- * One simplification: the kernel keeps index 0 of an XA_FLAGS_ALLOC1
- * array reserved while the array is not empty; here index 0 is only
- * excluded from allocation, and xa_store()/xa_insert() at 0 behave as at
- * any other index.
+ * Index 0 of an XA_FLAGS_ALLOC1 array follows the kernel too (see take()),
+ * except after the caller stores there itself: the kernel's free-index
+ * summary may then hide other free indices from the allocators for a
+ * while, depending on its node layout, which is not reproduced.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -109,43 +109,128 @@ static struct xa_slot *slot_of(const struct xarray *xa, unsigned long index)
 	return i < xa->nr && xa->slots[i].index == index ? &xa->slots[i] : NULL;
 }
 
-static int slot_insert(struct xarray *xa, size_t at, unsigned long index,
-		       void *entry)
+/*
+ * The lowest index >= @want with nothing stored: past the run of taken
+ * indices from @want. Indices are distinct and sorted, so index - position
+ * never decreases and the run's end is found by bisection.
+ */
+static unsigned long first_gap(const struct xarray *xa, unsigned long want)
 {
-	if (xa->nr == xa->cap) {
-		size_t cap = xa->cap ? 2 * xa->cap : 16;
-		struct xa_slot *s = realloc(xa->slots, cap * sizeof(*s));
+	size_t first = slot_rank(xa, want), lo = first, hi = xa->nr;
 
-		if (!s)
-			return -ENOMEM;
-		xa->slots = s;
-		xa->cap = cap;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (xa->slots[mid].index - (mid - first) == want)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	memmove(&xa->slots[at + 1], &xa->slots[at], (xa->nr - at) * sizeof(*xa->slots));
-	xa->slots[at].index = index;
-	xa->slots[at].entry = entry;
-	xa->nr++;
+	return want + (lo - first);
+}
+
+/* Room for @n more slots. */
+static int slot_reserve(struct xarray *xa, size_t n)
+{
+	size_t cap = xa->cap ? xa->cap : 16;
+	struct xa_slot *s;
+
+	if (xa->nr + n <= xa->cap)
+		return 0;
+	while (cap < xa->nr + n)
+		cap *= 2;
+	s = realloc(xa->slots, cap * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	xa->slots = s;
+	xa->cap = cap;
 	return 0;
 }
 
-/* Makes @index hold @entry (NULL: nothing); returns the old raw entry. */
-static void *slot_set(struct xarray *xa, unsigned long index, void *entry)
+/* Sets @index to @entry (not NULL); room for one more slot is reserved. */
+static void slot_put(struct xarray *xa, unsigned long index, void *entry)
+{
+	size_t i = slot_rank(xa, index);
+
+	if (i < xa->nr && xa->slots[i].index == index) {
+		xa->slots[i].entry = entry;
+		return;
+	}
+	memmove(&xa->slots[i + 1], &xa->slots[i], (xa->nr - i) * sizeof(*xa->slots));
+	xa->slots[i].index = index;
+	xa->slots[i].entry = entry;
+	xa->nr++;
+}
+
+/*
+ * Index 0 of an XA_FLAGS_ALLOC1 array. The kernel reserves it with an
+ * XA_ZERO_ENTRY when the array grows from empty into a tree (an entry
+ * stored at a non-zero index), drops that reserved entry when the tree
+ * shrinks back to index 0 alone, and lets the allocators take index 0
+ * once it has been erased, until something is stored there again or the
+ * array is destroyed. XA_TREE says whether the kernel would have a tree;
+ * XA_FREE0 whether index 0 is free for the allocators.
+ */
+#define XA_TREE		(1U << 30)
+#define XA_FREE0	(1U << 31)
+
+/* Whether nothing is stored at a non-zero index. */
+static bool only_index0(const struct xarray *xa)
+{
+	return xa->nr == 0 || (xa->nr == 1 && xa->slots[0].index == 0);
+}
+
+/*
+ * Stores @entry (not NULL) at @index. @taken: the allocators no longer
+ * see @index as free (the kernel keeps the free mark when xa_cmpxchg()
+ * replaces an entry). Return: 0 or -ENOMEM, with nothing changed.
+ */
+static int put(struct xarray *xa, unsigned long index, void *entry, bool taken)
+{
+	if (slot_reserve(xa, 2))
+		return -ENOMEM;
+	if ((xa->xa_flags & XA_FLAGS_ZERO_BUSY) && !(xa->xa_flags & XA_TREE)) {
+		if (index) {
+			xa->xa_flags |= XA_TREE;
+			if (!slot_of(xa, 0))
+				slot_put(xa, 0, XA_ZERO_ENTRY);
+		} else if (entry == XA_ZERO_ENTRY && !slot_of(xa, 0)) {
+			/* A reserved entry cannot be the root: a tree of one. */
+			xa->xa_flags |= XA_TREE;
+		}
+	}
+	slot_put(xa, index, entry);
+	if (index == 0 && taken)
+		xa->xa_flags &= ~XA_FREE0;
+	return 0;
+}
+
+/* Erases @index; returns what was there (raw). Nothing there: no change. */
+static void *take(struct xarray *xa, unsigned long index)
 {
 	size_t i = slot_rank(xa, index);
 	void *old;
 
-	if (i == xa->nr || xa->slots[i].index != index) {
-		if (entry && slot_insert(xa, i, index, entry))
-			return XA_ERROR(-ENOMEM);
+	if (i == xa->nr || xa->slots[i].index != index)
 		return NULL;
-	}
 	old = xa->slots[i].entry;
-	if (entry) {
-		xa->slots[i].entry = entry;
-	} else {
-		memmove(&xa->slots[i], &xa->slots[i + 1],
-			(xa->nr - i - 1) * sizeof(*xa->slots));
-		xa->nr--;
+	memmove(&xa->slots[i], &xa->slots[i + 1], (xa->nr - i - 1) * sizeof(*xa->slots));
+	xa->nr--;
+	if (xa->xa_flags & XA_FLAGS_ZERO_BUSY) {
+		if (index == 0)
+			xa->xa_flags |= XA_FREE0;
+		if ((xa->xa_flags & XA_TREE) && only_index0(xa)) {
+			/* The tree shrinks to its root entry, or goes. */
+			xa->xa_flags &= ~XA_TREE;
+			if (xa->nr && xa->slots[0].entry == XA_ZERO_ENTRY)
+				xa->nr = 0;
+		}
+	}
+	if (!xa->nr) {
+		/* An empty kernel XArray holds no memory: no xa_destroy() needed. */
+		free(xa->slots);
+		xa->slots = NULL;
+		xa->cap = 0;
 	}
 	return old;
 }
@@ -160,7 +245,7 @@ void xa_init_flags(struct xarray *xa, unsigned int flags)
 {
 	pthread_mutex_init(&xa->lock, NULL);
 	xa->owner = NULL;
-	xa->xa_flags = flags;
+	xa->xa_flags = flags & ~(XA_TREE | XA_FREE0);
 	xa->slots = NULL;
 	xa->nr = 0;
 	xa->cap = 0;
@@ -177,6 +262,7 @@ void xa_destroy(struct xarray *xa)
 	xa->slots = NULL;
 	xa->nr = 0;
 	xa->cap = 0;
+	xa->xa_flags &= ~(XA_TREE | XA_FREE0);
 	xa_unlock(xa);
 }
 
@@ -279,12 +365,21 @@ void *xa_find_after(struct xarray *xa, unsigned long *indexp, unsigned long max,
  */
 void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 {
+	struct xa_slot *s;
+	void *curr;
+
 	(void)gfp;
 	if (xa_is_advanced(entry))
 		return XA_ERROR(-EINVAL);
 	if (!entry && (xa->xa_flags & XA_FLAGS_TRACK_FREE))
 		entry = XA_ZERO_ENTRY;
-	return zero_to_null(slot_set(xa, index, entry));
+	if (!entry)
+		return zero_to_null(take(xa, index));
+	s = slot_of(xa, index);
+	curr = s ? s->entry : NULL;
+	if (put(xa, index, entry, true))
+		return XA_ERROR(-ENOMEM);
+	return zero_to_null(curr);
 }
 
 /**
@@ -296,7 +391,7 @@ void *__xa_store(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
  */
 void *__xa_erase(struct xarray *xa, unsigned long index)
 {
-	return zero_to_null(slot_set(xa, index, NULL));
+	return zero_to_null(take(xa, index));
 }
 
 /**
@@ -322,10 +417,10 @@ void *__xa_cmpxchg(struct xarray *xa, unsigned long index, void *old,
 	s = slot_of(xa, index);
 	curr = s ? s->entry : NULL;
 	if (curr == old) {
-		void *ret = slot_set(xa, index, entry);
-
-		if (xa_is_err(ret))
-			return ret;
+		if (!entry)
+			take(xa, index);
+		else if (put(xa, index, entry, !curr))
+			return XA_ERROR(-ENOMEM);
 	}
 	return zero_to_null(curr);
 }
@@ -342,17 +437,14 @@ void *__xa_cmpxchg(struct xarray *xa, unsigned long index, void *old,
  */
 int __xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
 {
-	size_t i;
-
 	(void)gfp;
 	if (xa_is_advanced(entry))
 		return -EINVAL;
 	if (!entry)
 		entry = XA_ZERO_ENTRY;
-	i = slot_rank(xa, index);
-	if (i < xa->nr && xa->slots[i].index == index)
+	if (slot_of(xa, index))
 		return -EBUSY;
-	return slot_insert(xa, i, index, entry);
+	return put(xa, index, entry, true);
 }
 
 /**
@@ -360,8 +452,8 @@ int __xa_insert(struct xarray *xa, unsigned long index, void *entry, gfp_t gfp)
  * @xa: an allocating array (%XA_FLAGS_ALLOC or %XA_FLAGS_ALLOC1).
  * @id: receives the index.
  * @entry: the entry; NULL reserves the index.
- * @limit: the range; the lowest free index in it is taken (never 0 with
- *	%XA_FLAGS_ALLOC1).
+ * @limit: the range; the lowest free index in it is taken (with
+ *	%XA_FLAGS_ALLOC1, index 0 only after it was erased, see take()).
  * @gfp: ignored.
  *
  * Return: 0, -EBUSY when no index in @limit is free (@id untouched),
@@ -371,7 +463,6 @@ int __xa_alloc(struct xarray *xa, u32 *id, void *entry, struct xa_limit limit,
 	       gfp_t gfp)
 {
 	unsigned long want = limit.min;
-	size_t i;
 	int ret;
 
 	(void)gfp;
@@ -379,14 +470,17 @@ int __xa_alloc(struct xarray *xa, u32 *id, void *entry, struct xa_limit limit,
 		return -EINVAL;
 	if (!entry)
 		entry = XA_ZERO_ENTRY;
-	if (want == 0 && (xa->xa_flags & XA_FLAGS_ZERO_BUSY))
+	if (want == 0 && (xa->xa_flags & XA_FLAGS_ZERO_BUSY)) {
+		/* Free even while it holds the kernel's own reservation. */
+		if (xa->xa_flags & XA_FREE0)
+			goto found;
 		want = 1;
-	/* Step over the run of taken indices starting at @want. */
-	for (i = slot_rank(xa, want); i < xa->nr && xa->slots[i].index == want; i++)
-		want++;
+	}
+	want = first_gap(xa, want);
+found:
 	if (want > limit.max)
 		return -EBUSY;
-	ret = slot_insert(xa, i, want, entry);
+	ret = put(xa, want, entry, true);
 	if (!ret)
 		*id = (u32)want;
 	return ret;

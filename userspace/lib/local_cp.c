@@ -6,11 +6,17 @@
  * here around the same files: buffers and programs are ranges of device
  * memory placed by vgpu_vram.c, programs are checked and loaded by
  * vgpu_program_image.c, launches checked, described and entered into the
- * KCB by vgpu_launch.c, and the scheduler (vgpu_sched*.c and the policies)
+ * KCB by vgpu_launch.c, the synchronised clock decides by
+ * vgpu_clock_hold.c, and the scheduler (vgpu_sched*.c and the policies)
  * decides. Its commands go into a queue as large as the driver's command
  * ring; the model (userspace/sim) runs them with vgpud's lock-step loop
  * (lockstep.c), and each turn ends in vgpu_sched_kick() as the daemon's
  * KICK does. The same calls therefore give the same cycles as the guest.
+ *
+ * The model has no thread of its own: a thread waiting for a job runs it
+ * ("drives"), one at a time, while the clock lets time run - which is when
+ * vgpud would simulate, since simulated time only matters while someone
+ * waits for it.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -27,6 +33,7 @@
 
 #include "local_cp.h"
 #include "lockstep.h"
+#include "vgpu_clock_hold.h"
 #include "vgpu_desc.h"
 #include "vgpu_kcb.h"
 #include "vgpu_launch.h"
@@ -68,38 +75,66 @@ struct local_job {
 };
 
 /**
+ * struct local_file - an open file of the device.
+ * @cp: the device.
+ * @clock: its part in the synchronised clock (device lock).
+ * @bos: handle -> &struct local_bo (the handle's reference).
+ * @programs: handle -> &struct vgpu_program (the handle's reference).
+ * @jobs: id -> &struct local_job (the job record's reference).
+ * @in_wait: the file's thread is in local_cp_wait() (device lock).
+ */
+struct local_file {
+	struct local_cp *cp;
+	struct vgpu_clock_file clock;
+	struct xarray bos;
+	struct xarray programs;
+	struct xarray jobs;
+	bool in_wait;
+};
+
+/**
  * struct local_cp - the device.
- * @lock: the device lock (&vgpu_sched.lock).
+ * @lock: the device lock (&vgpu_sched.lock); protects what the scheduler's
+ *	lock protects, @clock, @refs, @files, @waiting and @driving.
+ * @turn: broadcast when the model may have moved on or a turn may be
+ *	taken: a turn ended, the clock's hold ended, a file submitted, waited
+ *	or closed.
+ * @refs: the creator's reference plus one per open file.
+ * @files: open files.
+ * @waiting: files in local_cp_wait().
+ * @driving: a thread runs the model (it alone touches @ls, @sim and the
+ *	event queue; the command queue's indices below are atomics).
  * @dev: the name in the scheduler's messages.
  * @vram: device memory.
  * @sched: the command processor.
+ * @clock: the synchronised clock.
  * @status: the thread-block status table's range.
  * @cfg: the model's configuration.
  * @sim: the model.
  * @ls: the model's lock-step loop.
- * @bos: handle -> &struct local_bo (the handle's reference).
- * @programs: handle -> &struct vgpu_program (the handle's reference).
- * @jobs: id -> &struct local_job (the job record's reference).
  * @cmds: the command queue, a ring like the driver's.
- * @cmd_tail: commands emitted.
- * @cmd_published: commands the model may see.
- * @cmd_head: commands the model applied.
+ * @cmd_tail: commands emitted (device lock).
+ * @cmd_published: commands the model may apply (release store).
+ * @cmd_head: commands the model applied (release store).
  * @evts: the event queue.
  * @evt_head: events the command processor consumed.
  * @evt_tail: events the model posted.
  */
 struct local_cp {
 	struct mutex lock;
+	pthread_cond_t turn;
+	u32 refs;
+	u32 files;
+	u32 waiting;
+	bool driving;
 	struct device dev;
 	struct vgpu_vram vram;
 	struct vgpu_sched sched;
+	struct vgpu_clock clock;
 	struct drm_mm_node status;
 	struct vgpu_sim_config cfg;
 	struct vgpu_sim *sim;
 	struct vgpu_lockstep ls;
-	struct xarray bos;
-	struct xarray programs;
-	struct xarray jobs;
 	struct vgpu_cmd cmds[VGPU_CMD_RING_ENTRIES];
 	u32 cmd_tail;
 	u32 cmd_published;
@@ -110,13 +145,14 @@ struct local_cp {
 };
 
 /* ------------------------------------------------------------------ */
-/* the scheduler's command sink (vgpu_backend.c's ring) */
+/* the scheduler's command sink (vgpu_backend.c's ring); device lock held */
 
 static u32 sink_space(void *ctx)
 {
 	struct local_cp *cp = ctx;
 
-	return VGPU_CMD_RING_ENTRIES - (cp->cmd_tail - cp->cmd_head);
+	return VGPU_CMD_RING_ENTRIES -
+	       (cp->cmd_tail - __atomic_load_n(&cp->cmd_head, __ATOMIC_ACQUIRE));
 }
 
 static void sink_emit(void *ctx, const struct vgpu_cmd *cmd)
@@ -130,30 +166,22 @@ static void sink_publish(void *ctx)
 {
 	struct local_cp *cp = ctx;
 
-	cp->cmd_published = cp->cmd_tail;
+	/* the entries before the index (the driving thread loads it acquiring) */
+	__atomic_store_n(&cp->cmd_published, cp->cmd_tail, __ATOMIC_RELEASE);
 }
 
 static void *sink_ctx_alloc(void *ctx, u64 bytes, u64 *addr)
 {
 	struct local_cp *cp = ctx;
-	struct drm_mm_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
 
-	if (!node)
-		return NULL;
-	if (vgpu_vram_alloc(&cp->vram, node, bytes, 64, 0)) {
-		kfree(node);
-		return NULL;
-	}
-	*addr = node->start;
-	return node;
+	return vgpu_vram_ctx_alloc(&cp->vram, bytes, addr);
 }
 
 static void sink_ctx_free(void *ctx, void *handle)
 {
 	struct local_cp *cp = ctx;
 
-	vgpu_vram_free(&cp->vram, handle);
-	kfree(handle);
+	vgpu_vram_ctx_free(&cp->vram, handle);
 }
 
 static const struct vgpu_cmd_sink_ops local_sink_ops = {
@@ -165,22 +193,23 @@ static const struct vgpu_cmd_sink_ops local_sink_ops = {
 };
 
 /* ------------------------------------------------------------------ */
-/* the model's transport (vgpud's backend rings) */
+/* the model's transport (vgpud's backend rings); the driving thread */
 
 static const struct vgpu_cmd *ls_cmd_peek(void *ctx)
 {
 	struct local_cp *cp = ctx;
+	u32 head = cp->cmd_head;
 
-	if (cp->cmd_head == cp->cmd_published)
+	if (head == __atomic_load_n(&cp->cmd_published, __ATOMIC_ACQUIRE))
 		return NULL;
-	return &cp->cmds[cp->cmd_head & QUEUE_MASK];
+	return &cp->cmds[head & QUEUE_MASK];
 }
 
 static void ls_cmd_pop(void *ctx)
 {
 	struct local_cp *cp = ctx;
 
-	cp->cmd_head++;
+	__atomic_store_n(&cp->cmd_head, cp->cmd_head + 1, __ATOMIC_RELEASE);
 }
 
 static uint32_t ls_evt_space(void *ctx)
@@ -207,13 +236,18 @@ static bool next_evt(void *ctx, struct vgpu_evt *evt)
 	return true;
 }
 
+/* vgpu_backend_kick(): the command processor's half of the turn. */
 static int ls_kick(void *ctx, uint64_t cycle)
 {
 	struct local_cp *cp = ctx;
 	int ret;
 
 	mutex_lock(&cp->lock);
-	ret = vgpu_sched_kick(&cp->sched, cycle, cp->cmd_head, next_evt, cp);
+	ret = vgpu_sched_kick(&cp->sched, cycle, __atomic_load_n(&cp->cmd_head, __ATOMIC_ACQUIRE),
+			      next_evt, cp);
+	/* told to hold: the model stops here, its status table stays current */
+	if (!ret && cp->sched.held)
+		cp->clock.daemon_stopped = true;
 	mutex_unlock(&cp->lock);
 	return ret;
 }
@@ -239,6 +273,14 @@ static const struct vgpu_lockstep_ops local_ls_ops = {
 	.log = ls_log,
 };
 
+/* &vgpu_clock.released: whoever waits to drive may now. */
+static void clock_released(struct vgpu_clock *clock)
+{
+	struct local_cp *cp = container_of(clock, struct local_cp, clock);
+
+	pthread_cond_broadcast(&cp->turn);
+}
+
 /* ------------------------------------------------------------------ */
 /* the device */
 
@@ -263,13 +305,13 @@ int local_cp_create(const struct vgpu_sim_config *cfg, uint64_t vram_size,
 	if (!cp)
 		return -ENOMEM;
 	mutex_init(&cp->lock);
+	pthread_cond_init(&cp->turn, NULL);
+	cp->refs = 1;
 	cp->dev.name = "vgpu-local";
 	cp->cfg = *cfg;
-	xa_init_flags(&cp->bos, XA_FLAGS_ALLOC1);
-	xa_init_flags(&cp->programs, XA_FLAGS_ALLOC1);
-	xa_init(&cp->jobs);
 	/* module load (vgpu_drv.c) */
 	vgpu_sched_init(&cp->sched, &cp->lock, &cp->dev);
+	vgpu_clock_init(&cp->clock, &cp->sched, clock_released);
 	ret = vgpu_vram_init(&cp->vram, vram_size ? vram_size : LOCAL_CP_VRAM_DEFAULT);
 	if (ret) {
 		fprintf(stderr, "libvgpu: local device: device memory of %llu bytes: %s\n",
@@ -285,8 +327,6 @@ int local_cp_create(const struct vgpu_sim_config *cfg, uint64_t vram_size,
 	if (!ret) {
 		cp->sched.tb_status = vgpu_vram_ptr(&cp->vram, cp->status.start);
 		vgpu_sched_send_kernel_sched(&cp->sched);
-		/* a process opens the render node (vgpu_open()) */
-		cp->sched.users++;
 	}
 	mutex_unlock(&cp->lock);
 	if (ret)
@@ -303,50 +343,39 @@ int local_cp_create(const struct vgpu_sim_config *cfg, uint64_t vram_size,
 	*out = cp;
 	return 0;
 err:
-	local_cp_destroy(cp);
+	local_cp_put(cp);
 	return ret;
 }
 
-static void bo_release(struct kref *ref)
+/* The last reference is gone: the daemon detaches, the module unloads. */
+static void cp_free(struct local_cp *cp)
 {
-	struct local_bo *bo = container_of(ref, struct local_bo, ref);
-
-	vgpu_vram_free(&bo->cp->vram, &bo->node);
-	kfree(bo);
-}
-
-void local_cp_destroy(struct local_cp *cp)
-{
-	struct vgpu_program *prog;
-	struct local_job *job;
-	struct local_bo *bo;
-	unsigned long i;
-
-	if (!cp)
-		return;
-	/* the file closes (vgpu_postclose()), then the daemon detaches */
-	xa_for_each(&cp->jobs, i, job)
-		vgpu_kcb_put(&job->kcb);
-	xa_destroy(&cp->jobs);
-	xa_for_each(&cp->programs, i, prog)
-		vgpu_program_put(prog);
-	xa_destroy(&cp->programs);
-	xa_for_each(&cp->bos, i, bo)
-		kref_put(&bo->ref, bo_release);
-	xa_destroy(&cp->bos);
 	mutex_lock(&cp->lock);
-	if (cp->sched.users)
-		cp->sched.users--;
 	vgpu_sched_detach(&cp->sched, -EIO);
 	cp->sched.tb_status = NULL;
 	vgpu_vram_free(&cp->vram, &cp->status);
 	mutex_unlock(&cp->lock);
+	kcompat_devres_release_all(&cp->dev);
 	vgpu_sched_fini(&cp->sched);
 	if (cp->sim)
 		vgpu_sim_destroy(cp->sim);
 	vgpu_vram_fini(&cp->vram);
+	pthread_cond_destroy(&cp->turn);
 	mutex_destroy(&cp->lock);
 	kfree(cp);
+}
+
+void local_cp_put(struct local_cp *cp)
+{
+	bool last;
+
+	if (!cp)
+		return;
+	mutex_lock(&cp->lock);
+	last = !--cp->refs;
+	mutex_unlock(&cp->lock);
+	if (last)
+		cp_free(cp);
 }
 
 uint8_t *local_cp_vram(struct local_cp *cp)
@@ -359,33 +388,126 @@ struct vgpu_sim *local_cp_sim(struct local_cp *cp)
 	return cp->sim;
 }
 
-int local_cp_get_param(struct local_cp *cp, uint32_t param, uint64_t *value)
+/* ------------------------------------------------------------------ */
+/* files */
+
+int local_cp_open(struct local_cp *cp, struct local_file **out)
 {
+	struct local_file *f = kzalloc(sizeof(*f), GFP_KERNEL);
+
+	if (!f)
+		return -ENOMEM;
+	f->cp = cp;
+	vgpu_clock_file_init(&f->clock);
+	xa_init_flags(&f->bos, XA_FLAGS_ALLOC1);
+	xa_init_flags(&f->programs, XA_FLAGS_ALLOC1);
+	xa_init(&f->jobs);
+	mutex_lock(&cp->lock);
+	cp->refs++;
+	cp->files++;
+	cp->sched.users++;	/* vgpu_open() */
+	mutex_unlock(&cp->lock);
+	*out = f;
+	return 0;
+}
+
+struct local_cp *local_file_cp(struct local_file *f)
+{
+	return f->cp;
+}
+
+static void bo_release(struct kref *ref)
+{
+	struct local_bo *bo = container_of(ref, struct local_bo, ref);
+
+	vgpu_vram_free(&bo->cp->vram, &bo->node);
+	kfree(bo);
+}
+
+/* vgpu_postclose(): records, programs and buffers go, the clock is left. */
+void local_cp_close(struct local_file *f)
+{
+	struct local_cp *cp;
+	struct vgpu_program *prog;
+	struct local_job *job;
+	struct local_bo *bo;
+	unsigned long i;
+
+	if (!f)
+		return;
+	cp = f->cp;
+	mutex_lock(&cp->lock);
+	vgpu_clock_leave(&cp->clock, &f->clock);
+	mutex_unlock(&cp->lock);
+	xa_for_each(&f->jobs, i, job)
+		vgpu_kcb_put(&job->kcb);
+	xa_destroy(&f->jobs);
+	xa_for_each(&f->programs, i, prog)
+		vgpu_program_put(prog);
+	xa_destroy(&f->programs);
+	xa_for_each(&f->bos, i, bo)
+		kref_put(&bo->ref, bo_release);
+	xa_destroy(&f->bos);
+	kfree(f);
+
+	mutex_lock(&cp->lock);
+	cp->files--;
+	cp->sched.users--;
+	cp->sched.emitted = 0;
+	vgpu_sched_fresh_start(&cp->sched, true);
+	if (cp->sched.emitted)
+		cp->sched.sink->publish(cp->sched.sink_ctx);
+	pthread_cond_broadcast(&cp->turn);
+	mutex_unlock(&cp->lock);
+	local_cp_put(cp);
+}
+
+int local_cp_get_param(struct local_file *f, uint32_t param, uint64_t *value)
+{
+	struct local_cp *cp = f->cp;
+	u64 v;
+	int ret = 0;
+
+	mutex_lock(&cp->lock);
 	switch (param) {
 	case DRM_VGPU_PARAM_VRAM_SIZE:
-		*value = cp->vram.size;
-		return 0;
+		v = cp->vram.size;
+		break;
 	case DRM_VGPU_PARAM_BACKEND_ATTACHED:
-		*value = 1;
-		return 0;
+		v = 1;
+		break;
 	case DRM_VGPU_PARAM_CURRENT_CYCLE:
-		*value = cp->sched.cycle;
-		return 0;
-	default: {
-		u64 v;
-
-		if (vgpu_desc_param(&cp->sched.desc, param, &v))
-			return -EINVAL;
+		v = cp->sched.cycle;
+		break;
+	default:
+		ret = vgpu_desc_param(&cp->sched.desc, param, &v) ? -EINVAL : 0;
+		break;
+	}
+	mutex_unlock(&cp->lock);
+	if (!ret)
 		*value = v;
-		return 0;
-	}
-	}
+	return ret;
+}
+
+int local_cp_clock_sync(struct local_file *f, bool join, uint32_t rank)
+{
+	struct local_cp *cp = f->cp;
+
+	if (!join && rank)
+		return -EINVAL;
+	mutex_lock(&cp->lock);
+	if (join)
+		vgpu_clock_join(&cp->clock, &f->clock, rank);
+	else
+		vgpu_clock_leave(&cp->clock, &f->clock);
+	mutex_unlock(&cp->lock);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* buffers and programs */
 
-int local_cp_bo_create(struct local_cp *cp, uint64_t size, uint32_t *handle,
+int local_cp_bo_create(struct local_file *f, uint64_t size, uint32_t *handle,
 		       uint64_t *addr)
 {
 	struct local_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
@@ -395,10 +517,10 @@ int local_cp_bo_create(struct local_cp *cp, uint64_t size, uint32_t *handle,
 	if (!bo)
 		return -ENOMEM;
 	kref_init(&bo->ref);
-	bo->cp = cp;
-	ret = vgpu_vram_bo_alloc(&cp->vram, &bo->node, size, 0);
+	bo->cp = f->cp;
+	ret = vgpu_vram_bo_alloc(&f->cp->vram, &bo->node, size, vgpu_clock_arena(&f->clock));
 	if (!ret)
-		ret = xa_alloc(&cp->bos, &id, bo, xa_limit_32b, GFP_KERNEL);
+		ret = xa_alloc(&f->bos, &id, bo, xa_limit_32b, GFP_KERNEL);
 	if (ret) {
 		kref_put(&bo->ref, bo_release);
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -408,9 +530,9 @@ int local_cp_bo_create(struct local_cp *cp, uint64_t size, uint32_t *handle,
 	return 0;
 }
 
-int local_cp_bo_destroy(struct local_cp *cp, uint32_t handle)
+int local_cp_bo_destroy(struct local_file *f, uint32_t handle)
 {
-	struct local_bo *bo = xa_erase(&cp->bos, handle);
+	struct local_bo *bo = xa_erase(&f->bos, handle);
 
 	if (!bo)
 		return -ENOENT;
@@ -418,9 +540,10 @@ int local_cp_bo_destroy(struct local_cp *cp, uint32_t handle)
 	return 0;
 }
 
-int local_cp_program_create(struct local_cp *cp, const void *image, size_t size,
+int local_cp_program_create(struct local_file *f, const void *image, size_t size,
 			    uint32_t *handle)
 {
+	struct local_cp *cp = f->cp;
 	struct vgpu_program *prog;
 	const char *why;
 	u32 id;
@@ -431,10 +554,10 @@ int local_cp_program_create(struct local_cp *cp, const void *image, size_t size,
 		fprintf(stderr, "libvgpu: local device: program rejected: %s\n", why);
 		return ret;
 	}
-	prog = vgpu_program_load(&cp->vram, 0, image, (u32)size);
+	prog = vgpu_program_load(&cp->vram, vgpu_clock_arena(&f->clock), image, (u32)size);
 	if (IS_ERR(prog))
 		return (int)PTR_ERR(prog);
-	ret = xa_alloc(&cp->programs, &id, prog, XA_LIMIT(1, VGPU_MAX_PROGRAMS_PER_FILE),
+	ret = xa_alloc(&f->programs, &id, prog, XA_LIMIT(1, VGPU_MAX_PROGRAMS_PER_FILE),
 		       GFP_KERNEL);
 	if (ret) {
 		vgpu_program_put(prog);
@@ -444,9 +567,9 @@ int local_cp_program_create(struct local_cp *cp, const void *image, size_t size,
 	return 0;
 }
 
-int local_cp_program_destroy(struct local_cp *cp, uint32_t handle)
+int local_cp_program_destroy(struct local_file *f, uint32_t handle)
 {
-	struct vgpu_program *prog = xa_erase(&cp->programs, handle);
+	struct vgpu_program *prog = xa_erase(&f->programs, handle);
 
 	if (!prog)
 		return -ENOENT;
@@ -470,9 +593,13 @@ static void job_cleanup(struct local_job *job)
 	vgpu_vram_free(&job->cp->vram, &job->desc);
 }
 
+/* vgpu_job_done(): device lock held, inside the turn that ended the job. */
 static void job_done(struct vgpu_kcb_entry *e)
 {
-	job_cleanup(container_of(e, struct local_job, kcb));
+	struct local_job *job = container_of(e, struct local_job, kcb);
+
+	vgpu_clock_job_done(&job->cp->clock, e->id);
+	job_cleanup(job);
 }
 
 static void job_release(struct vgpu_kcb_entry *e)
@@ -488,10 +615,12 @@ static const struct vgpu_kcb_entry_ops local_job_ops = {
 	.release = job_release,
 };
 
-int local_cp_submit(struct local_cp *cp, const struct drm_vgpu_submit *args,
+int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		    const uint32_t *bo_handles, const void *params, uint32_t *id)
 {
+	struct local_cp *cp = f->cp;
 	struct vgpu_sched *s = &cp->sched;
+	struct vgpu_device_desc desc;
 	struct vgpu_mem_range *r;
 	struct vgpu_program *prog;
 	struct local_job *job;
@@ -500,13 +629,16 @@ int local_cp_submit(struct local_cp *cp, const struct drm_vgpu_submit *args,
 	u32 num_tbs;
 	int ret;
 
-	prog = xa_load(&cp->programs, args->program);
+	prog = xa_load(&f->programs, args->program);
 	if (!prog) {
 		fprintf(stderr, "libvgpu: local device: unknown program handle %u\n",
 			args->program);
 		return -ENOENT;
 	}
-	ret = vgpu_submit_validate(args, &s->desc, prog->entries, prog->num_entries, &res,
+	mutex_lock(&cp->lock);
+	desc = s->desc;
+	mutex_unlock(&cp->lock);
+	ret = vgpu_submit_validate(args, &desc, prog->entries, prog->num_entries, &res,
 				   &num_tbs, &why);
 	if (ret) {
 		fprintf(stderr, "libvgpu: local device: launch rejected: %s\n", why);
@@ -525,7 +657,7 @@ int local_cp_submit(struct local_cp *cp, const struct drm_vgpu_submit *args,
 		goto err;
 	}
 	for (u32 i = 0; i < args->num_bos; i++) {
-		struct local_bo *bo = xa_load(&cp->bos, bo_handles[i]);
+		struct local_bo *bo = xa_load(&f->bos, bo_handles[i]);
 
 		if (!bo) {
 			fprintf(stderr, "libvgpu: local device: unknown buffer handle %u (index %u)\n",
@@ -537,19 +669,21 @@ int local_cp_submit(struct local_cp *cp, const struct drm_vgpu_submit *args,
 		job->bos[job->num_bos++] = bo;
 	}
 	ret = vgpu_vram_alloc(&cp->vram, &job->desc,
-			      vgpu_job_desc_size(job->num_bos, prog, args->params_size), 64, 0);
+			      vgpu_job_desc_size(job->num_bos, prog, args->params_size), 64,
+			      vgpu_clock_arena(&f->clock));
 	if (ret) {
 		fprintf(stderr, "libvgpu: local device: no device memory for the job descriptor\n");
 		goto err;
 	}
 	vgpu_launch_kcb_init(&job->kcb, args, prog, &res, num_tbs);
-	job->kcb.owner = cp;
+	job->kcb.owner = f;
 	job->kcb.pid = getpid();
 
 	mutex_lock(&cp->lock);
+	job->kcb.rank = f->clock.rank;
 	ret = vgpu_kcb_add(&s->kcb, &job->kcb, s->cycle);
 	if (!ret) {
-		ret = xa_insert(&cp->jobs, job->kcb.id, job, GFP_KERNEL);
+		ret = xa_insert(&f->jobs, job->kcb.id, job, GFP_KERNEL);
 		if (ret)
 			vgpu_kcb_retire(&s->kcb, &job->kcb);
 	}
@@ -565,8 +699,10 @@ int local_cp_submit(struct local_cp *cp, const struct drm_vgpu_submit *args,
 		r[i].size = job->bos[i]->node.size;
 	}
 	job->kcb.desc_addr = job->desc.start;
+	s->emitted = 0;
 	vgpu_sched_run(s);
 	*id = job->kcb.id;
+	pthread_cond_broadcast(&cp->turn);
 	mutex_unlock(&cp->lock);
 	return 0;
 err:
@@ -582,61 +718,126 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-int local_cp_wait(struct local_cp *cp, uint32_t id, int64_t deadline_ns)
+/*
+ * One step of vgpud's loop (run()): apply the published commands, then, if
+ * anything is resident or due, one turn. The driving thread, without the
+ * device lock. Returns 0 after a turn, 1 when there was nothing to simulate,
+ * -EDEADLK when blocks are resident but nothing can ever happen, or an
+ * error of the loop.
+ */
+static int drive_step(struct local_cp *cp)
 {
-	struct local_job *job = xa_load(&cp->jobs, id);
+	bool idle_turn;
 	int ret;
 
-	if (!job)
-		return -ENOENT;
-	for (;;) {
-		bool idle_turn;
-
-		mutex_lock(&cp->lock);
-		ret = job->kcb.state == VGPU_KCB_DONE;
-		mutex_unlock(&cp->lock);
-		if (ret)
-			return 0;
-		if (deadline_ns >= 0 && now_ns() >= deadline_ns)
-			return -ETIME;
-		ret = vgpu_lockstep_apply(&cp->ls);
-		if (ret)
-			return ret;
-		if (!vgpu_lockstep_busy(&cp->ls))
-			break;	/* nothing resident, nothing due: vgpud would sleep */
-		idle_turn = cp->ls.wake_at == UINT64_MAX;
-		ret = vgpu_lockstep_turn(&cp->ls);
-		if (ret)
-			return ret;
-		/* blocks resident, yet nothing can ever happen */
-		if (idle_turn && !cp->ls.events && cp->cmd_head == cp->cmd_published)
-			break;
-	}
-	fprintf(stderr, "libvgpu: local device: job %u can make no progress\n", id);
-	return -EDEADLK;
+	ret = vgpu_lockstep_apply(&cp->ls);
+	if (ret)
+		return ret;
+	if (!vgpu_lockstep_busy(&cp->ls))
+		return 1;
+	idle_turn = cp->ls.wake_at == UINT64_MAX;
+	ret = vgpu_lockstep_turn(&cp->ls);
+	if (ret)
+		return ret;
+	if (idle_turn && !cp->ls.events &&
+	    cp->cmd_head == __atomic_load_n(&cp->cmd_published, __ATOMIC_ACQUIRE))
+		return -EDEADLK;
+	return 0;
 }
 
-int local_cp_job_info(struct local_cp *cp, struct drm_vgpu_job_info *info)
+/* Sleeps on @cp->turn until woken or @deadline_ns (< 0: none); device lock held. */
+static void wait_turn(struct local_cp *cp, int64_t deadline_ns)
 {
+	struct timespec ts;
+
+	if (deadline_ns < 0) {
+		kcompat_mutex_cond_wait(&cp->lock, &cp->turn);
+		return;
+	}
+	/* a host-time limit on the wait only, never on simulated time */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 0;
+	ts.tv_nsec += 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	__atomic_store_n(&cp->lock.held, false, __ATOMIC_RELEASE);
+	pthread_cond_timedwait(&cp->turn, &cp->lock.lock, &ts);
+	cp->lock.owner = pthread_self();
+	__atomic_store_n(&cp->lock.held, true, __ATOMIC_RELEASE);
+}
+
+int local_cp_wait(struct local_file *f, uint32_t id, int64_t deadline_ns)
+{
+	struct local_cp *cp = f->cp;
+	struct local_job *job;
+	int ret = 0;
+
+	job = xa_load(&f->jobs, id);
+	if (!job)
+		return -ENOENT;
+	mutex_lock(&cp->lock);
+	f->in_wait = true;
+	cp->waiting++;
+	if (job->kcb.state != VGPU_KCB_DONE)
+		vgpu_clock_wait_begin(&cp->clock, &f->clock, job->kcb.id);
+	pthread_cond_broadcast(&cp->turn);
+	while (job->kcb.state != VGPU_KCB_DONE) {
+		if (deadline_ns >= 0 && now_ns() >= deadline_ns) {
+			ret = -ETIME;
+			break;
+		}
+		/* the clock stands, or another thread runs the model */
+		if (cp->sched.held || cp->driving) {
+			wait_turn(cp, deadline_ns);
+			continue;
+		}
+		cp->driving = true;
+		cp->clock.daemon_stopped = false;	/* WAIT_CLOCK returned */
+		mutex_unlock(&cp->lock);
+		ret = drive_step(cp);
+		mutex_lock(&cp->lock);
+		cp->driving = false;
+		pthread_cond_broadcast(&cp->turn);
+		if (ret < 0)
+			break;
+		if (ret == 1) {
+			ret = 0;
+			/* nothing to simulate: only a file not waiting can change that */
+			if (cp->waiting == cp->files) {
+				ret = -EDEADLK;
+				break;
+			}
+			wait_turn(cp, deadline_ns);
+		}
+	}
+	vgpu_clock_wait_end(&cp->clock, &f->clock);
+	cp->waiting--;
+	f->in_wait = false;
+	mutex_unlock(&cp->lock);
+	if (ret == -EDEADLK)
+		fprintf(stderr, "libvgpu: local device: job %u can make no progress\n", id);
+	return ret;
+}
+
+int local_cp_job_info(struct local_file *f, struct drm_vgpu_job_info *info)
+{
+	struct local_cp *cp = f->cp;
 	struct local_job *job;
 
 	if (info->flags & ~DRM_VGPU_JOB_INFO_RELEASE || info->pad)
 		return -EINVAL;
-	job = info->job_id <= U32_MAX ? xa_load(&cp->jobs, info->job_id) : NULL;
+	job = info->job_id <= U32_MAX ? xa_load(&f->jobs, info->job_id) : NULL;
 	if (!job)
 		return -ENOENT;
 	mutex_lock(&cp->lock);
-	info->state = job->kcb.state;
-	info->error = job->kcb.error;
-	info->start_cycle = job->kcb.start_cycle;
-	info->end_cycle = job->kcb.end_cycle;
-	info->warp_insts = job->kcb.warp_insts;
-	info->tbs_done = job->kcb.tbs_done;
+	vgpu_launch_info(&job->kcb, info);
 	mutex_unlock(&cp->lock);
 	if (info->flags & DRM_VGPU_JOB_INFO_RELEASE) {
 		if (info->state != DRM_VGPU_JOB_DONE)
 			return -EBUSY;
-		xa_erase(&cp->jobs, info->job_id);
+		xa_erase(&f->jobs, info->job_id);
 		vgpu_kcb_put(&job->kcb);
 	}
 	return 0;

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * local_cp.h - the command processor of vgpu.ko, hosted in this process
- * (local_cp.c): the kernel's own KCB, SMST, scheduler, policies, device
- * memory allocator, program and launch validation, compiled from
- * drivers/gpu/drm/vgpu/ over kcompat, driving the GPU model through the
- * same lock-step loop as vgpud. The interface mirrors the render node's
- * ioctls; libvgpu's local device (vgpu_local.c) is built on it.
+ * (local_cp.c): the kernel's own KCB, SMST, scheduler, policies,
+ * synchronised clock, device memory allocator, program and launch
+ * validation, compiled from drivers/gpu/drm/vgpu/ over kcompat, driving
+ * the GPU model through the same lock-step loop as vgpud. The interface
+ * mirrors the render node: a device is opened as files, and each file
+ * call stands for the ioctl of the same name. libvgpu's local device
+ * (vgpu_local.c) is built on it.
  *
- * Not thread-safe: one thread calls it at a time.
+ * Files of one device may be used from different threads (one thread per
+ * file at a time), as processes use the render node: the processes of a
+ * multi-programmed experiment run as threads on the synchronised clock.
  */
 #ifndef VGPU_LOCAL_CP_H
 #define VGPU_LOCAL_CP_H
@@ -19,6 +23,7 @@
 #include <drm/vgpu_drm.h>
 
 struct local_cp;
+struct local_file;
 struct vgpu_sim;
 struct vgpu_sim_config;
 
@@ -27,40 +32,49 @@ struct vgpu_sim_config;
 
 /*
  * A device of @vram_size bytes (0: the default) whose hardware is @cfg,
- * attached and opened once, as vgpu.ko is once vgpud attached and a
- * process opened the render node.
+ * with the model attached, as vgpu.ko is once vgpud attached. It lives
+ * until local_cp_put() has dropped this reference and every file is closed.
  */
 int local_cp_create(const struct vgpu_sim_config *cfg, uint64_t vram_size,
 		    struct local_cp **out);
-void local_cp_destroy(struct local_cp *cp);
+void local_cp_put(struct local_cp *cp);
 uint8_t *local_cp_vram(struct local_cp *cp);
 struct vgpu_sim *local_cp_sim(struct local_cp *cp);
 
+/* A file of the device (opening the render node) and its end. */
+int local_cp_open(struct local_cp *cp, struct local_file **out);
+void local_cp_close(struct local_file *f);
+struct local_cp *local_file_cp(struct local_file *f);
+
 /* DRM_IOCTL_VGPU_GET_PARAM. */
-int local_cp_get_param(struct local_cp *cp, uint32_t param, uint64_t *value);
+int local_cp_get_param(struct local_file *f, uint32_t param, uint64_t *value);
 /* DRM_IOCTL_VGPU_BO_CREATE: the handle and the device address out. */
-int local_cp_bo_create(struct local_cp *cp, uint64_t size, uint32_t *handle,
+int local_cp_bo_create(struct local_file *f, uint64_t size, uint32_t *handle,
 		       uint64_t *addr);
-int local_cp_bo_destroy(struct local_cp *cp, uint32_t handle);
+int local_cp_bo_destroy(struct local_file *f, uint32_t handle);
 /* DRM_IOCTL_VGPU_PROGRAM_CREATE / _DESTROY. */
-int local_cp_program_create(struct local_cp *cp, const void *image, size_t size,
+int local_cp_program_create(struct local_file *f, const void *image, size_t size,
 			    uint32_t *handle);
-int local_cp_program_destroy(struct local_cp *cp, uint32_t handle);
+int local_cp_program_destroy(struct local_file *f, uint32_t handle);
 /*
  * DRM_IOCTL_VGPU_SUBMIT: @args as the ioctl takes it, with its buffer
  * handles and parameters at @bo_handles and @params (its pointer fields
  * are not read); the job id out.
  */
-int local_cp_submit(struct local_cp *cp, const struct drm_vgpu_submit *args,
+int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		    const uint32_t *bo_handles, const void *params, uint32_t *job);
 /*
- * DRM_IOCTL_VGPU_WAIT: runs the model until job @job has ended. -ETIME when
+ * DRM_IOCTL_VGPU_WAIT: until job @job has ended, the waiting threads take
+ * turns at running the model while the clock lets time run. -ETIME when
  * the host's CLOCK_MONOTONIC passes @deadline_ns first (< 0: no limit),
  * -EDEADLK when the device can make no more progress and the job has not
- * ended (a barrier no thread reaches), -ENOENT for an unknown job.
+ * ended (a barrier no thread reaches, or every file waits and nothing
+ * runs), -ENOENT for an unknown job.
  */
-int local_cp_wait(struct local_cp *cp, uint32_t job, int64_t deadline_ns);
+int local_cp_wait(struct local_file *f, uint32_t job, int64_t deadline_ns);
 /* DRM_IOCTL_VGPU_JOB_INFO, with or without DRM_VGPU_JOB_INFO_RELEASE. */
-int local_cp_job_info(struct local_cp *cp, struct drm_vgpu_job_info *info);
+int local_cp_job_info(struct local_file *f, struct drm_vgpu_job_info *info);
+/* DRM_IOCTL_VGPU_CLOCK_SYNC. */
+int local_cp_clock_sync(struct local_file *f, bool join, uint32_t rank);
 
 #endif /* VGPU_LOCAL_CP_H */

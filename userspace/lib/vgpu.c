@@ -113,7 +113,7 @@ int vgpu_get_param(struct vgpu_device *dev, uint32_t param, uint64_t *value)
 	int ret;
 
 	if (dev->local)
-		return local_cp_get_param(vgpu_local_cp(dev->local), param, value);
+		return local_cp_get_param(vgpu_local_file(dev->local), param, value);
 	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_GET_PARAM, &gp);
 	if (!ret)
 		*value = gp.value;
@@ -138,14 +138,14 @@ int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out)
 	if (!bo)
 		return -ENOMEM;
 	if (dev->local) {
-		struct local_cp *cp = vgpu_local_cp(dev->local);
+		struct local_file *f = vgpu_local_file(dev->local);
 		uint64_t addr;
 
-		ret = local_cp_bo_create(cp, size, &create.handle, &addr);
+		ret = local_cp_bo_create(f, size, &create.handle, &addr);
 		if (ret)
 			goto err_free;
 		create.device_address = addr;
-		bo->map = local_cp_vram(cp) + addr;
+		bo->map = local_cp_vram(local_file_cp(f)) + addr;
 		goto done;
 	}
 	ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_BO_CREATE, &create);
@@ -181,7 +181,7 @@ void vgpu_bo_destroy(struct vgpu_bo *bo)
 	if (!bo)
 		return;
 	if (bo->dev->local) {
-		local_cp_bo_destroy(vgpu_local_cp(bo->dev->local), bo->handle);
+		local_cp_bo_destroy(vgpu_local_file(bo->dev->local), bo->handle);
 	} else {
 		munmap(bo->map, bo->size);
 		gem_close(bo->dev, bo->handle);
@@ -212,7 +212,7 @@ int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
 	memcpy(prog->image, image, size);
 	prog->image_size = size;
 	if (dev->local)
-		ret = local_cp_program_create(vgpu_local_cp(dev->local), image, size, &pc.handle);
+		ret = local_cp_program_create(vgpu_local_file(dev->local), image, size, &pc.handle);
 	else
 		ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc);
 	if (ret) {
@@ -251,7 +251,7 @@ void vgpu_program_destroy(struct vgpu_program *prog)
 	if (!prog)
 		return;
 	if (prog->dev->local) {
-		local_cp_program_destroy(vgpu_local_cp(prog->dev->local), prog->handle);
+		local_cp_program_destroy(vgpu_local_file(prog->dev->local), prog->handle);
 	} else {
 		pd = (struct drm_vgpu_program_destroy){ .handle = prog->handle };
 		vgpu_ioctl(prog->dev, DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
@@ -389,7 +389,7 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	if (dev->local) {
 		uint32_t id = 0;
 
-		ret = local_cp_submit(vgpu_local_cp(dev->local), &s, handles,
+		ret = local_cp_submit(vgpu_local_file(dev->local), &s, handles,
 				      launch->params ? launch->params->bytes : NULL, &id);
 		s.job_id = id;
 	} else {
@@ -413,7 +413,7 @@ int vgpu_clock_sync(struct vgpu_device *dev, bool join, uint32_t rank)
 	};
 
 	if (dev->local)
-		return -EOPNOTSUPP;	/* one program, nothing to synchronise with */
+		return local_cp_clock_sync(vgpu_local_file(dev->local), join, cs.rank);
 	return vgpu_ioctl(dev, DRM_IOCTL_VGPU_CLOCK_SYNC, &cs);
 }
 
@@ -432,11 +432,9 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 	int ret;
 
 	if (job->dev->local) {
-		struct local_cp *cp = vgpu_local_cp(job->dev->local);
-
 		ret = vgpu_local_wait(job->dev->local, (uint32_t)job->id, timeout_ns);
 		if (!ret)
-			ret = local_cp_job_info(cp, &info);
+			ret = local_cp_job_info(vgpu_local_file(job->dev->local), &info);
 		if (ret)
 			return ret;
 	} else {

@@ -182,13 +182,25 @@ int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
  * Every function above works on it; vgpu_job_wait() runs the model until
  * the job is over (or its host-time timeout passes, -ETIME), and returns
  * -EDEADLK when the device can make no more progress (a barrier no thread
- * reaches). vgpu_device_fd() is -1. Not thread-safe.
+ * reaches). vgpu_device_fd() is -1. One vgpu_device is used by one
+thread at a time; its peers may be used by others.
  */
 
 int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device **out);
+/* The same with @vram_size bytes of device memory (0: the default). */
+int vgpu_device_open_local_vram(const struct vgpu_sim_config *cfg, uint64_t vram_size,
+				struct vgpu_device **out);
+/*
+ * Another file of @dev's local device, as another process opening the
+ * render node: clients of one device, for instance the programs of a
+ * multi-programmed experiment, one thread each, on the synchronised clock
+ * (vgpu_clock_sync()). The device lives while any of its files is open.
+ * -ENODEV when @dev is not local.
+ */
+int vgpu_device_open_local_peer(struct vgpu_device *dev, struct vgpu_device **out);
 /* The model's counters since the device was opened; -ENODEV if not local. */
 int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st);
-/* Host time spent in the model so far (submits and waits); -ENODEV if not local. */
+/* Host time spent in the model so far (in waits); -ENODEV if not local. */
 int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns);
 
 #endif /* VGPU_H */

@@ -20,16 +20,17 @@
 #include "vgpu_sim.h"
 
 /**
- * struct vgpu_local - the local device of one vgpu_device.
- * @cp: the command processor and the model.
- * @model_ns: host time spent in the model (submits and waits).
+ * struct vgpu_local - one vgpu_device's file of a local device.
+ * @file: the file (it holds a reference on the device).
+ * @model_ns: host time spent in the model (waits).
  */
 struct vgpu_local {
-	struct local_cp *cp;
+	struct local_file *file;
 	uint64_t model_ns;
 };
 
-int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device **out)
+/* A vgpu_device for a new file of @cp. */
+static int open_file(struct local_cp *cp, struct vgpu_device **out)
 {
 	struct vgpu_local *l = calloc(1, sizeof(*l));
 	struct vgpu_device *dev;
@@ -37,7 +38,7 @@ int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device
 
 	if (!l)
 		return -ENOMEM;
-	ret = local_cp_create(cfg, 0, &l->cp);
+	ret = local_cp_open(cp, &l->file);
 	if (ret) {
 		free(l);
 		return ret;
@@ -51,17 +52,45 @@ int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device
 	return 0;
 }
 
+int vgpu_device_open_local_vram(const struct vgpu_sim_config *cfg, uint64_t vram_size,
+				struct vgpu_device **out)
+{
+	struct local_cp *cp;
+	int ret;
+
+	ret = local_cp_create(cfg, vram_size, &cp);
+	if (ret)
+		return ret;
+	ret = open_file(cp, out);
+	local_cp_put(cp);	/* the file keeps the device */
+	return ret;
+}
+
+int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device **out)
+{
+	return vgpu_device_open_local_vram(cfg, 0, out);
+}
+
+int vgpu_device_open_local_peer(struct vgpu_device *dev, struct vgpu_device **out)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return -ENODEV;
+	return open_file(local_file_cp(l->file), out);
+}
+
 void vgpu_local_close(struct vgpu_local *l)
 {
 	if (!l)
 		return;
-	local_cp_destroy(l->cp);
+	local_cp_close(l->file);
 	free(l);
 }
 
-struct local_cp *vgpu_local_cp(struct vgpu_local *l)
+struct local_file *vgpu_local_file(struct vgpu_local *l)
 {
-	return l->cp;
+	return l->file;
 }
 
 static int64_t now_ns(void)
@@ -75,7 +104,7 @@ static int64_t now_ns(void)
 int vgpu_local_wait(struct vgpu_local *l, uint32_t job, int64_t timeout_ns)
 {
 	int64_t t0 = now_ns();
-	int ret = local_cp_wait(l->cp, job, timeout_ns < 0 ? -1 : t0 + timeout_ns);
+	int ret = local_cp_wait(l->file, job, timeout_ns < 0 ? -1 : t0 + timeout_ns);
 
 	l->model_ns += (uint64_t)(now_ns() - t0);
 	return ret;
@@ -87,7 +116,7 @@ int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st)
 
 	if (!l)
 		return -ENODEV;
-	vgpu_sim_get_stats(local_cp_sim(l->cp), st);
+	vgpu_sim_get_stats(local_cp_sim(local_file_cp(l->file)), st);
 	return 0;
 }
 

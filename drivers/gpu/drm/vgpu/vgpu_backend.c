@@ -192,24 +192,15 @@ static void vgpu_cmd_publish(void *ctx)
 static void *vgpu_ctx_alloc(void *ctx, u64 bytes, u64 *addr)
 {
 	struct vgpu_backend *b = ctx;
-	struct drm_mm_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
 
-	if (!node)
-		return NULL;
-	if (vgpu_vram_alloc(&b->vdev->vram, node, bytes, 64, 0)) {
-		kfree(node);
-		return NULL;
-	}
-	*addr = node->start;
-	return node;
+	return vgpu_vram_ctx_alloc(&b->vdev->vram, bytes, addr);
 }
 
 static void vgpu_ctx_free(void *ctx, void *handle)
 {
 	struct vgpu_backend *b = ctx;
 
-	vgpu_vram_free(&b->vdev->vram, handle);
-	kfree(handle);
+	vgpu_vram_ctx_free(&b->vdev->vram, handle);
 }
 
 static const struct vgpu_cmd_sink_ops vgpu_ring_sink_ops = {
@@ -417,7 +408,7 @@ static long vgpu_backend_wait_clock(struct vgpu_backend *b)
 		dev_dbg(vdev->drm.dev, "WAIT_CLOCK: not attached\n");
 		return -EINVAL;
 	}
-	ret = wait_event_interruptible(vdev->clock.wq,
+	ret = wait_event_interruptible(vdev->clock_wq,
 				       !READ_ONCE(vdev->sched.held) &&
 				       !READ_ONCE(vdev->clock.releasing));
 	/* Back to simulating: the status table goes stale. */

@@ -2,22 +2,10 @@
 /*
  * vgpu synchronised clock: DRM_IOCTL_VGPU_CLOCK_SYNC and DRM_IOCTL_VGPU_WAIT.
  *
- * The device clock is simulated: it advances when vgpud simulates, which it
- * does whenever the GPU has work. The processes that feed the GPU run on
- * the host meanwhile, so the cycle at which a program's next launch arrives
- * would depend on host scheduling, and two programs started "together"
- * would start a few thousand cycles apart, differently every time.
- *
- * A file that joins the synchronised clock makes its host time take no
- * simulated time: while any joined file is running (not blocked in
- * DRM_IOCTL_VGPU_WAIT), the scheduler takes no decision and vgpud, told by
- * KICK, stops at the current cycle (VGPU_BACKEND_IOC_WAIT_CLOCK). When the
- * last running file waits, the hold is released: the jobs submitted
- * meanwhile arrive together, in rank order (vgpu_kcb_add()), the scheduler
- * runs and time moves on until a job that a joined file waits for ends.
- * Its end is handled inside the KICK of that cycle, which marks the waiter
- * running again before the daemon learns whether it may go on - so no
- * cycle passes between a job's end and its program's reaction.
+ * What the clock decides - when time stands, when it runs, where a file's
+ * memory goes - is in vgpu_clock_hold.c; this file is its ioctl glue: the
+ * daemon is woken when a hold ends (it waits in WAIT_CLOCK, vgpu_backend.c),
+ * and a wait sleeps on the job's fence.
  */
 
 #include <linux/dma-fence.h>
@@ -30,98 +18,35 @@
 
 #include "vgpu_drv.h"
 
-/**
- * vgpu_clock_init() - set up the synchronised clock of a device.
- * @clock: the device's clock state.
- */
-void vgpu_clock_init(struct vgpu_clock *clock)
+/* &vgpu_clock.released: the decisions of the hold's end are taken. */
+static void vgpu_clock_released(struct vgpu_clock *clock)
 {
-	INIT_LIST_HEAD(&clock->joined);
-	clock->running = 0;
-	init_waitqueue_head(&clock->wq);
-}
+	struct vgpu_device *vdev = container_of(clock, struct vgpu_device, clock);
 
-static struct vgpu_device *vgpu_clock_dev(struct vgpu_clock *clock)
-{
-	return container_of(clock, struct vgpu_device, clock);
-}
-
-/* The last running file waits: take the deferred decisions, let time run. */
-static void vgpu_clock_release(struct vgpu_device *vdev)
-{
-	struct vgpu_sched *s = &vdev->sched;
-
-	lockdep_assert_held(&vdev->lock);
-	/*
-	 * A daemon told to hold has not simulated since: its status table is
-	 * current, and it stays in WAIT_CLOCK until the decisions are taken,
-	 * so they are the same however the host interleaves this ioctl and
-	 * the daemon.
-	 */
-	WRITE_ONCE(vdev->clock.releasing, true);
-	WRITE_ONCE(s->held, false);
-	s->emitted = 0;
-	s->fresh_status = READ_ONCE(vdev->clock.daemon_stopped);
-	vgpu_sched_run(s);
-	s->fresh_status = false;
-	WRITE_ONCE(vdev->clock.releasing, false);
-	if (s->emitted)
+	if (vdev->sched.emitted)
 		vgpu_backend_notify(vdev);
-	wake_up_interruptible_all(&vdev->clock.wq);
+	wake_up_interruptible_all(&vdev->clock_wq);
 }
 
-static void vgpu_clock_hold(struct vgpu_device *vdev)
+/**
+ * vgpu_clock_dev_init() - set up the synchronised clock of a device.
+ * @vdev: the device; its scheduler is initialised.
+ */
+void vgpu_clock_dev_init(struct vgpu_device *vdev)
 {
-	lockdep_assert_held(&vdev->lock);
-	vdev->clock.running++;
-	WRITE_ONCE(vdev->sched.held, true);
-}
-
-static void vgpu_clock_stop_running(struct vgpu_device *vdev)
-{
-	lockdep_assert_held(&vdev->lock);
-	if (!WARN_ON(!vdev->clock.running) && !--vdev->clock.running)
-		vgpu_clock_release(vdev);
+	vgpu_clock_init(&vdev->clock, &vdev->sched, vgpu_clock_released);
+	init_waitqueue_head(&vdev->clock_wq);
 }
 
 /**
  * vgpu_file_arena() - where a file's device memory is allocated.
  * @vf: the file.
  *
- * Addresses decide cache sets, memory partitions and DRAM rows, so a run
- * is only repeatable if its buffers land at the same addresses. Files of
- * the synchronised clock allocate concurrently, in whatever order the host
- * runs them; each gets its own part of the device memory, chosen by its
- * rank, so that its addresses depend on its own allocations only (while
- * they fit there).
- *
- * Return: 0 (anywhere) or the arena index, 1 to %VGPU_VRAM_ARENAS - 1.
+ * Return: vgpu_clock_arena() of its part in the clock.
  */
 u32 vgpu_file_arena(struct vgpu_file *vf)
 {
-	return READ_ONCE(vf->clock.arena);
-}
-
-/* Device lock held. */
-static void vgpu_clock_leave(struct vgpu_device *vdev, struct vgpu_file *vf)
-{
-	if (list_empty(&vf->clock.link))
-		return;
-	WRITE_ONCE(vf->clock.arena, 0);
-	list_del_init(&vf->clock.link);
-	if (!vf->clock.waiting)
-		vgpu_clock_stop_running(vdev);
-	vf->clock.waiting = false;
-}
-
-/**
- * vgpu_clock_file_init() - a new file is not joined.
- * @vf: the file.
- */
-void vgpu_clock_file_init(struct vgpu_file *vf)
-{
-	INIT_LIST_HEAD(&vf->clock.link);
-	vf->clock.waiting = false;
+	return vgpu_clock_arena(&vf->clock);
 }
 
 /**
@@ -133,31 +58,8 @@ void vgpu_clock_file_fini(struct vgpu_file *vf)
 	struct vgpu_device *vdev = vf->vdev;
 
 	mutex_lock(&vdev->lock);
-	vgpu_clock_leave(vdev, vf);
+	vgpu_clock_leave(&vdev->clock, &vf->clock);
 	mutex_unlock(&vdev->lock);
-}
-
-/**
- * vgpu_clock_job_done() - a job ended; its waiting program runs again.
- * @clock: the device's clock state.
- * @job_id: the job.
- *
- * Called with the device lock held where the job's fence is signalled,
- * which is inside the KICK (or detach) that ended it: the hold is in place
- * before the daemon may simulate on.
- */
-void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id)
-{
-	struct vgpu_device *vdev = vgpu_clock_dev(clock);
-	struct vgpu_file *vf;
-
-	lockdep_assert_held(&vdev->lock);
-	list_for_each_entry(vf, &clock->joined, clock.link) {
-		if (vf->clock.waiting && vf->clock.wait_job == job_id) {
-			vf->clock.waiting = false;
-			vgpu_clock_hold(vdev);
-		}
-	}
 }
 
 /**
@@ -186,18 +88,10 @@ int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
 	}
 
 	mutex_lock(&vdev->lock);
-	if (args->flags & DRM_VGPU_CLOCK_SYNC_JOIN) {
-		vf->clock.rank = args->rank;
-		WRITE_ONCE(vf->clock.arena, args->rank ?
-			   1 + (args->rank - 1) % (VGPU_VRAM_ARENAS - 1) : 0);
-		if (list_empty(&vf->clock.link)) {
-			list_add_tail(&vf->clock.link, &vdev->clock.joined);
-			vgpu_clock_hold(vdev);
-		}
-	} else {
-		vgpu_clock_leave(vdev, vf);
-		vf->clock.rank = 0;
-	}
+	if (args->flags & DRM_VGPU_CLOCK_SYNC_JOIN)
+		vgpu_clock_join(&vdev->clock, &vf->clock, args->rank);
+	else
+		vgpu_clock_leave(&vdev->clock, &vf->clock);
 	mutex_unlock(&vdev->lock);
 	return 0;
 }
@@ -219,7 +113,6 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct dma_fence *fence = NULL;
 	struct vgpu_job *job;
 	long timeout, left;
-	bool joined;
 
 	if (args->flags || args->pad) {
 		drm_dbg(drm, "WAIT: flags %#x or pad set\n", args->flags);
@@ -240,13 +133,9 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	}
 
 	mutex_lock(&vdev->lock);
-	if (job->kcb.state != VGPU_KCB_DONE && job->fence)
+	if (job->kcb.state != VGPU_KCB_DONE && job->fence) {
 		fence = dma_fence_get(job->fence);
-	joined = !list_empty(&vf->clock.link);
-	if (fence && joined) {
-		vf->clock.waiting = true;
-		vf->clock.wait_job = job->kcb.id;
-		vgpu_clock_stop_running(vdev);
+		vgpu_clock_wait_begin(&vdev->clock, &vf->clock, job->kcb.id);
 	}
 	mutex_unlock(&vdev->lock);
 	vgpu_kcb_put(&job->kcb);
@@ -261,16 +150,10 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	left = dma_fence_wait_timeout(fence, true, timeout);
 	dma_fence_put(fence);
 
-	if (joined) {
-		mutex_lock(&vdev->lock);
-		/* Woken by a timeout or a signal, not by the job's end. */
-		if (vf->clock.waiting) {
-			vf->clock.waiting = false;
-			if (!list_empty(&vf->clock.link))
-				vgpu_clock_hold(vdev);
-		}
-		mutex_unlock(&vdev->lock);
-	}
+	/* Woken by a timeout or a signal, not by the job's end? */
+	mutex_lock(&vdev->lock);
+	vgpu_clock_wait_end(&vdev->clock, &vf->clock);
+	mutex_unlock(&vdev->lock);
 	if (left < 0)
 		return left;
 	if (!left) {

@@ -88,7 +88,7 @@ static int vgpu_open(struct drm_device *drm, struct drm_file *file)
 	xa_init_flags(&vf->programs, XA_FLAGS_ALLOC1);
 	xa_init(&vf->jobs);
 	atomic_set(&vf->num_jobs, 0);
-	vgpu_clock_file_init(vf);
+	vgpu_clock_file_init(&vf->clock);
 	file->driver_priv = vf;
 	mutex_lock(&vf->vdev->lock);
 	vf->vdev->sched.users++;
@@ -161,9 +161,9 @@ static int vgpu_device_init(struct vgpu_device *vdev)
 		return ret;
 	spin_lock_init(&vdev->fence_lock);
 	init_waitqueue_head(&vdev->cmd_wq);
-	vgpu_clock_init(&vdev->clock);
 	vdev->fence_context = dma_fence_context_alloc(1);
 	vgpu_sched_init(&vdev->sched, &vdev->lock, vdev->drm.dev);
+	vgpu_clock_dev_init(vdev);
 	dev_set_drvdata(vdev->drm.dev, vdev);
 
 	ret = vgpu_vram_init(&vdev->vram, (u64)vram_size_mb << 20);

@@ -23,6 +23,7 @@
 #include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
 
+#include "vgpu_clock_hold.h"
 #include "vgpu_desc.h"
 #include "vgpu_kcb.h"
 #include "vgpu_launch.h"
@@ -37,49 +38,6 @@
 
 struct dma_fence;
 struct vgpu_backend;
-
-/**
- * struct vgpu_clock - the synchronised clock (vgpu_clock.c).
- * @joined: files that joined (&vgpu_clock_file.link).
- * @running: joined files not blocked in DRM_IOCTL_VGPU_WAIT; while it is
- *	not zero, &vgpu_sched.held is set and the device clock stands.
- * @wq: the daemon waits here for the hold to end.
- * @releasing: the hold has ended and its deferred decisions are being
- *	taken; a daemon waiting for the hold to end keeps waiting.
- * @daemon_stopped: the daemon was told %VGPU_KICK_HOLD and has not come
- *	back from its WAIT_CLOCK since: it simulates nothing, so its
- *	thread-block status table is current.
- *
- * @joined, @running, @releasing and @daemon_stopped are protected by
- * &vgpu_device.lock, except that the daemon's wait reads @releasing and
- * clears @daemon_stopped without it.
- */
-struct vgpu_clock {
-	struct list_head joined;
-	u32 running;
-	wait_queue_head_t wq;
-	bool releasing;
-	bool daemon_stopped;
-};
-
-/**
- * struct vgpu_clock_file - a file's part in the synchronised clock.
- * @link: on &vgpu_clock.joined while joined, else empty.
- * @rank: orders its jobs among those arriving at the same cycle.
- * @arena: where its device memory goes (vgpu_file_arena()); written under
- *	the device lock, read without it.
- * @waiting: blocked in DRM_IOCTL_VGPU_WAIT for @wait_job.
- * @wait_job: the job it waits for.
- *
- * Protected by &vgpu_device.lock.
- */
-struct vgpu_clock_file {
-	struct list_head link;
-	u32 rank;
-	u32 arena;
-	bool waiting;
-	u32 wait_job;
-};
 
 /**
  * struct vgpu_device - one vgpu device.
@@ -97,6 +55,7 @@ struct vgpu_clock_file {
  * @fence_seqno: last fence seqno handed out.
  * @misc: the backend character device /dev/vgpu-backend.
  * @clock: the synchronised clock; under @lock.
+ * @clock_wq: the daemon waits here for the clock's hold to end.
  */
 struct vgpu_device {
 	struct drm_device drm;
@@ -110,6 +69,7 @@ struct vgpu_device {
 	u64 fence_seqno;
 	struct miscdevice misc;
 	struct vgpu_clock clock;
+	wait_queue_head_t clock_wq;
 };
 
 /**
@@ -191,10 +151,8 @@ int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
 void vgpu_file_jobs_fini(struct vgpu_file *vf);
 
 /* vgpu_clock.c */
-void vgpu_clock_init(struct vgpu_clock *clock);
-void vgpu_clock_file_init(struct vgpu_file *vf);
+void vgpu_clock_dev_init(struct vgpu_device *vdev);
 void vgpu_clock_file_fini(struct vgpu_file *vf);
-void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id);
 u32 vgpu_file_arena(struct vgpu_file *vf);
 int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
 			  struct drm_file *file);

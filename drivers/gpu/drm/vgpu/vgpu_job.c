@@ -364,12 +364,7 @@ int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
 	}
 
 	mutex_lock(&vdev->lock);
-	args->state = job->kcb.state;
-	args->error = job->kcb.error;
-	args->start_cycle = job->kcb.start_cycle;
-	args->end_cycle = job->kcb.end_cycle;
-	args->warp_insts = job->kcb.warp_insts;
-	args->tbs_done = job->kcb.tbs_done;
+	vgpu_launch_info(&job->kcb, args);
 	mutex_unlock(&vdev->lock);
 
 	if (args->flags & DRM_VGPU_JOB_INFO_RELEASE) {

@@ -239,3 +239,20 @@ void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
 	e->kernel_key = vgpu_kernel_key(prog->hash, args->entry);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_launch_kcb_init);
+
+/**
+ * vgpu_launch_info() - what JOB_INFO reports of a launch.
+ * @e: its KCB entry; device lock held.
+ * @info: out: state, error, cycles, warp instructions and TBs done.
+ */
+void vgpu_launch_info(const struct vgpu_kcb_entry *e,
+		      struct drm_vgpu_job_info *info)
+{
+	info->state = e->state;
+	info->error = e->error;
+	info->start_cycle = e->start_cycle;
+	info->end_cycle = e->end_cycle;
+	info->warp_insts = e->warp_insts;
+	info->tbs_done = e->tbs_done;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_launch_info);

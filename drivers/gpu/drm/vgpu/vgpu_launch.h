@@ -31,5 +31,7 @@ void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
 			  const struct drm_vgpu_submit *args,
 			  const struct vgpu_program *prog,
 			  const struct vgpu_tb_res *res, u32 num_tbs);
+void vgpu_launch_info(const struct vgpu_kcb_entry *e,
+		      struct drm_vgpu_job_info *info);
 
 #endif /* _VGPU_LAUNCH_H_ */

@@ -12,6 +12,7 @@
 #include <linux/align.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -132,6 +133,43 @@ int vgpu_vram_bo_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
 	if (!ret)
 		memset(vgpu_vram_ptr(vram, node->start), 0, size);
 	return ret;
+}
+
+/**
+ * vgpu_vram_ctx_alloc() - allocate a context save area.
+ * @vram: the device memory.
+ * @bytes: its size.
+ * @addr: out, its device address.
+ *
+ * The &vgpu_cmd_sink_ops.ctx_alloc of both command sinks (the backend's
+ * ring and libvgpu's local device): a 64-byte aligned range anywhere.
+ *
+ * Return: the area's handle for vgpu_vram_ctx_free(), or NULL when there is
+ * no room (or no memory for the handle).
+ */
+void *vgpu_vram_ctx_alloc(struct vgpu_vram *vram, u64 bytes, u64 *addr)
+{
+	struct drm_mm_node *node = kzalloc(sizeof(*node), GFP_KERNEL);
+
+	if (!node)
+		return NULL;
+	if (vgpu_vram_alloc(vram, node, bytes, 64, 0)) {
+		kfree(node);
+		return NULL;
+	}
+	*addr = node->start;
+	return node;
+}
+
+/**
+ * vgpu_vram_ctx_free() - give a context save area back.
+ * @vram: the device memory.
+ * @handle: what vgpu_vram_ctx_alloc() returned.
+ */
+void vgpu_vram_ctx_free(struct vgpu_vram *vram, void *handle)
+{
+	vgpu_vram_free(vram, handle);
+	kfree(handle);
 }
 
 /**

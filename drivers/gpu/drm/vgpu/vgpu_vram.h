@@ -40,6 +40,8 @@ int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
 		    u64 size, u64 align, u32 arena);
 int vgpu_vram_bo_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
 		       u64 size, u32 arena);
+void *vgpu_vram_ctx_alloc(struct vgpu_vram *vram, u64 bytes, u64 *addr);
+void vgpu_vram_ctx_free(struct vgpu_vram *vram, void *handle);
 void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node);
 void *vgpu_vram_ptr(struct vgpu_vram *vram, u64 addr);
 

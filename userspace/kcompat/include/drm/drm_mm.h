@@ -10,8 +10,9 @@
  * became a hole last, then tries bigger (or older) ones; LOW and HIGH take
  * the lowest and highest hole in address order; EVICT the most recently
  * made hole. kunit/vgpu_kcompat_cases.h checks this against the kernel.
- * Eviction scanning (drm_mm_scan_*) and the interval tree lookups are not
- * provided.
+ * Not reproduced: which hole LOW or HIGH with %DRM_MM_INSERT_ONCE tries
+ * (drm_mm.c). Eviction scanning (drm_mm_scan_*) and the interval tree
+ * lookups are not provided.
  */
 #ifndef VGPU_KCOMPAT_DRM_DRM_MM_H
 #define VGPU_KCOMPAT_DRM_DRM_MM_H

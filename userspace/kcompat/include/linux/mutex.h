@@ -64,6 +64,18 @@ static inline bool mutex_is_locked(struct mutex *m)
 	return __atomic_load_n(&m->held, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * pthread_cond_wait() on a held mutex: the wait lets it go and takes it
+ * back, so its owner is set again afterwards.
+ */
+static inline void kcompat_mutex_cond_wait(struct mutex *m, pthread_cond_t *cv)
+{
+	__atomic_store_n(&m->held, false, __ATOMIC_RELEASE);
+	pthread_cond_wait(cv, &m->lock);
+	m->owner = pthread_self();
+	__atomic_store_n(&m->held, true, __ATOMIC_RELEASE);
+}
+
 /* Held by the calling thread (lockdep's lock_is_held()). */
 static inline bool kcompat_mutex_held(struct mutex *m)
 {

@@ -4,8 +4,9 @@
  * processor uses: an index -> pointer map that also hands out free
  * indices (xa_alloc(), xa_alloc_cyclic()), with Linux 6.12's results,
  * including reserved entries (NULL stored in an allocating array: the
- * index is taken, loads give NULL, iteration skips it). Marks, multi-index
- * entries and the xas_*() advanced API are not provided.
+ * index is taken, loads give NULL, iteration skips it), except after a
+ * store at index 0 of an XA_FLAGS_ALLOC1 array (xarray.c). Marks,
+ * multi-index entries and the xas_*() advanced API are not provided.
  *
  * The entries live in an array sorted by index. xa_lock() is a mutex that
  * the modifying calls take themselves, as in the kernel; xa_load() and the

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vgpu synchronised clock, its decisions (vgpu_clock_hold.c): which files
+ * run on the host, when the device clock stands, where their memory goes.
+ * The ioctls around it are in vgpu_clock.c.
+ */
+#ifndef _VGPU_CLOCK_HOLD_H_
+#define _VGPU_CLOCK_HOLD_H_
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct vgpu_sched;
+
+/**
+ * struct vgpu_clock - the synchronised clock.
+ * @sched: the scheduler whose &vgpu_sched.held it sets.
+ * @released: called when a hold has ended and its deferred decisions are
+ *	taken (vgpu.ko: wake the daemon; the local device: wake the threads
+ *	that wait to simulate).
+ * @joined: files that joined (&vgpu_clock_file.link).
+ * @running: joined files not blocked in a wait; while it is not zero,
+ *	&vgpu_sched.held is set and the device clock stands.
+ * @releasing: the hold has ended and its deferred decisions are being
+ *	taken; a daemon waiting for the hold to end keeps waiting.
+ * @daemon_stopped: the hardware was told to hold and has not simulated
+ *	since, so its thread-block status table is current.
+ *
+ * Protected by the device lock, except that vgpu.ko's daemon wait reads
+ * @releasing and clears @daemon_stopped without it.
+ */
+struct vgpu_clock {
+	struct vgpu_sched *sched;
+	void (*released)(struct vgpu_clock *clock);
+	struct list_head joined;
+	u32 running;
+	bool releasing;
+	bool daemon_stopped;
+};
+
+/**
+ * struct vgpu_clock_file - a file's part in the synchronised clock.
+ * @link: on &vgpu_clock.joined while joined, else empty.
+ * @rank: orders its jobs among those arriving at the same cycle.
+ * @arena: where its device memory goes (vgpu_clock_arena()); written under
+ *	the device lock, read without it.
+ * @waiting: blocked in a wait for @wait_job.
+ * @wait_job: the job it waits for.
+ *
+ * Protected by the device lock.
+ */
+struct vgpu_clock_file {
+	struct list_head link;
+	u32 rank;
+	u32 arena;
+	bool waiting;
+	u32 wait_job;
+};
+
+void vgpu_clock_init(struct vgpu_clock *clock, struct vgpu_sched *sched,
+		     void (*released)(struct vgpu_clock *clock));
+void vgpu_clock_file_init(struct vgpu_clock_file *cf);
+u32 vgpu_clock_arena(const struct vgpu_clock_file *cf);
+bool vgpu_clock_joined(const struct vgpu_clock_file *cf);
+void vgpu_clock_join(struct vgpu_clock *clock, struct vgpu_clock_file *cf,
+		     u32 rank);
+void vgpu_clock_leave(struct vgpu_clock *clock, struct vgpu_clock_file *cf);
+void vgpu_clock_wait_begin(struct vgpu_clock *clock,
+			   struct vgpu_clock_file *cf, u32 job_id);
+void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf);
+void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id);
+
+#endif /* _VGPU_CLOCK_HOLD_H_ */
