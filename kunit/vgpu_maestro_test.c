@@ -610,20 +610,35 @@ static void maestro_mock_small_partner_even(struct kunit *test)
  * Kernels that come back (the same kernel_key, a new launch) are not new:
  * after a first pair has measured them, a second pair of the same two
  * kernels starts with the stored single-kernel rates and no dedicated SM.
- * A pair with a kernel never seen has its dedicated SMs.
+ * A pair with a kernel never seen has its dedicated SMs, and so has a pair
+ * of known kernels once the device was left unused in between.
  */
 static void maestro_mock_kernels_return(struct kunit *test)
 {
 	struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_drain);
 	const struct vgpu_maestro_pair *p;
-	struct mock_job *j[6];
+	struct mock_job *j[8];
 	u32 round, sm, ded;
 
-	for (round = 0; round < 3; round++) {
+	/* A program keeps the device open between its launches. */
+	mutex_lock(&hw->lock);
+	hw->s.users = 1;
+	mutex_unlock(&hw->lock);
+	for (round = 0; round < 4; round++) {
+		if (round == 3) {
+			/*
+			 * The device is left unused: it forgets what it learnt,
+			 * so the same kernels are new again.
+			 */
+			mutex_lock(&hw->lock);
+			hw->s.users = 0;
+			vgpu_sched_fresh_start(&hw->s, true);
+			mutex_unlock(&hw->lock);
+		}
 		j[2 * round] = mock_job_new(hw, 400, 128, 16, 0, 100);
 		j[2 * round + 1] = mock_job_new(hw, 300, 256, 16, 0, 130);
 		j[2 * round]->e.kernel_key = 0x1234;
-		j[2 * round + 1]->e.kernel_key = round < 2 ? 0x5678 : 0x9abc;
+		j[2 * round + 1]->e.kernel_key = round == 2 ? 0x9abc : 0x5678;
 		mt_submit_all(hw, &j[2 * round], 2);
 		mutex_lock(&hw->lock);
 		p = vgpu_maestro_state_pair(&hw->s, 0);
@@ -642,7 +657,7 @@ static void maestro_mock_kernels_return(struct kunit *test)
 		mutex_unlock(&hw->lock);
 		KUNIT_EXPECT_GT(test, mt_run(hw), 0);
 	}
-	mt_done(hw, j, 6);
+	mt_done(hw, j, 8);
 }
 
 /*

@@ -313,7 +313,9 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
  * @tell_daemon: issue %VGPU_CMD_RESET (not while detaching).
  *
  * With no job in the KCB and no render-node file open, the device forgets
- * where its round robin stood and tells the daemon to forget what its
+ * where its round robin stood and what its policies learnt of the kernels
+ * (preemption latencies, the partition policy's state), and tells the
+ * daemon to forget what its
  * caches, row buffers and pipelines hold (%VGPU_CMD_RESET), so that a
  * program run on an unused device takes the same cycles every time
  * (ARCHITECTURE.md, "Time and determinism"). Between the launches of
@@ -328,9 +330,14 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon)
 	if (!list_empty(&s->kcb.active) || s->users)
 		return;
 	s->rr_next = 0;
-	/* What was learned of the kernels' preemptions goes with the caches. */
+	/*
+	 * What was learned of the kernels - their preemptions, the partition
+	 * policy's history - goes with the caches, so that what an unused
+	 * device does next does not depend on what it did before.
+	 */
 	memset(s->latency_scales, 0, sizeof(s->latency_scales));
 	s->latency_scale_next = 0;
+	vgpu_sched_release_policy(s);
 	if (s->attached && tell_daemon)
 		vgpu_sched_emit(s, &cmd);
 }
