@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: Chimera's preemption selection (vgpu_preempt_chimera.c,
- * vgpu_preempt_simple.c; Park, dissertation, Ch. IV §4.3.2-§4.3.3).
+ * KUnit: Chimera's preemption selection (vgpu_preempt.c,
+ * vgpu_preempt_chimera.c, vgpu_preempt_simple.c; Park, dissertation,
+ * Ch. IV §4.3.2-§4.3.3).
  *
  * Hand-computed cases on a device with round numbers: each SM gets 4 bytes
  * per cycle of memory bandwidth, the kernel's TBs average 10000 warp

@@ -16,6 +16,7 @@
 
 #include <kunit/test.h>
 
+#include "vgpu_knob.h"
 #include "vgpu_mock.h"
 #include "vgpu_policy_maestro.h"
 #include "vgpu_test.h"
@@ -468,7 +469,8 @@ static struct mock_hw *mt_hw(struct kunit *test, u32 num_sms,
 	vgpu_sched_set_policy(&hw->s, &vgpu_policy_maestro);
 	KUNIT_EXPECT_EQ(test, hw->s.smst.mode, VGPU_SMST_TWO_WAY);
 	KUNIT_EXPECT_EQ(test, hw->s.alloc_mode, VGPU_SMST_FIRST_FIT);
-	hw->s.maestro_epoch_cycles = 300;
+	KUNIT_EXPECT_EQ(test, vgpu_knob_store(&hw->s, "maestro_epoch_cycles",
+					      "300"), 0);
 	hw->s.preempt_ops = pre;
 	mutex_unlock(&hw->lock);
 	return hw;
@@ -570,7 +572,7 @@ static void maestro_mock_two_kernels(struct kunit *test)
 		epochs = mt_run(hw);
 		KUNIT_EXPECT_GT_MSG(test, epochs, 0, "%s", pre[i]);
 		/* The debugfs counters saw every epoch, each decided one way. */
-		st = &hw->s.maestro_stats;
+		st = &vgpu_maestro_conf_of(&hw->s)->stats;
 		KUNIT_EXPECT_EQ(test, st->epochs, epochs);
 		KUNIT_EXPECT_EQ(test, st->spatial + st->smk_even + st->smk_other,
 				st->epochs);
@@ -602,7 +604,7 @@ static void maestro_mock_small_partner_even(struct kunit *test)
 	}
 	mutex_unlock(&hw->lock);
 	mt_run(hw);
-	KUNIT_EXPECT_EQ(test, hw->s.maestro_stats.epochs, 0);
+	KUNIT_EXPECT_EQ(test, vgpu_maestro_conf_of(&hw->s)->stats.epochs, 0);
 	mt_done(hw, j, 2);
 }
 

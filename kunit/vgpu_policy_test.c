@@ -19,7 +19,7 @@
 #include "vgpu_test.h"
 
 static struct mock_hw *policy_hw(struct kunit *test, u32 num_sms,
-				 u32 max_tbs, struct vgpu_partition_ops *ops)
+				 u32 max_tbs, const struct vgpu_partition_ops *ops)
 {
 	struct vgpu_device_desc d;
 	struct mock_hw *hw;
@@ -327,7 +327,7 @@ static void smk_drf_small_kernel(struct kunit *test)
 /* At least 32 kernels in flight at once (Hyper-Q-like). */
 static void many_kernels_in_flight(struct kunit *test)
 {
-	struct vgpu_partition_ops *pols[] = {
+	const struct vgpu_partition_ops *pols[] = {
 		&vgpu_policy_fcfs, &vgpu_policy_smk_even, &vgpu_policy_smk_drf,
 	};
 	u32 p, i, running;
@@ -358,7 +358,7 @@ static void many_kernels_in_flight(struct kunit *test)
 /* A switch in the middle of a run takes effect; every job completes. */
 static void policy_switch_mid_run(struct kunit *test)
 {
-	struct vgpu_partition_ops *pols[] = {
+	const struct vgpu_partition_ops *pols[] = {
 		&vgpu_policy_spatial, &vgpu_policy_smk_even,
 		&vgpu_policy_smk_drf, &vgpu_policy_fcfs,
 	};
@@ -391,7 +391,7 @@ static void policy_switch_mid_run(struct kunit *test)
 /* Policies with every allocator, a mix of shapes: all done, all freed. */
 static void policies_mixed_2way(struct kunit *test)
 {
-	struct vgpu_partition_ops *pols[] = {
+	const struct vgpu_partition_ops *pols[] = {
 		&vgpu_policy_fcfs, &vgpu_policy_spatial,
 		&vgpu_policy_smk_even, &vgpu_policy_smk_drf,
 	};

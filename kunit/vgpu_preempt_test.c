@@ -16,7 +16,7 @@
 #include "vgpu_test.h"
 
 static struct mock_hw *preempt_hw(struct kunit *test,
-				  struct vgpu_partition_ops *ops)
+				  const struct vgpu_partition_ops *ops)
 {
 	struct vgpu_device_desc d;
 	struct mock_hw *hw;

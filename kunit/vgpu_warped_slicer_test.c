@@ -320,6 +320,17 @@ static void ws_run(struct mock_hw *hw)
 	KUNIT_EXPECT_EQ(hw->test, hw->nr_run, 0);
 }
 
+/* Kernels the policy holds state for. */
+static u32 ws_nr_states(struct mock_hw *hw)
+{
+	u32 n;
+
+	mutex_lock(&hw->lock);
+	n = vgpu_ws_nr_states(&hw->s);
+	mutex_unlock(&hw->lock);
+	return n;
+}
+
 static enum vgpu_ws_phase ws_phase(struct mock_hw *hw, struct mock_job *j)
 {
 	const struct vgpu_ws_kernel *k;
@@ -340,7 +351,7 @@ static void ws_finish(struct mock_hw *hw, struct mock_job **j, u32 n)
 	for (i = 0; i < n; i++)
 		expect_complete(hw, j[i]);
 	expect_idle(hw);
-	KUNIT_EXPECT_EQ(hw->test, vgpu_ws_nr_states(&hw->s), 0);
+	KUNIT_EXPECT_EQ(hw->test, ws_nr_states(hw), 0);
 	mock_finish(hw);
 }
 
@@ -375,7 +386,7 @@ static void ws_profiling_layout(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, j[0]->e.quota, 0);
 	mutex_unlock(&hw->lock);
-	KUNIT_EXPECT_EQ(test, vgpu_ws_nr_states(&hw->s), 2);
+	KUNIT_EXPECT_EQ(test, ws_nr_states(hw), 2);
 	ws_run(hw);
 	ws_finish(hw, j, 2);
 }
@@ -521,7 +532,7 @@ static void ws_state_freed(struct kunit *test)
 	a = j[0];
 	b = j[1];
 	ws_submit_all(hw, j, 2);
-	KUNIT_EXPECT_EQ(test, vgpu_ws_nr_states(&hw->s), 2);
+	KUNIT_EXPECT_EQ(test, ws_nr_states(hw), 2);
 	mock_apply(hw);
 	while (!a->ended && mock_step(hw)) {
 		mock_apply(hw);
@@ -533,7 +544,7 @@ static void ws_state_freed(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, vgpu_ws_state(&hw->s, &a->e));
 	KUNIT_EXPECT_EQ(test, b->e.quota, 0);
 	mutex_unlock(&hw->lock);
-	KUNIT_EXPECT_EQ(test, vgpu_ws_nr_states(&hw->s), 1);
+	KUNIT_EXPECT_EQ(test, ws_nr_states(hw), 1);
 	ws_run(hw);
 	KUNIT_EXPECT_EQ(test, hw->max_on_sm[b->order], 8);
 	ws_finish(hw, j, 2);
@@ -552,7 +563,7 @@ static void ws_one_three_many(struct kunit *test)
 	j[0] = mock_job_new(hw, 60, 128, 16, 0, 100);
 	ws_submit_all(hw, j, 1);
 	KUNIT_EXPECT_EQ(test, j[0]->e.quota, 0);
-	KUNIT_EXPECT_EQ(test, vgpu_ws_nr_states(&hw->s), 0);
+	KUNIT_EXPECT_EQ(test, ws_nr_states(hw), 0);
 	ws_run(hw);
 	ws_finish(hw, j, 1);
 
@@ -576,12 +587,16 @@ static void ws_one_three_many(struct kunit *test)
 	/* smk-even: 8 slots / 3 kernels. */
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, j[i]->e.quota, 2);
-	KUNIT_EXPECT_EQ(test, vgpu_ws_nr_states(&hw->s), 0);
+	KUNIT_EXPECT_EQ(test, ws_nr_states(hw), 0);
 	ws_run(hw);
 	ws_finish(hw, j, 3);
 }
 
-/* A switch away in mid-profiling and back: every job completes. */
+/*
+ * A switch away in mid-profiling and back: every job completes. Switching
+ * away frees the policy's state (&vgpu_sched.policy_data); back, the
+ * kernels are profiled afresh.
+ */
 static void ws_policy_switch(struct kunit *test)
 {
 	struct mock_hw *hw = ws_hw(test, 4, 8);
@@ -592,11 +607,14 @@ static void ws_policy_switch(struct kunit *test)
 		j[i] = mock_job_new(hw, 40 + 10 * i, 64 * (i + 1), 8 + 8 * i,
 				    1024 * i, 200 + 50 * i);
 	ws_submit_all(hw, j, 3);
+	KUNIT_EXPECT_EQ(test, ws_nr_states(hw), 3);
 	mock_apply(hw);
 	for (i = 0; i < 4 && mock_step(hw); i++) {
 		mutex_lock(&hw->lock);
 		vgpu_sched_set_policy(&hw->s, i % 2 ? &vgpu_policy_warped_slicer
 						    : &vgpu_policy_smk_even);
+		if (!(i % 2))
+			KUNIT_EXPECT_NULL(test, hw->s.policy_data);
 		mutex_unlock(&hw->lock);
 		mock_apply(hw);
 	}

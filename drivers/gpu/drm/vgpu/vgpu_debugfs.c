@@ -5,6 +5,7 @@
  * lock.
  */
 
+#include <linux/gfp.h>
 #include <linux/math64.h>
 #include <linux/seq_file.h>
 
@@ -106,47 +107,63 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 {
 	struct drm_debugfs_entry *entry = m->private;
 	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
-	const struct vgpu_sched *s = &vdev->sched;
-	const struct vgpu_sched_preempt_stats *st = &s->preempt_stats;
+	char *buf = (char *)get_zeroed_page(GFP_KERNEL);
+	int len;
 
+	if (!buf)
+		return -ENOMEM;
 	mutex_lock(&vdev->lock);
-	seq_printf(m, "policy %s\nidempotence %s\nbudget_us %u\nmargin_pct %u\nlatency_feedback %d\n",
-		   s->preempt_ops->name, vgpu_preempt_idem_name(s->idem),
-		   s->budget_us, s->budget_margin_pct, s->latency_feedback);
-	seq_printf(m, "requests %llu\nswitch %llu\ndrain %llu\nflush %llu\nlost_insts %llu\n",
-		   st->requests, st->tbs[VGPU_TECH_SWITCH],
-		   st->tbs[VGPU_TECH_DRAIN], st->tbs[VGPU_TECH_FLUSH],
-		   st->lost_insts);
+	len = vgpu_sched_preempt_show(&vdev->sched, buf);
 	mutex_unlock(&vdev->lock);
+	seq_write(m, buf, len);
+	free_page((unsigned long)buf);
 	return 0;
 }
 
-/* Maestro: its settings and the decisions it took since the module was loaded. */
-static int vgpu_debugfs_maestro(struct seq_file *m, void *data)
+/*
+ * A partition policy's own file (&vgpu_policy_conf.show; "maestro": its
+ * epoch and the decisions it took since the device was created), whether
+ * the policy is active or not.
+ */
+static int vgpu_debugfs_policy(struct seq_file *m, void *data)
 {
 	struct drm_debugfs_entry *entry = m->private;
+	const struct vgpu_policy_conf *conf = entry->file.data;
 	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
-	const struct vgpu_sched *s = &vdev->sched;
-	const struct vgpu_maestro_stats *st = &s->maestro_stats;
+	char *buf = (char *)get_zeroed_page(GFP_KERNEL);
+	void *area;
+	int len = 0;
 
+	if (!buf)
+		return -ENOMEM;
 	mutex_lock(&vdev->lock);
-	seq_printf(m, "epoch_cycles %u\nepochs %llu\nspatial %llu\nsmk_even %llu\n",
-		   s->maestro_epoch_cycles, st->epochs, st->spatial,
-		   st->smk_even);
-	seq_printf(m, "smk_other %llu\nrepartitions %llu\npreempted_tbs %llu\n",
-		   st->smk_other, st->repartitions, st->preempted_tbs);
+	area = vgpu_sched_policy_conf(&vdev->sched, conf);
+	if (area)
+		len = conf->show(area, buf);
 	mutex_unlock(&vdev->lock);
+	seq_write(m, buf, len);
+	free_page((unsigned long)buf);
 	return 0;
 }
 
 /**
- * vgpu_debugfs_init() - register the kcb, smst, preempt and maestro files.
+ * vgpu_debugfs_init() - register the kcb, smst and preempt files, and one
+ *	per partition policy that has one (&vgpu_policy_conf.show).
  * @vdev: the device, before drm_dev_register().
  */
 void vgpu_debugfs_init(struct vgpu_device *vdev)
 {
+	unsigned int i;
+
 	drm_debugfs_add_file(&vdev->drm, "kcb", vgpu_debugfs_kcb, NULL);
 	drm_debugfs_add_file(&vdev->drm, "smst", vgpu_debugfs_smst, NULL);
 	drm_debugfs_add_file(&vdev->drm, "preempt", vgpu_debugfs_preempt, NULL);
-	drm_debugfs_add_file(&vdev->drm, "maestro", vgpu_debugfs_maestro, NULL);
+	for (i = 0; vgpu_partition_policies[i]; i++) {
+		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
+
+		if (conf && conf->show)
+			drm_debugfs_add_file(&vdev->drm, conf->name,
+					     vgpu_debugfs_policy,
+					     (void *)conf);
+	}
 }

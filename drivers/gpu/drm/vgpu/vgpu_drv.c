@@ -201,40 +201,6 @@ static void vgpu_device_fini(struct vgpu_device *vdev)
 	vgpu_vram_fini(&vdev->vram);
 }
 
-/* Every partition policy, in the order sysfs lists them; FCFS first. */
-static struct vgpu_partition_ops *vgpu_policies[] = {
-	&vgpu_policy_fcfs,
-	&vgpu_policy_spatial,
-	&vgpu_policy_smk_even,
-	&vgpu_policy_smk_drf,
-	&vgpu_policy_warped_slicer,
-	&vgpu_policy_maestro,
-};
-
-static void vgpu_policies_unregister(void)
-{
-	int i;
-
-	for (i = ARRAY_SIZE(vgpu_policies) - 1; i >= 0; i--)
-		vgpu_partition_unregister(vgpu_policies[i]);
-}
-
-static int vgpu_policies_register(void)
-{
-	size_t i;
-	int ret;
-
-	for (i = 0; i < ARRAY_SIZE(vgpu_policies); i++) {
-		ret = vgpu_partition_register(vgpu_policies[i]);
-		if (ret) {
-			while (i--)
-				vgpu_partition_unregister(vgpu_policies[i]);
-			return ret;
-		}
-	}
-	return 0;
-}
-
 static int __init vgpu_module_init(void)
 {
 	struct platform_device *pdev;
@@ -245,15 +211,10 @@ static int __init vgpu_module_init(void)
 		pr_err("vgpu: vram_size_mb must be 1..16384\n");
 		return -EINVAL;
 	}
-	ret = vgpu_policies_register();
-	if (ret)
-		return ret;
 
 	pdev = platform_device_register_simple(VGPU_DRIVER_NAME, -1, NULL, 0);
-	if (IS_ERR(pdev)) {
-		ret = PTR_ERR(pdev);
-		goto err_policy;
-	}
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
 	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
 		ret = -ENOMEM;
 		goto err_pdev;
@@ -280,8 +241,6 @@ err_devres:
 	devres_release_group(&pdev->dev, NULL);
 err_pdev:
 	platform_device_unregister(pdev);
-err_policy:
-	vgpu_policies_unregister();
 	return ret;
 }
 
@@ -290,7 +249,6 @@ static void __exit vgpu_module_exit(void)
 	vgpu_device_fini(vgpu_dev);
 	devres_release_group(&vgpu_pdev->dev, NULL);
 	platform_device_unregister(vgpu_pdev);
-	vgpu_policies_unregister();
 }
 
 module_init(vgpu_module_init);

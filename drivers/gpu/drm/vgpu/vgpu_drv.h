@@ -38,6 +38,7 @@
 
 struct dma_fence;
 struct vgpu_backend;
+struct vgpu_sysfs;
 
 /**
  * struct vgpu_device - one vgpu device.
@@ -54,6 +55,7 @@ struct vgpu_backend;
  * @fence_context: dma-fence context of the job fences.
  * @fence_seqno: last fence seqno handed out.
  * @misc: the backend character device /dev/vgpu-backend.
+ * @sysfs: the scheduler knobs' attributes (vgpu_sysfs.c).
  * @clock: the synchronised clock; under @lock.
  * @clock_wq: the daemon waits here for the clock's hold to end.
  */
@@ -68,6 +70,7 @@ struct vgpu_device {
 	u64 fence_context;
 	u64 fence_seqno;
 	struct miscdevice misc;
+	struct vgpu_sysfs *sysfs;
 	struct vgpu_clock clock;
 	wait_queue_head_t clock_wq;
 };

@@ -39,9 +39,8 @@ static void vgpu_fcfs_dispatch(struct vgpu_sched *s)
 	}
 }
 
-struct vgpu_partition_ops vgpu_policy_fcfs = {
+const struct vgpu_partition_ops vgpu_policy_fcfs = {
 	.name = "fcfs",
 	.dispatch = vgpu_fcfs_dispatch,
-	.list = LIST_HEAD_INIT(vgpu_policy_fcfs.list),
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_policy_fcfs);

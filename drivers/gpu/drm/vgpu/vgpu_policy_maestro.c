@@ -3,8 +3,8 @@
  * vgpu partition policy maestro: GPU Maestro's dynamic resource
  * partitioning (Park, dissertation, Ch. V §5.4).
  *
- * Two kernels share a group of SMs. Every epoch (&vgpu_sched.
- * maestro_epoch_cycles, 50,000 cycles in §5.4.1) each SM has a role
+ * Two kernels share a group of SMs. Every epoch (&vgpu_maestro_conf.
+ * epoch_cycles, 50,000 cycles in §5.4.1) each SM has a role
  * (§5.4.1, Fig. 5.8; two bits per SM in the thesis):
  *
  * - dedicated: one SM per kernel runs that kernel alone; its rate is the
@@ -26,7 +26,7 @@
  * (the daemon waits in a kick). Without the table (KUnit), every TB_DONE
  * adds the TB's instructions pro-rated to the part of its run inside the
  * epoch. At the end of an epoch (decided in plan(), once the device cycle
- * has passed it) the objective (&vgpu_sched.maestro_objective: STP,
+ * has passed it) the objective (&vgpu_maestro_conf.objective: STP,
  * Eq. 5.2, or ANTT, Eq. 5.1 of §5.2.1) is computed for the followers', the
  * two trials' and spatial multitasking's partition, each kernel's rate
  * normalised by its single-kernel rate from the dedicated SMs (stored
@@ -85,21 +85,29 @@
  * &vgpu_partition_ops.sm_quota. The decision logic is in pure functions
  * over &struct vgpu_maestro_pair (vgpu_policy_maestro.h) for KUnit.
  *
+ * Knobs and statistics: maestro_epoch_cycles and maestro_objective, and the
+ * counts of debugfs "maestro", are in &struct vgpu_maestro_conf, kept per
+ * device whether maestro is active or not (&vgpu_maestro_policy_conf).
+ *
  * Locking: the state (&vgpu_sched.policy_data) is only touched by plan,
- * tb_done, sm_quota and release, which all run under the device lock.
+ * tb_done, sm_quota and release, which all run under the device lock; the
+ * conf also by the knobs and debugfs, which take the device lock too.
  */
 
 #include <linux/bitmap.h>
 #include <linux/device.h>
+#include <linux/kernel.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 
 #include <kunit/visibility.h>
 
+#include "vgpu_knob.h"
 #include "vgpu_policy_maestro.h"
 #include "vgpu_trace.h"
 
@@ -913,7 +921,7 @@ static void vgpu_maestro_dissolve(struct vgpu_sched *s, struct vgpu_maestro *m,
 		h->tbs = tbs[k] < g->even[k] ? tbs[k] : 0;
 		if (single) {
 			h->single = single;
-			h->epoch_cycles = s->maestro_epoch_cycles;
+			h->epoch_cycles = vgpu_maestro_conf_of(s)->epoch_cycles;
 		}
 	}
 }
@@ -1001,7 +1009,7 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	/* Both single-kernel rates known: no dedicated SMs to begin with. */
 	for (k = 0; k < 2; k++) {
 		if (!h[k] || !h[k]->single ||
-		    h[k]->epoch_cycles != s->maestro_epoch_cycles)
+		    h[k]->epoch_cycles != vgpu_maestro_conf_of(s)->epoch_cycles)
 			return;
 		single[k] = h[k]->single;
 	}
@@ -1051,6 +1059,7 @@ static void vgpu_maestro_count(struct vgpu_maestro_stats *st,
 static void vgpu_maestro_step(struct vgpu_sched *s, struct vgpu_maestro *m,
 			      struct vgpu_maestro_group *g)
 {
+	struct vgpu_maestro_conf *conf = vgpu_maestro_conf_of(s);
 	int best;
 
 	if (!g->e[1] || g->even_only)
@@ -1059,11 +1068,11 @@ static void vgpu_maestro_step(struct vgpu_sched *s, struct vgpu_maestro *m,
 	if (s->tb_status && !s->fresh_status && !READ_ONCE(s->held))
 		return;
 	if (!g->settling &&
-	    s->cycle - g->epoch_start >= s->maestro_epoch_cycles) {
+	    s->cycle - g->epoch_start >= conf->epoch_cycles) {
 		if (s->tb_status)
 			vgpu_maestro_progress(s, m, g, true);
-		best = vgpu_maestro_epoch_end(&g->pair, s->maestro_objective);
-		vgpu_maestro_count(&s->maestro_stats, g, best);
+		best = vgpu_maestro_epoch_end(&g->pair, conf->objective);
+		vgpu_maestro_count(&conf->stats, g, best);
 		trace_vgpu_maestro_epoch(g->id[0], g->id[1], best,
 					 g->pair.fol_t, g->pair.spatial,
 					 g->pair.dedicated, s->cycle);
@@ -1105,7 +1114,7 @@ static void vgpu_maestro_preempt(struct vgpu_sched *s, u32 sm)
 			v[nr++] = e;
 	}
 	for (k = 0; k < nr; k++)
-		s->maestro_stats.preempted_tbs +=
+		vgpu_maestro_conf_of(s)->stats.preempted_tbs +=
 			vgpu_sched_preempt_excess(s, sm, v[k], q[k]);
 }
 
@@ -1230,13 +1239,60 @@ vgpu_maestro_state_pair(const struct vgpu_sched *s, u32 g)
 EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_state_pair);
 #endif
 
-struct vgpu_partition_ops vgpu_policy_maestro = {
+static_assert(sizeof(struct vgpu_maestro_conf) <= VGPU_POLICY_CONF_SIZE);
+
+/* maestro's objectives (&enum vgpu_maestro_objective), the default first. */
+static const char * const vgpu_maestro_objective_names[] = {
+	[VGPU_MAESTRO_STP] = "stp",
+	[VGPU_MAESTRO_ANTT] = "antt",
+	NULL
+};
+
+static const struct vgpu_knob vgpu_maestro_knobs[] = {
+	{
+		.name = "maestro_epoch_cycles",
+		.kind = VGPU_KNOB_U32,
+		.min = VGPU_MAESTRO_EPOCH_MIN,
+		.max = VGPU_MAESTRO_EPOCH_MAX,
+		.def = VGPU_MAESTRO_EPOCH_DEFAULT,
+		.offset = offsetof(struct vgpu_maestro_conf, epoch_cycles),
+	}, {
+		.name = "maestro_objective",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_MAESTRO_STP,
+		.choices = vgpu_maestro_objective_names,
+		.offset = offsetof(struct vgpu_maestro_conf, objective),
+	},
+};
+
+/* debugfs "maestro": the epoch, then the decisions' counts. */
+static int vgpu_maestro_conf_show(const void *conf, char *buf)
+{
+	const struct vgpu_maestro_conf *c = conf;
+	const struct vgpu_maestro_stats *st = &c->stats;
+
+	return sysfs_emit(buf,
+			  "epoch_cycles %u\nepochs %llu\nspatial %llu\nsmk_even %llu\nsmk_other %llu\nrepartitions %llu\npreempted_tbs %llu\n",
+			  c->epoch_cycles, st->epochs, st->spatial,
+			  st->smk_even, st->smk_other, st->repartitions,
+			  st->preempted_tbs);
+}
+
+const struct vgpu_policy_conf vgpu_maestro_policy_conf = {
+	.name = "maestro",
+	.knobs = vgpu_maestro_knobs,
+	.nr_knobs = ARRAY_SIZE(vgpu_maestro_knobs),
+	.show = vgpu_maestro_conf_show,
+};
+EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_policy_conf);
+
+const struct vgpu_partition_ops vgpu_policy_maestro = {
 	.name = "maestro",
 	.plan = vgpu_maestro_plan,
 	.tb_done = vgpu_maestro_tb_done,
 	.sm_quota = vgpu_maestro_sm_quota,
 	.release = vgpu_maestro_release,
 	.two_way = true,
-	.list = LIST_HEAD_INIT(vgpu_policy_maestro.list),
+	.conf = &vgpu_maestro_policy_conf,
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_policy_maestro);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vgpu partition policy maestro (vgpu_policy_maestro.c): the pure parts
- * (splits, objectives, best-partition choice, role assignment, retirement
- * of the dedicated SMs, the epoch decision of one pair of kernels) and the
+ * vgpu partition policy maestro (vgpu_policy_maestro.c): its knobs and
+ * statistics (&struct vgpu_maestro_conf), the pure parts (splits,
+ * objectives, best-partition choice, role assignment, retirement of the
+ * dedicated SMs, the epoch decision of one pair of kernels) and the
  * per-pair state, visible to KUnit.
  */
 #ifndef _VGPU_POLICY_MAESTRO_H_
@@ -31,6 +32,66 @@
  * percent since the previous epoch (§5.4.1 names no threshold).
  */
 #define VGPU_MAESTRO_STABLE_PCT	5
+
+/* Default and range of &vgpu_maestro_conf.epoch_cycles (§5.4.1: 50k). */
+#define VGPU_MAESTRO_EPOCH_DEFAULT	50000
+#define VGPU_MAESTRO_EPOCH_MIN		100
+#define VGPU_MAESTRO_EPOCH_MAX		100000000
+
+/**
+ * enum vgpu_maestro_objective - what maestro maximises (Ch. V §5.2.1).
+ * @VGPU_MAESTRO_STP: system throughput, Eq. 5.2 (higher is better).
+ * @VGPU_MAESTRO_ANTT: average normalised turnaround time, Eq. 5.1
+ *	(lower is better).
+ */
+enum vgpu_maestro_objective {
+	VGPU_MAESTRO_STP = 0,
+	VGPU_MAESTRO_ANTT = 1,
+};
+
+/**
+ * struct vgpu_maestro_stats - maestro's epoch decisions since the device
+ *	was created (debugfs "maestro"; readers take differences; Park,
+ *	Ch. V, Fig. 5.12).
+ * @epochs: epochs decided, over all pairs.
+ * @spatial: epochs whose winner was spatial multitasking.
+ * @smk_even: epochs whose winning SMK partition was the even one.
+ * @smk_other: epochs whose winning SMK partition was another.
+ * @repartitions: epochs whose decision changed the followers' partition.
+ * @preempted_tbs: TBs preempted to reach a new partition.
+ */
+struct vgpu_maestro_stats {
+	u64 epochs;
+	u64 spatial;
+	u64 smk_even;
+	u64 smk_other;
+	u64 repartitions;
+	u64 preempted_tbs;
+};
+
+/**
+ * struct vgpu_maestro_conf - maestro's knobs and statistics, per device,
+ *	whether maestro is active or not (the area of
+ *	&vgpu_maestro_policy_conf); device lock.
+ * @epoch_cycles: the epoch in cycles (sysfs maestro_epoch_cycles).
+ * @objective: &enum vgpu_maestro_objective (sysfs maestro_objective).
+ * @stats: its decisions.
+ */
+struct vgpu_maestro_conf {
+	u32 epoch_cycles;
+	u32 objective;
+	struct vgpu_maestro_stats stats;
+};
+
+/* vgpu_policy_maestro.c */
+extern const struct vgpu_policy_conf vgpu_maestro_policy_conf;
+
+/* @s's &struct vgpu_maestro_conf. Device lock held. */
+static inline struct vgpu_maestro_conf *
+vgpu_maestro_conf_of(struct vgpu_sched *s)
+{
+	return vgpu_sched_policy_conf(s, &vgpu_maestro_policy_conf);
+}
 
 /**
  * enum vgpu_maestro_role - what an SM of a pair's group does (§5.4.1: two

@@ -12,7 +12,7 @@
  * so what a kernel does not need goes to the others. The generic TB
  * scheduler vgpu_sched_tb_dispatch() carries the quotas out. With one
  * kernel left to issue TBs, it gets no quota; a quota is never below
- * &vgpu_sched.smk_quota_min.
+ * &vgpu_smk_conf.quota_min (sysfs smk_quota_min, shared with smk-even).
  */
 
 #include <linux/math64.h>
@@ -39,11 +39,12 @@ static void vgpu_smk_drf_plan(struct vgpu_sched *s)
 {
 	u64 cap[VGPU_SMK_NR_RES], used[VGPU_SMK_NR_RES] = {};
 	u64 need[VGPU_SMK_NR_RES];
-	u32 k = vgpu_smk_count(s), n = s->smst.num_sms, r;
+	u32 k = vgpu_smk_count(s), n = s->smst.num_sms, qmin, r;
 	struct vgpu_kcb_entry *e, *best;
 
 	if (k < 2)
 		return;
+	qmin = vgpu_smk_quota_min(s);
 	vgpu_smk_caps(&s->smst, cap);
 	list_for_each_entry(e, &s->kcb.active, link) {
 		e->plan_have = 0;
@@ -84,13 +85,13 @@ static void vgpu_smk_drf_plan(struct vgpu_sched *s)
 	}
 	list_for_each_entry(e, &s->kcb.active, link)
 		if (e->plan_want)
-			e->quota = clamp(e->plan_have, s->smk_quota_min,
+			e->quota = clamp(e->plan_have, qmin,
 					 (u32)VGPU_SMST_MAX_SLOTS);
 }
 
-struct vgpu_partition_ops vgpu_policy_smk_drf = {
+const struct vgpu_partition_ops vgpu_policy_smk_drf = {
 	.name = "smk-drf",
 	.plan = vgpu_smk_drf_plan,
-	.list = LIST_HEAD_INIT(vgpu_policy_smk_drf.list),
+	.conf = &vgpu_smk_policy_conf,
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_policy_smk_drf);

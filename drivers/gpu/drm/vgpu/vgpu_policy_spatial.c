@@ -236,9 +236,8 @@ static void vgpu_spatial_plan(struct vgpu_sched *s)
 					vgpu_spatial_take(s, e, pass);
 }
 
-struct vgpu_partition_ops vgpu_policy_spatial = {
+const struct vgpu_partition_ops vgpu_policy_spatial = {
 	.name = "spatial",
 	.plan = vgpu_spatial_plan,
-	.list = LIST_HEAD_INIT(vgpu_policy_spatial.list),
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_policy_spatial);

@@ -31,7 +31,7 @@
  *    perf_i(t_i) / perf_i(best) (each kernel's share of its single-kernel
  *    best: STP, Eq. 5.2 of §5.2.1, on one SM) subject to one SM's TB slots,
  *    threads, registers and shared memory, by water-filling: each kernel
- *    first gets &vgpu_sched.smk_quota_min TBs, then TBs go, step by step,
+ *    first gets &vgpu_smk_conf.quota_min TBs, then TBs go, step by step,
  *    to the kernel whose next TBs add the most normalised performance per
  *    TB (vgpu_ws_solve()). The counts become &vgpu_kcb_entry.quota on
  *    every SM and the generic TB scheduler vgpu_sched_tb_dispatch()
@@ -45,24 +45,21 @@
  * kernel lower on its curve, then by job order, so the same inputs give
  * the same partition.
  *
- * State: one &struct vgpu_ws_kernel per profiled kernel, on a list owned by
- * this file and found by (scheduler, KCB entry, job id), since job ids are
- * unique only within one device's KCB. Allocated in plan(); freed by the
- * first plan() after its kernel left the KCB (so with the KCB empty,
- * nothing is left). Where the scheduler has a device, the state is also a
- * devres of it, so that the state of a kernel that ended while another
- * policy was selected does not outlive the device.
+ * State: one &struct vgpu_ws_kernel per profiled kernel, on the device's
+ * list (&struct vgpu_ws, the policy's &vgpu_sched.policy_data), found by
+ * KCB entry and job id. Allocated in plan(); freed by the first plan()
+ * after its kernel left the KCB (so with the KCB empty, no kernel's state
+ * is left), and all of it by release() when another policy is selected or
+ * the daemon detaches: a kernel profiled before a switch away is profiled
+ * afresh after a switch back.
  *
- * Locking: plan, dispatch and tb_done run under the device lock;
- * vgpu_ws_lock, taken inside it, guards the list (shared by all devices)
- * and every state's fields.
+ * Locking: plan, dispatch, tb_done and release run under the device lock,
+ * which guards the list and every state's fields.
  */
 
-#include <linux/device.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -82,9 +79,14 @@
 /* Windows after which a kernel that completed no TB gets no curve. */
 #define VGPU_WS_PROFILE_GIVE_UP	4
 
-/* Every &struct vgpu_ws_kernel of every device. */
-static LIST_HEAD(vgpu_ws_kernels);
-static DEFINE_MUTEX(vgpu_ws_lock);
+/**
+ * struct vgpu_ws - the policy's state of one device (&vgpu_sched.policy_data
+ *	while warped-slicer is active); device lock.
+ * @kernels: the &struct vgpu_ws_kernel of its kernels.
+ */
+struct vgpu_ws {
+	struct list_head kernels;
+};
 
 /**
  * vgpu_ws_profile_quota() - TB count of one SM of a profiling group.
@@ -268,31 +270,17 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_ws_solve);
 
 /* ---- per-kernel state ---------------------------------------------------- */
 
-static struct vgpu_ws_kernel *vgpu_ws_find(const struct vgpu_sched *s,
+static struct vgpu_ws_kernel *vgpu_ws_find(const struct vgpu_ws *ws,
 					   const struct vgpu_kcb_entry *e)
 {
 	struct vgpu_ws_kernel *k;
 
-	lockdep_assert_held(&vgpu_ws_lock);
-	list_for_each_entry(k, &vgpu_ws_kernels, link)
-		if (k->s == s && k->e == e && k->id == e->id)
+	if (!ws)
+		return NULL;
+	list_for_each_entry(k, &ws->kernels, link)
+		if (k->e == e && k->id == e->id)
 			return k;
 	return NULL;
-}
-
-/* devres release: the device goes away with the state still listed. */
-static void vgpu_ws_release(struct device *dev, void *res)
-{
-	struct vgpu_ws_kernel *k = res;
-
-	mutex_lock(&vgpu_ws_lock);
-	list_del_init(&k->link);
-	mutex_unlock(&vgpu_ws_lock);
-}
-
-static int vgpu_ws_match(struct device *dev, void *res, void *data)
-{
-	return res == data;
 }
 
 static struct vgpu_ws_kernel *vgpu_ws_new(struct vgpu_sched *s,
@@ -300,40 +288,34 @@ static struct vgpu_ws_kernel *vgpu_ws_new(struct vgpu_sched *s,
 {
 	u32 n = s->smst.num_sms;
 	size_t size = struct_size_t(struct vgpu_ws_kernel, sm_quota, n);
+	struct vgpu_ws *ws = s->policy_data;
 	struct vgpu_ws_kernel *k;
 
-	lockdep_assert_held(&vgpu_ws_lock);
 	/* Under the device lock, as the KCB's requeue allocation. */
-	if (s->dev)
-		k = devres_alloc(vgpu_ws_release, size, GFP_NOWAIT | __GFP_NOWARN);
-	else
-		k = kzalloc(size, GFP_NOWAIT | __GFP_NOWARN);
+	if (!ws) {
+		ws = kzalloc(sizeof(*ws), GFP_NOWAIT | __GFP_NOWARN);
+		if (!ws)
+			return NULL;
+		INIT_LIST_HEAD(&ws->kernels);
+		s->policy_data = ws;
+	}
+	k = kzalloc(size, GFP_NOWAIT | __GFP_NOWARN);
 	if (!k)
 		return NULL;
-	memset(k, 0, size);
 	k->num_sms = n;
-	k->s = s;
 	k->e = e;
 	k->id = e->id;
-	k->dev = s->dev;
 	k->phase = VGPU_WS_PROFILING;
 	k->curve.max_tbs = clamp_t(u32, vgpu_smst_occupancy(&s->smst, &e->res),
 				   1, VGPU_WS_MAX_TBS);
-	list_add_tail(&k->link, &vgpu_ws_kernels);
-	if (k->dev)
-		devres_add(k->dev, k);
+	list_add_tail(&k->link, &ws->kernels);
 	return k;
 }
 
 static void vgpu_ws_free(struct vgpu_ws_kernel *k)
 {
-	lockdep_assert_held(&vgpu_ws_lock);
-	list_del_init(&k->link);
-	if (k->dev)
-		WARN_ON(devres_destroy(k->dev, vgpu_ws_release, vgpu_ws_match,
-				       k));
-	else
-		kfree(k);
+	list_del(&k->link);
+	kfree(k);
 }
 
 /* Whether @k's kernel is still in @s's KCB. */
@@ -349,18 +331,30 @@ static bool vgpu_ws_alive(const struct vgpu_sched *s,
 }
 
 /* Free the state of @s's kernels that ended; forget the last layout. */
-static void vgpu_ws_collect(struct vgpu_sched *s)
+static void vgpu_ws_collect(struct vgpu_sched *s, struct vgpu_ws *ws)
 {
 	struct vgpu_ws_kernel *k, *tmp;
 
-	list_for_each_entry_safe(k, tmp, &vgpu_ws_kernels, link) {
-		if (k->s != s)
-			continue;
+	list_for_each_entry_safe(k, tmp, &ws->kernels, link) {
 		if (!vgpu_ws_alive(s, k))
 			vgpu_ws_free(k);
 		else
 			k->seen = false;
 	}
+}
+
+/* &vgpu_partition_ops.release: another policy, or the daemon detached. */
+static void vgpu_ws_release(struct vgpu_sched *s)
+{
+	struct vgpu_ws *ws = s->policy_data;
+	struct vgpu_ws_kernel *k, *tmp;
+
+	if (!ws)
+		return;
+	list_for_each_entry_safe(k, tmp, &ws->kernels, link)
+		vgpu_ws_free(k);
+	kfree(ws);
+	s->policy_data = NULL;
 }
 
 /* ---- profiling ----------------------------------------------------------- */
@@ -434,13 +428,15 @@ static void vgpu_ws_plan(struct vgpu_sched *s)
 	struct vgpu_ws_part parts[VGPU_WS_MAX_KERNELS];
 	struct vgpu_kcb_entry *c[VGPU_WS_MAX_KERNELS], *e;
 	struct vgpu_ws_kernel *ks[VGPU_WS_MAX_KERNELS], *k;
-	u32 nr = vgpu_smk_count(s), n = s->smst.num_sms, i;
+	u32 nr = vgpu_smk_count(s), n = s->smst.num_sms, qmin, i;
 	bool profile = false, even = false;
 	u64 cap[VGPU_SMK_NR_RES];
+	struct vgpu_ws *ws;
 
+	lockdep_assert_held(s->lock);
 	memset(s->sm_owner, 0, n * sizeof(*s->sm_owner));
-	mutex_lock(&vgpu_ws_lock);
-	vgpu_ws_collect(s);
+	if (s->policy_data)
+		vgpu_ws_collect(s, s->policy_data);
 	if (nr < 2)
 		goto out;	/* alone: the whole device */
 	if (nr > VGPU_WS_MAX_KERNELS) {
@@ -451,7 +447,7 @@ static void vgpu_ws_plan(struct vgpu_sched *s)
 	list_for_each_entry(e, &s->kcb.active, link) {
 		if (!vgpu_sched_candidate(s, e))
 			continue;
-		k = vgpu_ws_find(s, e);
+		k = vgpu_ws_find(s->policy_data, e);
 		/* A new kernel is profiled only where each gets an SM. */
 		if (!k && n >= nr)
 			k = vgpu_ws_new(s, e);
@@ -474,22 +470,24 @@ static void vgpu_ws_plan(struct vgpu_sched *s)
 		goto out;
 	}
 	vgpu_smk_caps(&s->smst, cap);
+	qmin = vgpu_smk_quota_min(s);
 	for (i = 0; i < nr; i++) {
 		parts[i].curve = &ks[i]->curve;
 		vgpu_smk_need(c[i], parts[i].need);
-		parts[i].min = s->smk_quota_min;
+		parts[i].min = qmin;
 		/* No more than its remaining TBs spread over all SMs. */
 		parts[i].limit = DIV_ROUND_UP(vgpu_kcb_entry_tbs_left(c[i]), n);
 	}
 	vgpu_ws_solve(cap, parts, nr);
 	for (i = 0; i < nr; i++)
-		c[i]->quota = clamp(parts[i].tbs, s->smk_quota_min,
+		c[i]->quota = clamp(parts[i].tbs, qmin,
 				    (u32)VGPU_SMST_MAX_SLOTS);
 out:
-	list_for_each_entry(k, &vgpu_ws_kernels, link)
-		if (k->s == s && !k->seen)
-			k->laid_out = false;
-	mutex_unlock(&vgpu_ws_lock);
+	ws = s->policy_data;
+	if (ws)
+		list_for_each_entry(k, &ws->kernels, link)
+			if (!k->seen)
+				k->laid_out = false;
 	if (even)
 		vgpu_policy_smk_even.plan(s);
 }
@@ -505,21 +503,19 @@ static void vgpu_ws_tb_done(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	struct vgpu_ws_kernel *k;
 	u32 q;
 
+	lockdep_assert_held(s->lock);
 	if (evt->status || !evt->tb_cycles || evt->tb_cycles > now)
 		return;
-	mutex_lock(&vgpu_ws_lock);
-	k = vgpu_ws_find(s, e);
+	k = vgpu_ws_find(s->policy_data, e);
 	if (!k || k->phase != VGPU_WS_PROFILING || !k->laid_out ||
 	    evt->sm >= k->num_sms)
-		goto out;
+		return;
 	q = k->sm_quota[evt->sm];
 	if (!q || now - evt->tb_cycles < k->layout_cycle)
-		goto out;
+		return;
 	k->smp.insts[q] += evt->warp_insts;
 	k->smp.cycles[q] += evt->tb_cycles;
 	k->smp.tbs[q]++;
-out:
-	mutex_unlock(&vgpu_ws_lock);
 }
 
 /* Start @e's TBs on the SMs its group gives it, up to each SM's count. */
@@ -562,16 +558,17 @@ static bool vgpu_ws_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
  */
 static void vgpu_ws_dispatch(struct vgpu_sched *s)
 {
+	struct vgpu_ws *ws = s->policy_data;
 	struct vgpu_kcb_entry *e;
 	struct vgpu_ws_kernel *k;
 	bool profiling = false;
 	int prio, requeued;
 
-	mutex_lock(&vgpu_ws_lock);
-	list_for_each_entry(k, &vgpu_ws_kernels, link)
-		profiling |= k->s == s && k->laid_out;
+	lockdep_assert_held(s->lock);
+	if (ws)
+		list_for_each_entry(k, &ws->kernels, link)
+			profiling |= k->laid_out;
 	if (!profiling) {
-		mutex_unlock(&vgpu_ws_lock);
 		vgpu_sched_tb_dispatch(s);
 		return;
 	}
@@ -582,16 +579,20 @@ static void vgpu_ws_dispatch(struct vgpu_sched *s)
 				    (requeued && !e->nr_requeued) ||
 				    !vgpu_sched_candidate(s, e))
 					continue;
-				k = vgpu_ws_find(s, e);
+				k = vgpu_ws_find(ws, e);
 				if (k && !k->laid_out)
 					k = NULL;
 				if (!vgpu_ws_fill(s, e, k))
-					goto out;
+					return;
 			}
 		}
 	}
-out:
-	mutex_unlock(&vgpu_ws_lock);
+}
+
+/* The policy's state of @s, NULL when another policy is active. */
+static const struct vgpu_ws *vgpu_ws_of(const struct vgpu_sched *s)
+{
+	return s->policy == &vgpu_policy_warped_slicer ? s->policy_data : NULL;
 }
 
 /**
@@ -601,17 +602,14 @@ out:
  *
  * Caller holds the device lock.
  *
- * Return: the state, or NULL when the kernel has none.
+ * Return: the state, or NULL when the kernel has none (or warped-slicer
+ * is not the active policy).
  */
 VISIBLE_IF_KUNIT const struct vgpu_ws_kernel *
 vgpu_ws_state(const struct vgpu_sched *s, const struct vgpu_kcb_entry *e)
 {
-	const struct vgpu_ws_kernel *k;
-
-	mutex_lock(&vgpu_ws_lock);
-	k = vgpu_ws_find(s, e);
-	mutex_unlock(&vgpu_ws_lock);
-	return k;
+	lockdep_assert_held(s->lock);
+	return vgpu_ws_find(vgpu_ws_of(s), e);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_ws_state);
 
@@ -620,26 +618,30 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_ws_state);
  * (KUnit: nothing may be left once the KCB is empty).
  * @s: the scheduler.
  *
- * Return: the number of states.
+ * Caller holds the device lock.
+ *
+ * Return: the number of states (0 when warped-slicer is not active).
  */
 VISIBLE_IF_KUNIT u32 vgpu_ws_nr_states(const struct vgpu_sched *s)
 {
+	const struct vgpu_ws *ws = vgpu_ws_of(s);
 	const struct vgpu_ws_kernel *k;
 	u32 n = 0;
 
-	mutex_lock(&vgpu_ws_lock);
-	list_for_each_entry(k, &vgpu_ws_kernels, link)
-		n += k->s == s;
-	mutex_unlock(&vgpu_ws_lock);
+	lockdep_assert_held(s->lock);
+	if (ws)
+		list_for_each_entry(k, &ws->kernels, link)
+			n++;
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_ws_nr_states);
 
-struct vgpu_partition_ops vgpu_policy_warped_slicer = {
+const struct vgpu_partition_ops vgpu_policy_warped_slicer = {
 	.name = "warped-slicer",
 	.plan = vgpu_ws_plan,
 	.dispatch = vgpu_ws_dispatch,
 	.tb_done = vgpu_ws_tb_done,
-	.list = LIST_HEAD_INIT(vgpu_policy_warped_slicer.list),
+	.release = vgpu_ws_release,
+	.conf = &vgpu_smk_policy_conf,
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_policy_warped_slicer);

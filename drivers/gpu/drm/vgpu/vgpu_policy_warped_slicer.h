@@ -13,8 +13,6 @@
 
 #include "vgpu_policy_smk.h"
 
-struct device;
-
 /** Most TBs of one kernel on one SM that a curve describes. */
 #define VGPU_WS_MAX_TBS		VGPU_SMST_MAX_SLOTS
 
@@ -89,11 +87,10 @@ enum vgpu_ws_phase {
 
 /**
  * struct vgpu_ws_kernel - the policy's state of one kernel on one device.
- * @link: entry in the policy's list of states.
- * @s: the scheduler (device) of the kernel.
+ * @link: entry in the device's list of states (the policy's
+ *	&vgpu_sched.policy_data).
  * @e: the KCB entry; compared, never dereferenced once the kernel ended.
  * @id: its job id (with @e, tells a new kernel at a reused address apart).
- * @dev: device owning the memory (devres), NULL for a plain allocation.
  * @phase: &enum vgpu_ws_phase.
  * @started: profiling has begun (@start is valid).
  * @laid_out: @sm_quota is the layout of the current plan.
@@ -107,14 +104,12 @@ enum vgpu_ws_phase {
  * @sm_quota: while profiling, the kernel's TB count on each SM of its
  *	group, 0 on SMs outside it.
  *
- * Written with the device lock of @s and the policy's list lock held.
+ * Written with the device lock held.
  */
 struct vgpu_ws_kernel {
 	struct list_head link;
-	const struct vgpu_sched *s;
 	const struct vgpu_kcb_entry *e;
 	u32 id;
-	struct device *dev;
 	enum vgpu_ws_phase phase;
 	bool started;
 	bool laid_out;

@@ -8,8 +8,10 @@
  * selection of SMs and per-TB techniques under a latency budget
  * (§4.3.3, Algorithm 3). The policies here are pure functions over a plain
  * description of the SMs; the scheduler fills that description from the
- * SMST and the daemon's statistics. Not wired into the scheduler yet: the
- * device carries out drain only (see Documentation/design.rst).
+ * SMST and the daemon's statistics and carries the plan out
+ * (vgpu_sched_preempt.c). The estimates and Algorithm 3 are the core,
+ * vgpu_preempt.c, with the registry of policies; each policy is its per-TB
+ * choice (vgpu_preempt_chimera.c, vgpu_preempt_simple.c).
  */
 #ifndef _VGPU_PREEMPT_H_
 #define _VGPU_PREEMPT_H_
@@ -247,18 +249,22 @@ struct vgpu_preempt_ops {
 		      struct vgpu_preempt_plan *plan);
 };
 
+/* The policies (vgpu_preempt_chimera.c, vgpu_preempt_simple.c). */
 extern const struct vgpu_preempt_ops vgpu_preempt_chimera;
 extern const struct vgpu_preempt_ops vgpu_preempt_switch;
 extern const struct vgpu_preempt_ops vgpu_preempt_drain;
 extern const struct vgpu_preempt_ops vgpu_preempt_flush;
 extern const struct vgpu_preempt_ops vgpu_preempt_ideal;
 
+/* vgpu_preempt.c: the registry, NULL-terminated, the default first. */
+extern const struct vgpu_preempt_ops *const vgpu_preempt_policies[];
 const struct vgpu_preempt_ops *vgpu_preempt_find(const char *name);
+extern const char *const vgpu_preempt_idem_names[];
 int vgpu_preempt_idem_parse(const char *name);
 const char *vgpu_preempt_idem_name(enum vgpu_preempt_idem idem);
 const char *vgpu_preempt_tech_name(enum vgpu_preempt_tech tech);
 
-/* §4.3.2 estimates, saturating at U64_MAX. */
+/* §4.3.2 estimates (vgpu_preempt.c), saturating at U64_MAX. */
 u64 vgpu_preempt_switch_latency(u64 ctx_bytes, u64 sm_bw_fp);
 u64 vgpu_preempt_switch_overhead(u64 save_cycles, u64 sm_ipc_fp);
 u64 vgpu_preempt_drain_latency(u64 remaining_insts, u64 tb_cpi_fp);

@@ -6,8 +6,9 @@
  * context switch, drain and flush used alone. Only the per-TB choice
  * differs from Chimera (vgpu_preempt_chimera.c): the costs are estimated
  * the same way (§4.3.2) and the SMs are taken the same way (Algorithm 3,
- * lines 19-28: those that meet the budget, cheapest first), so that a
- * comparison measures the techniques and not the choice of SMs.
+ * lines 19-28: those that meet the budget, cheapest first), both by the
+ * preemption core (vgpu_preempt.c), so that a comparison measures the
+ * techniques and not the choice of SMs.
  */
 
 #include <linux/export.h>

@@ -23,101 +23,107 @@
 #include <linux/printk.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/sysfs.h>
 
 #include <kunit/visibility.h>
 
 #include <drm/vgpu_drm.h>
 
+#include "vgpu_knob.h"
 #include "vgpu_sched.h"
 #include "vgpu_trace.h"
 
-static LIST_HEAD(vgpu_partition_list);
-static DEFINE_MUTEX(vgpu_partition_lock);
-
-static struct vgpu_partition_ops *__vgpu_partition_find(const char *name)
-{
-	struct vgpu_partition_ops *ops;
-
-	lockdep_assert_held(&vgpu_partition_lock);
-	list_for_each_entry(ops, &vgpu_partition_list, list)
-		if (!strcmp(ops->name, name))
-			return ops;
-	return NULL;
-}
-
-/**
- * vgpu_partition_register() - make a partition policy selectable.
- * @ops: the policy; @ops->name must be unique.
- *
- * Return: 0, or -EEXIST.
+/*
+ * Every partition policy, in the order sysfs lists them (partition_policy);
+ * the first is the default. NULL-terminated. A new policy is a file of its
+ * own with its &struct vgpu_partition_ops, declared in vgpu_sched.h, and
+ * one line here (Documentation/driver.rst, "Writing a policy").
  */
-int vgpu_partition_register(struct vgpu_partition_ops *ops)
-{
-	int ret = 0;
+const struct vgpu_partition_ops *const vgpu_partition_policies[] = {
+	&vgpu_policy_fcfs,
+	&vgpu_policy_spatial,
+	&vgpu_policy_smk_even,
+	&vgpu_policy_smk_drf,
+	&vgpu_policy_warped_slicer,
+	&vgpu_policy_maestro,
+	NULL
+};
+EXPORT_SYMBOL_IF_KUNIT(vgpu_partition_policies);
 
-	mutex_lock(&vgpu_partition_lock);
-	if (__vgpu_partition_find(ops->name))
-		ret = -EEXIST;
-	else
-		list_add_tail(&ops->list, &vgpu_partition_list);
-	mutex_unlock(&vgpu_partition_lock);
-	return ret;
-}
-
-/**
- * vgpu_partition_unregister() - remove a registered policy.
- * @ops: the policy.
- */
-void vgpu_partition_unregister(struct vgpu_partition_ops *ops)
-{
-	mutex_lock(&vgpu_partition_lock);
-	list_del_init(&ops->list);
-	mutex_unlock(&vgpu_partition_lock);
-}
+/* One &vgpu_sched.policy_conf row per entry. */
+static_assert(ARRAY_SIZE(vgpu_partition_policies) <= VGPU_PARTITION_MAX + 1);
 
 /**
- * vgpu_partition_find() - look up a registered policy by name.
- * @name: its name.
+ * vgpu_partition_find() - a partition policy by name.
+ * @name: the name of one of vgpu_partition_policies[]; a trailing newline
+ *	is ignored (sysfs_streq()).
  *
- * Return: the policy or NULL.
+ * Return: the policy, or NULL.
  */
 const struct vgpu_partition_ops *vgpu_partition_find(const char *name)
 {
-	const struct vgpu_partition_ops *ops;
+	const struct vgpu_partition_ops *const *ops;
 
-	mutex_lock(&vgpu_partition_lock);
-	ops = __vgpu_partition_find(name);
-	mutex_unlock(&vgpu_partition_lock);
-	return ops;
+	for (ops = vgpu_partition_policies; *ops; ops++)
+		if (sysfs_streq(name, (*ops)->name))
+			return *ops;
+	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(vgpu_partition_find);
 
 /**
- * vgpu_partition_show() - list the registered policies for sysfs.
- * @active: the policy to show in brackets.
- * @buf: sysfs buffer (PAGE_SIZE).
+ * vgpu_partition_conf() - the policy conf whose area is row @i of
+ *	&vgpu_sched.policy_conf.
+ * @i: an index of vgpu_partition_policies[], or any number.
  *
- * In the style of the block layer's scheduler attribute:
- * "[fcfs] spatial smk-even smk-drf".
- *
- * Return: bytes written.
+ * Return: the &vgpu_partition_ops.conf of policy @i, or NULL when it has
+ * none, an earlier policy has the same (the conf's area is then that
+ * policy's row) or @i is past the last policy. Iterating @i from 0 to
+ * %VGPU_PARTITION_MAX visits each conf once.
  */
-int vgpu_partition_show(const struct vgpu_partition_ops *active, char *buf)
+const struct vgpu_policy_conf *vgpu_partition_conf(unsigned int i)
 {
-	struct vgpu_partition_ops *ops;
-	int len = 0;
+	const struct vgpu_policy_conf *conf;
+	unsigned int j;
 
-	mutex_lock(&vgpu_partition_lock);
-	list_for_each_entry(ops, &vgpu_partition_list, list)
-		len += sysfs_emit_at(buf, len, ops == active ? "%s[%s]" : "%s%s",
-				     len ? " " : "", ops->name);
-	mutex_unlock(&vgpu_partition_lock);
-	len += sysfs_emit_at(buf, len, "\n");
-	return len;
+	for (j = 0; j < i; j++)
+		if (!vgpu_partition_policies[j])
+			return NULL;
+	conf = vgpu_partition_policies[i] ? vgpu_partition_policies[i]->conf :
+					    NULL;
+	for (j = 0; conf && j < i; j++)
+		if (vgpu_partition_policies[j]->conf == conf)
+			return NULL;
+	return conf;
 }
+EXPORT_SYMBOL_IF_KUNIT(vgpu_partition_conf);
 
 /**
- * vgpu_sched_init() - initialise a detached scheduler with the FCFS policy.
+ * vgpu_sched_policy_conf() - a policy conf's per-device area.
+ * @s: the scheduler.
+ * @conf: the &vgpu_partition_ops.conf of a policy of the registry.
+ *
+ * Under the device lock, except while nothing else can use @s (the
+ * scheduler being initialised).
+ *
+ * Return: the area, %VGPU_POLICY_CONF_SIZE bytes; NULL (and a warning) for
+ * a conf no registered policy has.
+ */
+void *vgpu_sched_policy_conf(struct vgpu_sched *s,
+			     const struct vgpu_policy_conf *conf)
+{
+	unsigned int i;
+
+	for (i = 0; vgpu_partition_policies[i]; i++)
+		if (vgpu_partition_policies[i]->conf == conf)
+			return s->policy_conf[i];
+	WARN_ON(1);
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_policy_conf);
+
+/**
+ * vgpu_sched_init() - initialise a detached scheduler with the default
+ *	policies (the first of each registry) and every knob at its default.
  * @s: the scheduler.
  * @lock: the device lock that protects it.
  * @dev: device for debug messages, or NULL (KUnit).
@@ -125,19 +131,24 @@ int vgpu_partition_show(const struct vgpu_partition_ops *active, char *buf)
 void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 		     struct device *dev)
 {
+	unsigned int i;
+
 	memset(s, 0, sizeof(*s));
 	s->lock = lock;
 	s->dev = dev;
-	s->policy = &vgpu_policy_fcfs;
+	s->policy = vgpu_partition_policies[0];
 	s->alloc_mode = VGPU_SMST_FIRST_FIT;
-	s->smk_quota_min = VGPU_SMK_QUOTA_MIN_DEFAULT;
-	s->preempt_ops = &vgpu_preempt_drain;
+	s->preempt_ops = vgpu_preempt_policies[0];
 	s->idem = VGPU_PREEMPT_IDEM_RELAXED;
 	s->budget_us = VGPU_BUDGET_US_DEFAULT;
 	s->budget_margin_pct = VGPU_BUDGET_MARGIN_PCT_DEFAULT;
 	s->latency_feedback = false;
-	s->maestro_epoch_cycles = VGPU_MAESTRO_EPOCH_DEFAULT;
-	s->maestro_objective = VGPU_MAESTRO_STP;
+	for (i = 0; vgpu_partition_policies[i]; i++) {
+		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
+
+		if (conf)
+			vgpu_knob_conf_init(conf, s->policy_conf[i]);
+	}
 	vgpu_kcb_init(&s->kcb);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_init);
@@ -897,7 +908,7 @@ static void vgpu_sched_clear_plan(struct vgpu_sched *s)
 /**
  * vgpu_sched_set_policy() - switch the partition policy.
  * @s: the scheduler.
- * @ops: a registered policy.
+ * @ops: a policy of vgpu_partition_policies[].
  *
  * Drops the old policy's SM mapping, quotas and state; the allocator
  * becomes 2-way while a policy that requires it is active (maestro). The

@@ -21,6 +21,7 @@
 #include "vgpu_smst.h"
 
 struct device;
+struct vgpu_knob;
 struct vgpu_sched;
 
 /**
@@ -50,8 +51,43 @@ struct vgpu_cmd_sink_ops {
 };
 
 /**
+ * struct vgpu_policy_conf - what partition policies keep per device for the
+ *	device's whole life, whether they are active or not: the values of
+ *	their knobs and their statistics (what the active policy keeps only
+ *	while it is active is &vgpu_sched.policy_data).
+ * @name: its name; the debugfs file of @show.
+ * @knobs: its knobs (&struct vgpu_knob, vgpu_knob.h): attributes of the
+ *	device in sysfs, set by name with vgpu_knob_store(). Each is a u32
+ *	(a bool for %VGPU_KNOB_BOOL) at its &vgpu_knob.offset in the area,
+ *	set to its default when the scheduler is initialised (the rest of
+ *	the area is zeroed).
+ * @nr_knobs: entries of @knobs.
+ * @show: optional: print the area (@conf) for debugfs into @buf, PAGE_SIZE
+ *	bytes, with sysfs_emit_at(); returns the length. Device lock held.
+ *
+ * The area (vgpu_sched_policy_conf()) is %VGPU_POLICY_CONF_SIZE bytes,
+ * 8-byte aligned; the policy's file checks with static_assert() that its
+ * structure fits. Policies that share knobs point to the same
+ * &struct vgpu_policy_conf and so share the area (smk_quota_min of the SMK
+ * policies).
+ */
+struct vgpu_policy_conf {
+	const char *name;
+	const struct vgpu_knob *knobs;
+	unsigned int nr_knobs;
+	int (*show)(const void *conf, char *buf);
+};
+
+/** Bytes of the per-device area of one &struct vgpu_policy_conf. */
+#define VGPU_POLICY_CONF_SIZE	64
+
+/** Most entries of vgpu_partition_policies[]. */
+#define VGPU_PARTITION_MAX	16
+
+/**
  * struct vgpu_partition_ops - an SM partitioning policy (in the style of
- * the block layer's &struct elevator_type).
+ * the block layer's &struct elevator_type); an entry of
+ * vgpu_partition_policies[].
  * @name: policy name, as sysfs shows it.
  * @plan: the kernel scheduler of Chimera's two-level scheduler (Park,
  *	dissertation, Ch. IV, Fig. 4.4): decide the SM-to-kernel mapping
@@ -80,12 +116,14 @@ struct vgpu_cmd_sink_ops {
  * @two_way: while the policy is active the SMST allocates with
  *	%VGPU_SMST_TWO_WAY whatever &vgpu_sched.alloc_mode says (maestro,
  *	Ch. V §5.4.2).
- * @list: entry in the list of registered policies.
+ * @conf: optional: its knobs, statistics and debugfs file, kept per device
+ *	whether it is active or not (&struct vgpu_policy_conf).
  *
  * Policies, one file each: vgpu_policy_fcfs.c (non-preemptive baseline),
  * vgpu_policy_spatial.c (Smart Even + Rounds), vgpu_policy_smk_even.c,
  * vgpu_policy_smk_drf.c, vgpu_policy_warped_slicer.c and
- * vgpu_policy_maestro.c (per-SM quotas through @sm_quota).
+ * vgpu_policy_maestro.c (per-SM quotas through @sm_quota); each is one
+ * line of vgpu_partition_policies[] (vgpu_sched.c).
  */
 struct vgpu_partition_ops {
 	const char *name;
@@ -97,7 +135,7 @@ struct vgpu_partition_ops {
 			const struct vgpu_kcb_entry *e, u32 sm);
 	void (*release)(struct vgpu_sched *s);
 	bool two_way;
-	struct list_head list;
+	const struct vgpu_policy_conf *conf;
 };
 
 /*
@@ -125,23 +163,6 @@ struct vgpu_partition_ops {
 
 /** &vgpu_partition_ops.sm_quota: no limit but room. */
 #define VGPU_SCHED_NO_QUOTA		U32_MAX
-
-/** Default of &vgpu_sched.maestro_epoch_cycles (Ch. V §5.4.1: 50k). */
-#define VGPU_MAESTRO_EPOCH_DEFAULT	50000
-
-/**
- * enum vgpu_maestro_objective - what maestro maximises (Ch. V §5.2.1).
- * @VGPU_MAESTRO_STP: system throughput, Eq. 5.2 (higher is better).
- * @VGPU_MAESTRO_ANTT: average normalised turnaround time, Eq. 5.1
- *	(lower is better).
- */
-enum vgpu_maestro_objective {
-	VGPU_MAESTRO_STP = 0,
-	VGPU_MAESTRO_ANTT = 1,
-};
-
-/** Default of &vgpu_sched.smk_quota_min. */
-#define VGPU_SMK_QUOTA_MIN_DEFAULT	1
 
 /**
  * struct vgpu_sched_slot - the scheduler's own state of one TB slot
@@ -238,26 +259,6 @@ struct vgpu_sched_preempt_stats {
 };
 
 /**
- * struct vgpu_maestro_stats - maestro's epoch decisions since the module was
- *	loaded (debugfs "maestro"; readers take differences; Park, Ch. V,
- *	Fig. 5.12).
- * @epochs: epochs decided, over all pairs.
- * @spatial: epochs whose winner was spatial multitasking.
- * @smk_even: epochs whose winning SMK partition was the even one.
- * @smk_other: epochs whose winning SMK partition was another.
- * @repartitions: epochs whose decision changed the followers' partition.
- * @preempted_tbs: TBs preempted to reach a new partition.
- */
-struct vgpu_maestro_stats {
-	u64 epochs;
-	u64 spatial;
-	u64 smk_even;
-	u64 smk_other;
-	u64 repartitions;
-	u64 preempted_tbs;
-};
-
-/**
  * struct vgpu_sched - scheduler state of one device.
  * @lock: the device lock; every field below and the KCB active list and
  *	SMST are protected by it.
@@ -311,13 +312,12 @@ struct vgpu_maestro_stats {
  *	read through vgpu_sched_tb_progress().
  * @alloc_mode: &enum vgpu_smst_alloc_mode chosen for the SMST; kept across
  *	re-attach.
- * @smk_quota_min: smallest per-SM TB quota the SMK policies give a kernel
- *	(1 ... %VGPU_SMST_MAX_SLOTS).
  * @policy_data: the active policy's per-device state, freed by its
  *	&vgpu_partition_ops.release (NULL when it keeps none).
- * @maestro_epoch_cycles: maestro's epoch in cycles (sysfs).
- * @maestro_objective: &enum vgpu_maestro_objective of maestro (sysfs).
- * @maestro_stats: maestro's decisions.
+ * @policy_conf: the areas of the policies' &struct vgpu_policy_conf: row i
+ *	is that of vgpu_partition_policies[i]'s conf where no earlier entry
+ *	has the same (vgpu_sched_policy_conf()); kept for the scheduler's
+ *	life, across policy switches and re-attach.
  * @policy_changes: times the partition policy was switched.
  * @users: render-node files open (vgpu_sched_fresh_start()).
  * @held: the device clock is held (vgpu_clock.c): vgpu_sched_run() ends
@@ -365,11 +365,8 @@ struct vgpu_sched {
 	struct vgpu_preempt_sm_plan preempt_plan[1];
 	struct vgpu_tb_status *tb_status;
 	enum vgpu_smst_alloc_mode alloc_mode;
-	u32 smk_quota_min;
 	void *policy_data;
-	u32 maestro_epoch_cycles;
-	u32 maestro_objective;
-	struct vgpu_maestro_stats maestro_stats;
+	u64 policy_conf[VGPU_PARTITION_MAX][VGPU_POLICY_CONF_SIZE / sizeof(u64)];
 	u64 policy_changes;
 	u32 users;
 	bool held;
@@ -377,12 +374,20 @@ struct vgpu_sched {
 	bool kernel_sched_pending;
 };
 
-extern struct vgpu_partition_ops vgpu_policy_fcfs;
-extern struct vgpu_partition_ops vgpu_policy_spatial;
-extern struct vgpu_partition_ops vgpu_policy_smk_even;
-extern struct vgpu_partition_ops vgpu_policy_smk_drf;
-extern struct vgpu_partition_ops vgpu_policy_warped_slicer;
-extern struct vgpu_partition_ops vgpu_policy_maestro;
+/* The partition policies, one file each (vgpu_policy_*.c). */
+extern const struct vgpu_partition_ops vgpu_policy_fcfs;
+extern const struct vgpu_partition_ops vgpu_policy_spatial;
+extern const struct vgpu_partition_ops vgpu_policy_smk_even;
+extern const struct vgpu_partition_ops vgpu_policy_smk_drf;
+extern const struct vgpu_partition_ops vgpu_policy_warped_slicer;
+extern const struct vgpu_partition_ops vgpu_policy_maestro;
+
+/* The registry (vgpu_sched.c): NULL-terminated, the default first. */
+extern const struct vgpu_partition_ops *const vgpu_partition_policies[];
+const struct vgpu_partition_ops *vgpu_partition_find(const char *name);
+const struct vgpu_policy_conf *vgpu_partition_conf(unsigned int i);
+void *vgpu_sched_policy_conf(struct vgpu_sched *s,
+			     const struct vgpu_policy_conf *conf);
 
 void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 		     struct device *dev);
@@ -432,6 +437,7 @@ int vgpu_sched_cheapest_sm(struct vgpu_sched *s);
 u32 vgpu_sched_preempt_excess(struct vgpu_sched *s, u32 sm,
 			      struct vgpu_kcb_entry *e, u32 keep);
 void vgpu_sched_stress(struct vgpu_sched *s);
+int vgpu_sched_preempt_show(const struct vgpu_sched *s, char *buf);
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 			   u64 *warp_insts, u32 *flags, u64 *start_cycle);
 
@@ -451,10 +457,5 @@ u32 vgpu_sched_sm_quota(const struct vgpu_sched *s,
 			const struct vgpu_kcb_entry *e, u32 sm);
 bool vgpu_sched_sm_owned_by(const struct vgpu_sched *s, u32 sm,
 			    const struct vgpu_kcb_entry *e);
-
-int vgpu_partition_register(struct vgpu_partition_ops *ops);
-void vgpu_partition_unregister(struct vgpu_partition_ops *ops);
-const struct vgpu_partition_ops *vgpu_partition_find(const char *name);
-int vgpu_partition_show(const struct vgpu_partition_ops *active, char *buf);
 
 #endif /* _VGPU_SCHED_H_ */

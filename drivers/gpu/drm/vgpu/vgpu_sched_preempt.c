@@ -24,6 +24,7 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/sysfs.h>
 
 #include <kunit/visibility.h>
 
@@ -751,3 +752,31 @@ void vgpu_sched_stress(struct vgpu_sched *s)
 		return;
 	}
 }
+
+/**
+ * vgpu_sched_preempt_show() - the preemption policy, its settings and what it
+ *	did since the device was set up (debugfs "preempt"; readers take
+ *	differences).
+ * @s: the scheduler; device lock held.
+ * @buf: PAGE_SIZE bytes.
+ *
+ * Return: the length of the text.
+ */
+int vgpu_sched_preempt_show(const struct vgpu_sched *s, char *buf)
+{
+	const struct vgpu_sched_preempt_stats *st = &s->preempt_stats;
+	int len;
+
+	len = sysfs_emit_at(buf, 0, "policy %s\nidempotence %s\n",
+			    s->preempt_ops->name, vgpu_preempt_idem_name(s->idem));
+	len += sysfs_emit_at(buf, len, "budget_us %u\nmargin_pct %u\n",
+			     s->budget_us, s->budget_margin_pct);
+	len += sysfs_emit_at(buf, len, "latency_feedback %d\nrequests %llu\n",
+			     s->latency_feedback, st->requests);
+	len += sysfs_emit_at(buf, len, "switch %llu\ndrain %llu\nflush %llu\n",
+			     st->tbs[VGPU_TECH_SWITCH], st->tbs[VGPU_TECH_DRAIN],
+			     st->tbs[VGPU_TECH_FLUSH]);
+	len += sysfs_emit_at(buf, len, "lost_insts %llu\n", st->lost_insts);
+	return len;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_show);
