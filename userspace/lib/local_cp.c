@@ -36,6 +36,7 @@
 #include "vgpu_clock_hold.h"
 #include "vgpu_desc.h"
 #include "vgpu_kcb.h"
+#include "vgpu_knob.h"
 #include "vgpu_launch.h"
 #include "vgpu_program_image.h"
 #include "vgpu_sched.h"
@@ -386,6 +387,50 @@ uint8_t *local_cp_vram(struct local_cp *cp)
 struct vgpu_sim *local_cp_sim(struct local_cp *cp)
 {
 	return cp->sim;
+}
+
+int local_cp_attr_show(struct local_cp *cp, const char *name, char *buf)
+{
+	int ret;
+
+	mutex_lock(&cp->lock);
+	ret = vgpu_knob_show(&cp->sched, name, buf);
+	mutex_unlock(&cp->lock);
+	return ret < 0 ? ret : 0;
+}
+
+int local_cp_attr_store(struct local_cp *cp, const char *name, const char *value)
+{
+	int ret;
+
+	mutex_lock(&cp->lock);
+	cp->sched.emitted = 0;
+	ret = vgpu_knob_store(&cp->sched, name, value);
+	/* kernel_sched queues its command: the model takes it at its next turn */
+	if (cp->sched.emitted)
+		cp->sched.sink->publish(cp->sched.sink_ctx);
+	pthread_cond_broadcast(&cp->turn);
+	mutex_unlock(&cp->lock);
+	return ret;
+}
+
+int local_cp_debugfs(struct local_cp *cp, const char *name, char *buf)
+{
+	int ret = -ENOENT;
+
+	mutex_lock(&cp->lock);
+	if (!strcmp(name, "preempt")) {
+		ret = vgpu_sched_preempt_show(&cp->sched, buf);
+	} else {
+		for (unsigned int i = 0; ret == -ENOENT && i < VGPU_PARTITION_MAX; i++) {
+			const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
+
+			if (conf && conf->show && !strcmp(conf->name, name))
+				ret = conf->show(vgpu_sched_policy_conf(&cp->sched, conf), buf);
+		}
+	}
+	mutex_unlock(&cp->lock);
+	return ret < 0 ? ret : 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -41,6 +41,21 @@ void local_cp_put(struct local_cp *cp);
 uint8_t *local_cp_vram(struct local_cp *cp);
 struct vgpu_sim *local_cp_sim(struct local_cp *cp);
 
+/*
+ * Device attributes by their sysfs names (Documentation/ABI/testing/
+ * sysfs-driver-vgpu): shown into @buf (at least 4096 bytes, as sysfs
+ * shows them) or stored with the same values, ranges and errors; -ENOENT
+ * for a name the device does not have.
+ */
+int local_cp_attr_show(struct local_cp *cp, const char *name, char *buf);
+int local_cp_attr_store(struct local_cp *cp, const char *name, const char *value);
+/*
+ * The text of the driver's debugfs file @name that the local device has
+ * ("preempt", and a partition policy's own, "maestro"), into @buf (at
+ * least 4096 bytes); -ENOENT for another.
+ */
+int local_cp_debugfs(struct local_cp *cp, const char *name, char *buf);
+
 /* A file of the device (opening the render node) and its end. */
 int local_cp_open(struct local_cp *cp, struct local_file **out);
 void local_cp_close(struct local_file *f);

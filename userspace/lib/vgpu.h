@@ -198,6 +198,19 @@ int vgpu_device_open_local_vram(const struct vgpu_sim_config *cfg, uint64_t vram
  * -ENODEV when @dev is not local.
  */
 int vgpu_device_open_local_peer(struct vgpu_device *dev, struct vgpu_device **out);
+/*
+ * A local device's attributes by their sysfs names
+ * (Documentation/ABI/testing/sysfs-driver-vgpu), with the same values,
+ * ranges and errors (-EINVAL, -ERANGE; -ENOENT for an unknown name):
+ * store, or show into @buf of @len bytes as sysfs shows it.
+ */
+int vgpu_local_attr_store(struct vgpu_device *dev, const char *name, const char *value);
+int vgpu_local_attr_show(struct vgpu_device *dev, const char *name, char *buf, size_t len);
+/*
+ * The text of the driver's debugfs file @name that a local device has
+ * ("preempt", "maestro"); -ENOENT for another, -ENODEV if not local.
+ */
+int vgpu_local_debugfs(struct vgpu_device *dev, const char *name, char *buf, size_t len);
 /* The model's counters since the device was opened; -ENODEV if not local. */
 int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st);
 /* Host time spent in the model so far (in waits); -ENODEV if not local. */

@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "local_cp.h"
@@ -108,6 +109,47 @@ int vgpu_local_wait(struct vgpu_local *l, uint32_t job, int64_t timeout_ns)
 
 	l->model_ns += (uint64_t)(now_ns() - t0);
 	return ret;
+}
+
+int vgpu_local_attr_store(struct vgpu_device *dev, const char *name, const char *value)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return -ENODEV;
+	return local_cp_attr_store(local_file_cp(l->file), name, value);
+}
+
+/* Copies the text of a show function (4096 bytes, as sysfs) into @buf of @len. */
+static int show_into(struct vgpu_local *l, const char *name, char *buf, size_t len,
+		     int (*show)(struct local_cp *cp, const char *name, char *page))
+{
+	char *page = calloc(1, 4096);
+	int ret;
+
+	if (!page)
+		return -ENOMEM;
+	ret = show(local_file_cp(l->file), name, page);
+	if (!ret && strlen(page) >= len)
+		ret = -ENOSPC;
+	if (!ret)
+		memcpy(buf, page, strlen(page) + 1);
+	free(page);
+	return ret;
+}
+
+int vgpu_local_attr_show(struct vgpu_device *dev, const char *name, char *buf, size_t len)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	return l ? show_into(l, name, buf, len, local_cp_attr_show) : -ENODEV;
+}
+
+int vgpu_local_debugfs(struct vgpu_device *dev, const char *name, char *buf, size_t len)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	return l ? show_into(l, name, buf, len, local_cp_debugfs) : -ENODEV;
 }
 
 int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st)

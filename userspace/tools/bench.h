@@ -7,6 +7,8 @@
 #ifndef VGPU_TOOL_BENCH_H
 #define VGPU_TOOL_BENCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vgpu.h"
@@ -24,52 +26,145 @@ int bench_classify(int argc, char **argv);
 /* vgpu bench chimera ...: argv[0] is "chimera" (bench_chimera.c). */
 int bench_chimera(int argc, char **argv);
 
-/*
- * bench_sysfs.c: the device's sysfs directory (of the render node behind
- * @dev); writing an attribute; reading one (for a choice "a [b] c", the
- * active "b"); the path of a debugfs file of the driver. 0 or -errno.
- */
-int bench_sysfs_dir(struct vgpu_device *dev, char *buf, size_t len);
-int bench_sysfs_write(const char *dir, const char *attr, const char *value);
-int bench_sysfs_read(const char *dir, const char *attr, char *buf, size_t len);
-int bench_debugfs_file(const char *name, char *buf, size_t len);
-
 /**
- * struct bench_saved_attr - a device attribute as it was before an
- * experiment, to be put back after it.
+ * struct bench_saved_attr - a device attribute: on the render node the value
+ * it had before the experiment (put back at the end), on the local device
+ * the value the experiment set (applied to each new device).
  * @name: the attribute.
- * @value: its value then.
+ * @value: its value.
  */
 struct bench_saved_attr {
 	char name[48];
 	char value[64];
 };
 
-/*
- * bench_save_attr() notes attribute @name's value in @sv[*@n] (once per
- * name; 0, -ENAMETOOLONG or -ENOENT); bench_restore_attrs() writes the @n
- * noted values back, the last noted first.
- */
-int bench_save_attr(const char *dir, const char *name, struct bench_saved_attr *sv,
-		    unsigned int *n);
-void bench_restore_attrs(const char *dir, const struct bench_saved_attr *sv, unsigned int n);
-/*
- * bench_apply_sets() carries out the @nset "KEY=VALUE" options of --set:
- * each attribute is saved with bench_save_attr(), then written. A bad
- * option, key or value is printed and fails (-EINVAL or -errno).
- */
-int bench_apply_sets(const char *dir, const char *const *sets, unsigned int nset,
-		     struct bench_saved_attr *sv, unsigned int *n);
 /* The most --set options one experiment takes. */
-#define BENCH_MAX_SETS	8
+#define BENCH_MAX_SETS		8
+/* The most attributes an experiment sets (--set and its own). */
+#define BENCH_MAX_ATTRS		(BENCH_MAX_SETS + 8)
+/* The most programs of one group. */
+#define BENCH_GROUP_MAX		4
+/* The most counters read from one debugfs file. */
+#define BENCH_MAX_COUNTERS	16
+
+/**
+ * struct bench_target_opts - what the benches' common options chose.
+ * @local: --local: libvgpu's local device, not the render node.
+ * @gpu: --gpu NAME (local), or NULL.
+ * @config: --config FILE (local), or NULL.
+ * @vram_size: --vram-mb in bytes (local), 0 for the default.
+ * @jobs: -j N (local), 0 for the host's cores.
+ */
+struct bench_target_opts {
+	bool local;
+	const char *gpu;
+	const char *config;
+	uint64_t vram_size;
+	unsigned int jobs;
+};
+
+/**
+ * struct bench_target - where a benchmark runs (bench_target.c).
+ * @local: on libvgpu's local device, a fresh one per group.
+ * @dir: the render node's sysfs directory (not @local).
+ * @cfg: the local device's hardware.
+ * @vram_size: its device memory in bytes, 0 for the default.
+ * @jobs: worker processes for independent groups (1 on the render node).
+ * @attr: the attributes the experiment set (struct bench_saved_attr).
+ * @nattr: entries of @attr.
+ */
+struct bench_target {
+	bool local;
+	char dir[256];
+	struct vgpu_sim_config cfg;
+	uint64_t vram_size;
+	unsigned int jobs;
+	struct bench_saved_attr attr[BENCH_MAX_ATTRS];
+	unsigned int nattr;
+};
+
+/* getopt_long() entries of the target options, their short letters and usage. */
+#define BENCH_TARGET_LONGOPTS \
+	{ "local", no_argument, NULL, 'L' }, \
+	{ "gpu", required_argument, NULL, 'G' }, \
+	{ "config", required_argument, NULL, 'C' }, \
+	{ "vram-mb", required_argument, NULL, 'V' }, \
+	{ "jobs", required_argument, NULL, 'j' }
+#define BENCH_TARGET_SHORTOPTS	"j:"
+#define BENCH_TARGET_USAGE \
+	"[--local [--gpu NAME] [--config FILE] [--vram-mb N] [-j N]]"
+/*
+ * Option @opt (one of those) with @arg into @o: 1 when taken, 0 when it is
+ * not a target option, -EINVAL (said) for a bad value.
+ */
+int bench_target_opt(int opt, const char *arg, struct bench_target_opts *o);
+int bench_target_open(struct bench_target *t, const struct bench_target_opts *o);
+/* Puts the render node's attributes back as they were. */
+void bench_target_close(struct bench_target *t);
+/* An attribute's value (for a choice "a [b] c", the active "b"); 0 or -errno. */
+int bench_target_get(struct bench_target *t, const char *name, char *buf, size_t len);
+/* Sets an attribute for the rest of the experiment; 0 or -errno (nothing changed). */
+int bench_target_set(struct bench_target *t, const char *name, const char *value);
+/*
+ * Carries out the @nset "KEY=VALUE" options of --set with
+ * bench_target_set(); a bad option, key or value is printed and fails.
+ */
+int bench_target_apply_sets(struct bench_target *t, const char *const *sets, unsigned int nset);
+/* A file of the target's device: the render node, or a new local device with @t's attributes. */
+int bench_target_device(const struct bench_target *t, struct vgpu_device **out);
+/*
+ * The "KEY VALUE" lines of the driver's debugfs file @name (on the local
+ * device, @dev's): the value of each of the @n keys into @out; -EPROTO
+ * when one is missing.
+ */
+int bench_counters(const struct bench_target *t, struct vgpu_device *dev, const char *name,
+		   const char *const *keys, unsigned int n, uint64_t *out);
 /* Notes one --set option in @sets[*@n]; -EINVAL, said, past BENCH_MAX_SETS. */
 int bench_add_set(const char **sets, unsigned int *n, const char *arg);
-/*
- * The "KEY VALUE" lines of debugfs file @name: the value of each of the
- * @n (at most 31) @keys into @out; -EPROTO when one is missing.
+
+/**
+ * struct bench_counted - counters a group's run is measured by.
+ * @file: the debugfs file ("maestro", "preempt").
+ * @keys: the counters.
+ * @n: how many (at most %BENCH_MAX_COUNTERS).
+ * @delta: out: how much each grew over the group.
  */
-int bench_debugfs_counters(const char *name, const char *const *keys, unsigned int n,
-			   uint64_t *out);
+struct bench_counted {
+	const char *file;
+	const char *const *keys;
+	unsigned int n;
+	uint64_t *delta;
+};
+
+/*
+ * One program of a group: @dev is its own file, joined to the synchronised
+ * clock at rank @i + 1. On the render node it runs in a process of its
+ * own, so what it reports goes into memory from bench_shared_alloc().
+ */
+typedef int (*bench_member_fn)(struct vgpu_device *dev, unsigned int i, void *arg);
+/*
+ * Runs @n programs together from a common start: the group's first file
+ * holds the clock until every member has joined, so none starts early, and
+ * leaves; on the render node it closes first, so that the device, unused
+ * between groups, starts each one afresh; a local group runs on a new
+ * device. @status gets each member's result. 0, or -errno when the group
+ * could not run.
+ */
+int bench_group(const struct bench_target *t, unsigned int n, bench_member_fn fn, void *arg,
+		const struct bench_counted *counted, int *status);
+
+/*
+ * bench_jobs.c: @ntasks independent tasks over @jobs worker processes
+ * (inline when 1). Task i runs as @fn(i, @arg) and reports into memory from
+ * bench_shared_alloc(); 0, or the first task's failure in task order.
+ */
+typedef int (*bench_task_fn)(unsigned int i, void *arg);
+int bench_run_tasks(unsigned int ntasks, unsigned int jobs, bench_task_fn fn, void *arg);
+unsigned int bench_default_jobs(void);
+int bench_parse_jobs(const char *s, unsigned int *jobs);
+/* Zeroed memory the worker and member processes write into; NULL when none. */
+void *bench_shared_alloc(size_t size);
+void bench_shared_free(void *p, size_t size);
 
 /*
  * The model's configuration for a local device: preset @gpu, then the
@@ -100,12 +195,14 @@ struct local_run {
 };
 
 /*
- * Runs @w with @args on a new local device built from @cfg. Returns 0 when
+ * Runs @w with @args on a new local device of target @t. Returns 0 when
  * the device could be opened (the workload's own outcome is in @out->ret),
  * else a negative errno.
  */
-int local_run_workload(const struct vgpu_sim_config *cfg, const struct vgpu_workload *w,
+int local_run_workload(const struct bench_target *t, const struct vgpu_workload *w,
 		       const struct workload_args *args, struct local_run *out);
+/* A local target of hardware @cfg, no attribute set, one worker. */
+void local_target(struct bench_target *t, const struct vgpu_sim_config *cfg);
 
 /* vgpu.c: "small", "default", "large" or a number N > 0; -EINVAL otherwise. */
 int tool_parse_size(const char *s, uint64_t *n, int *which);

@@ -50,8 +50,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -102,9 +100,11 @@ static const char default_workloads[] =
  * @cycles: its run time alone on an idle device.
  * @period: cycles between releases; @first: first release after the start.
  * @share: the fraction of the SMs it takes.
+ * @khz: the simulated clock, for the budgets in cycles.
  */
 struct rt_task {
 	double share;
+	uint64_t khz;
 	uint32_t grid, shared, spin;
 	uint64_t cycles, period, first;
 };
@@ -166,15 +166,11 @@ struct chimera_opts {
 	const char *csv, *svg;
 	const char *set[BENCH_MAX_SETS];	/* KEY=VALUE */
 	unsigned int nset;
+	struct bench_target_opts target;
 };
 
 /* The preemption counters of debugfs "preempt": switch, drain, flush, lost. */
-static int read_counters(uint64_t c[4])
-{
-	static const char *const keys[4] = { "switch", "drain", "flush", "lost_insts" };
-
-	return bench_debugfs_counters("preempt", keys, 4, c);
-}
+static const char *const preempt_keys[4] = { "switch", "drain", "flush", "lost_insts" };
 
 /* Loads the task's program and an output buffer on @dev. */
 static int rt_load(struct vgpu_device *dev, const struct rt_task *rt, struct vgpu_program **prog,
@@ -225,7 +221,8 @@ static int rt_launch(struct vgpu_device *dev, const struct vgpu_program *prog, u
  * with shared memory, as many blocks as half the SMs hold, and the
  * spin that makes it run @o->rt_us alone.
  */
-static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
+static int rt_calibrate(const struct chimera_opts *o, const struct bench_target *t,
+			struct rt_task *rt)
 {
 	struct vgpu_device *dev;
 	struct vgpu_program *prog = NULL;
@@ -236,7 +233,7 @@ static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
 	char msg[200] = "";
 	int ret;
 
-	ret = vgpu_device_open(NULL, &dev);
+	ret = bench_target_device(t, &dev);
 	if (ret)
 		return ret;
 	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_NUM_SMS, &sms);
@@ -256,6 +253,7 @@ static int rt_calibrate(const struct chimera_opts *o, struct rt_task *rt)
 	fit = (uint32_t)(shared_sm / rt->shared);
 	rt->grid = (uint32_t)(sms / 2) * fit;
 	rt->share = (double)(sms / 2) / (double)sms;
+	rt->khz = khz;
 	rt->period = (uint64_t)o->period_us * khz / 1000;
 	rt->first = rt->period / 2;
 	want = (uint64_t)o->rt_us * khz / 1000;
@@ -291,41 +289,49 @@ out:
 	return ret;
 }
 
-/* The real-time task's process: a release every period while the
- * background runs. */
-static int rt_member(struct run_share *sh, const struct rt_task *rt, uint32_t budget_us,
-		     uint32_t max_req, int ready_fd)
+/**
+ * struct run_arg - what the two programs of one run do.
+ * @sh: where they report (shared with the parent on the render node).
+ * @rt: the task.
+ * @budget_us: its latency budget.
+ * @max_req: its releases at most.
+ * @w: the background.
+ * @args: its arguments.
+ */
+struct run_arg {
+	struct run_share *sh;
+	const struct rt_task *rt;
+	uint32_t budget_us;
+	uint32_t max_req;
+	const struct vgpu_workload *w;
+	struct workload_args args;
+};
+
+/* The real-time task: a release every period while the background runs. */
+static int rt_member(struct vgpu_device *dev, struct run_arg *ra)
 {
-	struct vgpu_device *dev;
+	struct run_share *sh = ra->sh;
+	const struct rt_task *rt = ra->rt;
 	struct vgpu_program *prog = NULL;
 	struct vgpu_bo *out = NULL;
 	uint32_t entry;
-	char c = 'r';
 	int ret;
 
-	ret = vgpu_device_open(NULL, &dev);
-	if (!ret)
-		ret = vgpu_clock_sync(dev, true, 1);
-	if (!ret)
-		ret = rt_load(dev, rt, &prog, &entry, &out, sh->msg[0], sizeof(sh->msg[0]));
+	ret = rt_load(dev, rt, &prog, &entry, &out, sh->msg[0], sizeof(sh->msg[0]));
 	if (ret) {
-		if (!sh->msg[0][0])
-			snprintf(sh->msg[0], sizeof(sh->msg[0]), "device: %s", strerror(-ret));
 		sh->status[0] = ret;
-		return 1;
+		return ret;
 	}
-	if (write(ready_fd, &c, 1) != 1)
-		return 1;
-	close(ready_fd);
 	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[0]);
-	for (uint32_t k = 0; !ret && k < max_req; k++) {
+	for (uint32_t k = 0; !ret && k < ra->max_req; k++) {
 		struct vgpu_job_result r;
 
-		/* read while this process holds the clock (see the top) */
+		/* read while this program holds the clock (see the top) */
 		if (__atomic_load_n(&sh->bg_done, __ATOMIC_ACQUIRE))
 			break;
 		sh->release[k] = sh->start[0] + rt->first + k * rt->period;
-		ret = rt_launch(dev, prog, entry, out, rt, rt->spin, budget_us, sh->release[k], &r);
+		ret = rt_launch(dev, prog, entry, out, rt, rt->spin, ra->budget_us, sh->release[k],
+				&r);
 		if (ret) {
 			snprintf(sh->msg[0], sizeof(sh->msg[0]), "task %u: %s", k, strerror(-ret));
 			break;
@@ -336,115 +342,59 @@ static int rt_member(struct run_share *sh, const struct rt_task *rt, uint32_t bu
 	sh->status[0] = ret;
 	vgpu_bo_destroy(out);
 	vgpu_program_destroy(prog);
-	vgpu_device_close(dev);
-	return ret ? 1 : 0;
+	return ret;
 }
 
-/* The background's process: the workload once; says when it ended. */
-static int bg_member(struct run_share *sh, const struct vgpu_workload *w,
-		     const struct workload_args *args, int ready_fd)
+/* The background: the workload once; says when it ended. */
+static int bg_member(struct vgpu_device *dev, struct run_arg *ra)
 {
 	struct workload_result res = { 0 };
-	struct vgpu_device *dev;
-	char c = 'r';
+	struct run_share *sh = ra->sh;
 	int ret;
 
-	ret = vgpu_device_open(NULL, &dev);
-	if (!ret)
-		ret = vgpu_clock_sync(dev, true, 2);
-	if (ret) {
-		snprintf(sh->msg[1], sizeof(sh->msg[1]), "device: %s", strerror(-ret));
-		sh->status[1] = ret;
-		return 1;
-	}
-	if (write(ready_fd, &c, 1) != 1)
-		return 1;
-	close(ready_fd);
 	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[1]);
 	if (!ret)
-		ret = w->run(dev, args, &res, sh->msg[1], sizeof(sh->msg[1]));
+		ret = ra->w->run(dev, &ra->args, &res, sh->msg[1], sizeof(sh->msg[1]));
 	if (!ret)
 		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->bg_end);
 	__atomic_store_n(&sh->bg_done, 1, __ATOMIC_RELEASE);
 	sh->status[1] = ret;
-	vgpu_device_close(dev);
-	return ret ? 1 : 0;
+	return ret;
+}
+
+/* Member @i of a run: 0 the task (rank 1), 1 the background (rank 2). */
+static int run_member(struct vgpu_device *dev, unsigned int i, void *arg)
+{
+	return i ? bg_member(dev, arg) : rt_member(dev, arg);
 }
 
 /*
- * One run: the background @w with the task, from a common start; the
- * device's policies are already set. This process holds the clock until
- * both have joined and closes its device before they end, so that each
- * run starts on a fresh device (VGPU_CMD_RESET).
+ * One run: the background @w with the task, from a common start
+ * (bench_group()); the target's policies are already set.
  */
-static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
-		   const struct vgpu_workload *w, uint32_t budget_us, uint32_t max_req,
-		   struct run_result *out)
+static int run_one(const struct chimera_opts *o, const struct bench_target *t,
+		   const struct rt_task *rt, const struct vgpu_workload *w, uint32_t budget_us,
+		   uint32_t max_req, struct run_result *out)
 {
-	struct workload_args args = { .size = tool_size_of(w, o->size, o->size_which), .seed = 1 };
-	uint64_t before[4], after[4], lat, deadline = (uint64_t)budget_us;
-	struct vgpu_device *dev = NULL;
-	unsigned int started = 0;
+	struct run_arg ra = {
+		.rt = rt, .budget_us = budget_us, .max_req = max_req, .w = w,
+		.args = { .size = tool_size_of(w, o->size, o->size_which), .seed = 1 },
+	};
+	uint64_t counters[4], lat, deadline = (uint64_t)budget_us * rt->khz / 1000;
+	struct bench_counted counted = {
+		.file = "preempt", .keys = preempt_keys, .n = 4, .delta = counters,
+	};
 	struct run_share *sh;
-	pid_t pid[2];
-	int fds[2], ret;
+	int status[2], ret;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		return -errno;
-	memset(sh, 0, sizeof(*sh));
 	memset(out, 0, sizeof(*out));
-	if (pipe(fds)) {
-		munmap(sh, sizeof(*sh));
-		return -errno;
-	}
-	ret = read_counters(before);
-	if (!ret)
-		ret = vgpu_device_open(NULL, &dev);
-	if (!ret)
-		ret = vgpu_clock_sync(dev, true, 0);
-	if (!ret) {
-		uint64_t khz;
-
-		ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CORE_CLOCK_KHZ, &khz);
-		deadline = deadline * khz / 1000;
-	}
-	if (ret)
-		goto out;
-	fflush(stdout);
-	fflush(stderr);
-	for (int i = 0; i < 2; i++) {
-		pid[i] = fork();
-		if (pid[i] < 0) {
-			ret = -errno;
-			break;
-		}
-		if (pid[i] == 0) {
-			close(vgpu_device_fd(dev));
-			close(fds[0]);
-			_exit(i ? bg_member(sh, w, &args, fds[1]) :
-			      rt_member(sh, rt, budget_us, max_req, fds[1]));
-		}
-		started++;
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	for (unsigned int i = 0; i < started; i++) {
-		char c;
-
-		if (read(fds[0], &c, 1) != 1)
-			break;
-	}
-	vgpu_clock_sync(dev, false, 0);
-	vgpu_device_close(dev);
-	dev = NULL;
-	for (unsigned int i = 0; i < started; i++) {
-		int st;
-
-		while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!ret && (sh->status[i] || !WIFEXITED(st) || WEXITSTATUS(st))) {
-			ret = sh->status[i] ? sh->status[i] : -ECHILD;
+	sh = ra.sh = bench_shared_alloc(sizeof(*sh));
+	if (!sh)
+		return -ENOMEM;
+	ret = bench_group(t, 2, run_member, &ra, &counted, status);
+	for (unsigned int i = 0; !ret && i < 2; i++) {
+		if (status[i]) {
+			ret = status[i];
 			fprintf(stderr, "vgpu bench: %s: %s\n", i ? w->name : "real-time task",
 				sh->msg[i][0] ? sh->msg[i] : strerror(-ret));
 		}
@@ -456,9 +406,6 @@ static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
 		ret = -EPROTO;
 		goto out;
 	}
-	ret = read_counters(after);
-	if (ret)
-		goto out;
 	out->bg_cycles = sh->bg_end - sh->start[1];
 	out->capped = sh->nreq == max_req && sh->end[max_req - 1] < sh->bg_end;
 	for (uint32_t k = 0; k < sh->nreq; k++) {
@@ -476,14 +423,10 @@ static int run_one(const struct chimera_opts *o, const struct rt_task *rt,
 			out->lat_max = lat;
 	}
 	for (int i = 0; i < 3; i++)
-		out->tbs[i] = after[i] - before[i];
-	out->lost_insts = after[3] - before[3];
+		out->tbs[i] = counters[i];
+	out->lost_insts = counters[3];
 out:
-	vgpu_device_close(dev);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	close(fds[0]);
-	munmap(sh, sizeof(*sh));
+	bench_shared_free(sh, sizeof(*sh));
 	return ret;
 }
 
@@ -629,6 +572,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 		{ "csv", required_argument, NULL, 'c' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "set", required_argument, NULL, 'S' },
+		BENCH_TARGET_LONGOPTS,
 		{ 0 },
 	};
 	static char wl_default[sizeof(default_workloads)];
@@ -636,10 +580,16 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:c:g:S:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:c:g:S:" BENCH_TARGET_SHORTOPTS, opts,
+				  NULL)) != -1) {
 		char *end;
 		unsigned long v;
+		int taken = bench_target_opt(opt, optarg, &o->target);
 
+		if (taken < 0)
+			return -EINVAL;
+		if (taken)
+			continue;
 		switch (opt) {
 		case 'w':
 			wl = optarg;
@@ -741,22 +691,18 @@ usage:
 	fprintf(stderr, "usage: vgpu bench chimera [--workloads A,B,...|default|all] "
 		"[--budget-us 5,10,15,20] [--policies switch,drain,flush,chimera,...] "
 		"[--period-us 50] [--rt-us 10] [--size small|medium|default|large|N] "
-		"[--set KEY=VALUE]... [--csv FILE] [--svg FILE]\n");
+		"[--set KEY=VALUE]... [--csv FILE] [--svg FILE] " BENCH_TARGET_USAGE "\n");
 	return -EINVAL;
 }
 
-/* The knobs a run sets, to put back at the end. */
-static const char *const knobs[] = { "partition_policy", "preempt_policy", "idempotence" };
-#define NKNOBS	3
-
-static int set_config(const char *dir, const char *policy, const char *idem)
+static int set_config(struct bench_target *t, const char *policy, const char *idem)
 {
-	int ret = bench_sysfs_write(dir, "partition_policy", "spatial");
+	int ret = bench_target_set(t, "partition_policy", "spatial");
 
 	if (!ret)
-		ret = bench_sysfs_write(dir, "preempt_policy", policy);
+		ret = bench_target_set(t, "preempt_policy", policy);
 	if (!ret)
-		ret = bench_sysfs_write(dir, "idempotence", idem);
+		ret = bench_target_set(t, "idempotence", idem);
 	return ret;
 }
 
@@ -776,142 +722,207 @@ static void print_run(const struct vgpu_workload *w, const char *cfg,
 	fflush(stdout);
 }
 
+/**
+ * struct chimera_run - the experiment, for its tasks (bench_run_tasks()):
+ *	one per budget and workload, its ideal run and then every
+ *	configuration's (which the ideal run's releases cap).
+ * @o: the options.
+ * @t: the target, as the experiment set it up.
+ * @rt: the calibrated task.
+ * @ideal: per budget and workload, the ideal run (shared with the workers).
+ * @res: per budget, workload and configuration (shared with the workers).
+ * @print: print each task's rows as it ends (one worker: in order).
+ * @sum: per budget and configuration, the summary.
+ */
+struct chimera_run {
+	const struct chimera_opts *o;
+	struct bench_target *t;
+	struct rt_task rt;
+	struct run_result *ideal;
+	struct run_result *res;
+	bool print;
+	struct summary (*sum)[NCONFIG];
+};
+
+static struct run_result *result_of(const struct chimera_run *run, unsigned int b,
+				    unsigned int i, unsigned int c)
+{
+	return &run->res[((size_t)b * run->o->nw + i) * NCONFIG + c];
+}
+
+static void print_budget_head(const struct chimera_opts *o, unsigned int b)
+{
+	printf("\nbudget %u us:\n%-13s %-15s %10s %5s %5s %7s %9s %8s %7s %7s %7s %10s\n",
+	       o->budget[b], "workload", "policy", "bg cycles", "reqs", "viol", "viol%",
+	       "mean lat", "ovh%", "switch", "drain", "flush", "lost insts");
+}
+
+/* Workload @i's rows at budget @b: its ideal run and every configuration's. */
+static void print_task(const struct chimera_run *run, unsigned int b, unsigned int i)
+{
+	const struct chimera_opts *o = run->o;
+	const struct run_result *ideal = &run->ideal[(size_t)b * o->nw + i];
+	char name[32];
+
+	print_run(o->w[i], "ideal", ideal, 0);
+	for (unsigned int c = 0; c < o->nc; c++)
+		print_run(o->w[i], config_name(o->cfg[c], name, sizeof(name)),
+			  result_of(run, b, i, c), overhead_pct(result_of(run, b, i, c), ideal));
+}
+
+/* The totals of budget @b over the workloads, into @run->sum and printed. */
+static void print_budget_totals(const struct chimera_run *run, unsigned int b)
+{
+	const struct chimera_opts *o = run->o;
+	char name[32];
+
+	printf("\nbudget %u us, over %u workloads:\n%-15s %8s %8s %8s %8s %8s %8s %8s\n",
+	       o->budget[b], o->nw, "policy", "requests", "viol%", "mean", "ovh%", "switch%",
+	       "drain%", "flush%");
+	for (unsigned int c = 0; c < o->nc; c++) {
+		struct summary *s = &run->sum[b][c];
+		uint64_t reqs = 0, viol = 0, tbs[3] = { 0 }, all;
+
+		memset(s, 0, sizeof(*s));
+		for (unsigned int i = 0; i < o->nw; i++) {
+			const struct run_result *r = result_of(run, b, i, c);
+
+			reqs += r->requests;
+			viol += r->violations;
+			for (int k = 0; k < 3; k++)
+				tbs[k] += r->tbs[k];
+			/* the thesis' averages: per-workload percentages */
+			s->viol_mean += r->requests ? 100.0 * r->violations / r->requests / o->nw : 0;
+			s->ovh_mean += overhead_pct(r, &run->ideal[(size_t)b * o->nw + i]) / o->nw;
+		}
+		all = tbs[0] + tbs[1] + tbs[2];
+		s->viol_pct = reqs ? 100.0 * viol / reqs : 0;
+		for (int k = 0; k < 3; k++)
+			s->tech_pct[k] = all ? 100.0 * tbs[k] / all : 0;
+		printf("%-15s %8" PRIu64 " %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
+		       config_name(o->cfg[c], name, sizeof(name)), reqs, s->viol_pct,
+		       s->viol_mean, s->ovh_mean, s->tech_pct[0], s->tech_pct[1], s->tech_pct[2]);
+	}
+	fflush(stdout);
+}
+
+/* Task @k: budget @k / nw, workload @k % nw: the ideal run, then each configuration. */
+static int chimera_task(unsigned int k, void *arg)
+{
+	struct chimera_run *run = arg;
+	const struct chimera_opts *o = run->o;
+	unsigned int b = k / o->nw, i = k % o->nw;
+	struct run_result *ideal = &run->ideal[k];
+	struct bench_target local = *run->t, *t = run->t->local ? &local : run->t;
+	int ret;
+
+	ret = set_config(t, "ideal", "relaxed");
+	if (!ret)
+		ret = run_one(o, t, &run->rt, o->w[i], o->budget[b], MAX_REQ, ideal);
+	for (unsigned int c = 0; !ret && c < o->nc; c++) {
+		ret = set_config(t, o->cfg[c]->policy, o->cfg[c]->idem);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: setting %s/%s: %s\n", o->cfg[c]->policy,
+				o->cfg[c]->idem, strerror(-ret));
+			break;
+		}
+		ret = run_one(o, t, &run->rt, o->w[i], o->budget[b],
+			      min_u32(MAX_REQ, CAP_FACTOR * ideal->requests + 4),
+			      result_of(run, b, i, c));
+	}
+	if (ret || !run->print)
+		return ret;
+	if (i == 0)
+		print_budget_head(o, b);
+	print_task(run, b, i);
+	if (i == o->nw - 1)
+		print_budget_totals(run, b);
+	return 0;
+}
+
+static int write_csv(const struct chimera_run *run)
+{
+	const struct chimera_opts *o = run->o;
+	FILE *csv = fopen(o->csv, "w");
+
+	if (!csv)
+		return -errno;
+	fprintf(csv, "budget_us,workload,policy,idempotence,bg_cycles,ideal_cycles,requests,"
+		"violations,mean_latency,max_latency,overhead_pct,switch_tbs,drain_tbs,"
+		"flush_tbs,lost_insts\n");
+	for (unsigned int b = 0; b < o->nb; b++) {
+		for (unsigned int i = 0; i < o->nw; i++) {
+			const struct run_result *ideal = &run->ideal[(size_t)b * o->nw + i];
+
+			for (unsigned int c = 0; c < o->nc; c++) {
+				const struct run_result *r = result_of(run, b, i, c);
+
+				fprintf(csv, "%u,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%u,%u,%.1f,%"
+					PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+					"\n", o->budget[b], o->w[i]->name, o->cfg[c]->policy,
+					o->cfg[c]->idem, r->bg_cycles, ideal->bg_cycles, r->requests,
+					r->violations, r->requests ? (double)r->lat_sum /
+					r->requests : 0.0, r->lat_max, overhead_pct(r, ideal),
+					r->tbs[0], r->tbs[1], r->tbs[2], r->lost_insts);
+			}
+		}
+	}
+	return fclose(csv) ? -errno : 0;
+}
+
 int bench_chimera(int argc, char **argv)
 {
 	struct chimera_opts o = { .period_us = 50, .rt_us = 10, .size_which = 2 };
-	struct bench_saved_attr saved[NKNOBS + BENCH_MAX_SETS];
-	char dir[256], name[32];
-	unsigned int nsaved = 0;
-	struct summary (*sum)[NCONFIG] = NULL;
-	struct run_result *res = NULL, ideal;
-	struct vgpu_device *dev;
-	struct rt_task rt;
-	FILE *csv = NULL;
+	struct bench_target t;
+	struct chimera_run run = { .o = &o, .t = &t };
+	size_t ideal_size = 0, res_size = 0;
 	uint64_t c0[4];
 	int ret;
 
 	if (parse_opts(argc, argv, &o))
 		return 2;
-	ret = vgpu_device_open(NULL, &dev);
-	if (ret) {
-		fprintf(stderr, "vgpu bench: no vgpu device: %s\n", strerror(-ret));
-		return 1;
-	}
-	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
-	vgpu_device_close(dev);
-	for (int k = 0; !ret && k < NKNOBS; k++)
-		ret = bench_save_attr(dir, knobs[k], saved, &nsaved);
-	if (ret) {
-		fprintf(stderr, "vgpu bench: cannot read the scheduler's knobs in sysfs\n");
-		return 1;
-	}
-	if (bench_apply_sets(dir, o.set, o.nset, saved, &nsaved)) {
-		bench_restore_attrs(dir, saved, nsaved);
+	ret = bench_target_open(&t, &o.target);
+	if (ret)
+		return ret == -EINVAL ? 2 : 1;
+	if (bench_target_apply_sets(&t, o.set, o.nset)) {
+		bench_target_close(&t);
 		return 2;
 	}
-	if (read_counters(c0)) {
+	if (!t.local && bench_counters(&t, NULL, "preempt", preempt_keys, 4, c0)) {
 		fprintf(stderr, "vgpu bench: cannot read the preemption counters (debugfs preempt; "
 			"mount -t debugfs none /sys/kernel/debug)\n");
+		bench_target_close(&t);
 		return 1;
 	}
-	sum = calloc(o.nb, sizeof(*sum));
-	res = calloc((size_t)o.nb * o.nw * NCONFIG, sizeof(*res));
-	if (!sum || !res) {
+	run.sum = calloc(o.nb, sizeof(*run.sum));
+	ideal_size = sizeof(*run.ideal) * o.nb * o.nw;
+	res_size = sizeof(*run.res) * o.nb * o.nw * NCONFIG;
+	run.ideal = bench_shared_alloc(ideal_size);
+	run.res = bench_shared_alloc(res_size);
+	if (!run.sum || !run.ideal || !run.res) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = set_config(dir, "drain", "relaxed");
+	ret = set_config(&t, "drain", "relaxed");
 	if (!ret)
-		ret = rt_calibrate(&o, &rt);
+		ret = rt_calibrate(&o, &t, &run.rt);
 	if (ret)
 		goto out;
 	printf("real-time task: %u blocks (one warp each, %u bytes of shared memory: each fills "
 	       "an SM), spinning %u cycles, %" PRIu64 " cycles alone (%u us asked); released every %"
 	       PRIu64 " cycles (%u us) from %" PRIu64 "; partition policy spatial\n",
-	       rt.grid, rt.shared, rt.spin, rt.cycles, o.rt_us, rt.period, o.period_us, rt.first);
-	if (o.csv) {
-		csv = fopen(o.csv, "w");
-		if (!csv) {
-			ret = -errno;
-			fprintf(stderr, "vgpu bench: %s: %s\n", o.csv, strerror(-ret));
-			goto out;
-		}
-		fprintf(csv, "budget_us,workload,policy,idempotence,bg_cycles,ideal_cycles,requests,"
-			"violations,mean_latency,max_latency,overhead_pct,switch_tbs,drain_tbs,"
-			"flush_tbs,lost_insts\n");
-	}
-
-	for (unsigned int b = 0; b < o.nb; b++) {
-		printf("\nbudget %u us:\n%-13s %-15s %10s %5s %5s %7s %9s %8s %7s %7s %7s %10s\n",
-		       o.budget[b], "workload", "policy", "bg cycles", "reqs", "viol", "viol%",
-		       "mean lat", "ovh%", "switch", "drain", "flush", "lost insts");
-		for (unsigned int i = 0; i < o.nw; i++) {
-			ret = set_config(dir, "ideal", "relaxed");
-			if (!ret)
-				ret = run_one(&o, &rt, o.w[i], o.budget[b], MAX_REQ, &ideal);
-			if (ret)
-				goto out;
-			print_run(o.w[i], "ideal", &ideal, 0);
-			for (unsigned int c = 0; c < o.nc; c++) {
-				struct run_result *r = &res[((size_t)b * o.nw + i) * NCONFIG + c];
-				double ovh;
-
-				ret = set_config(dir, o.cfg[c]->policy, o.cfg[c]->idem);
-				if (ret) {
-					fprintf(stderr, "vgpu bench: setting %s/%s: %s\n",
-						o.cfg[c]->policy, o.cfg[c]->idem, strerror(-ret));
-					goto out;
-				}
-				ret = run_one(&o, &rt, o.w[i], o.budget[b],
-					      min_u32(MAX_REQ, CAP_FACTOR * ideal.requests + 4), r);
-				if (ret)
-					goto out;
-				ovh = overhead_pct(r, &ideal);
-				print_run(o.w[i], config_name(o.cfg[c], name, sizeof(name)), r, ovh);
-				if (csv)
-					fprintf(csv, "%u,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%u,%u,%.1f,%"
-						PRIu64 ",%.3f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-						"\n", o.budget[b], o.w[i]->name, o.cfg[c]->policy,
-						o.cfg[c]->idem, r->bg_cycles, ideal.bg_cycles, r->requests,
-						r->violations, r->requests ? (double)r->lat_sum /
-						r->requests : 0.0, r->lat_max, ovh, r->tbs[0], r->tbs[1],
-						r->tbs[2], r->lost_insts);
-				/* per configuration: pooled, and per-workload means */
-				{
-					struct summary *s = &sum[b][c];
-
-					s->viol_mean += r->requests ?
-						100.0 * r->violations / r->requests / o.nw : 0;
-					s->ovh_mean += ovh / o.nw;
-				}
-			}
-		}
-		/* totals over the workloads */
-		printf("\nbudget %u us, over %u workloads:\n%-15s %8s %8s %8s %8s %8s %8s %8s\n",
-		       o.budget[b], o.nw, "policy", "requests", "viol%", "mean", "ovh%", "switch%",
-		       "drain%", "flush%");
-		for (unsigned int c = 0; c < o.nc; c++) {
-			struct summary *s = &sum[b][c];
-			uint64_t reqs = 0, viol = 0, tbs[3] = { 0 }, all;
-
-			for (unsigned int i = 0; i < o.nw; i++) {
-				const struct run_result *r = &res[((size_t)b * o.nw + i) * NCONFIG + c];
-
-				reqs += r->requests;
-				viol += r->violations;
-				for (int k = 0; k < 3; k++)
-					tbs[k] += r->tbs[k];
-			}
-			all = tbs[0] + tbs[1] + tbs[2];
-			s->viol_pct = reqs ? 100.0 * viol / reqs : 0;
-			for (int k = 0; k < 3; k++)
-				s->tech_pct[k] = all ? 100.0 * tbs[k] / all : 0;
-			printf("%-15s %8" PRIu64 " %8.1f %8.1f %8.1f %8.1f %8.1f %8.1f\n",
-			       config_name(o.cfg[c], name, sizeof(name)), reqs, s->viol_pct,
-			       s->viol_mean, s->ovh_mean, s->tech_pct[0], s->tech_pct[1],
-			       s->tech_pct[2]);
-		}
-		fflush(stdout);
+	       run.rt.grid, run.rt.shared, run.rt.spin, run.rt.cycles, o.rt_us, run.rt.period,
+	       o.period_us, run.rt.first);
+	fflush(stdout);
+	run.print = t.jobs <= 1;
+	ret = bench_run_tasks(o.nb * o.nw, t.jobs, chimera_task, &run);
+	if (ret)
+		goto out;
+	for (unsigned int b = 0; !run.print && b < o.nb; b++) {
+		print_budget_head(&o, b);
+		for (unsigned int i = 0; i < o.nw; i++)
+			print_task(&run, b, i);
+		print_budget_totals(&run, b);
 	}
 	printf("\nviol%%: requests whose task ended after release + run time + budget, over "
 	       "all requests; mean: the mean of the workloads' viol%% (the thesis' average); "
@@ -921,17 +932,16 @@ int bench_chimera(int argc, char **argv)
 	       "share of the preempted blocks; capped: the task was released %d times as often "
 	       "as under the ideal policy (plus 4) and the background still had not ended, so it "
 	       "finished alone.\n", CAP_FACTOR);
-	if (csv) {
-		if (fclose(csv)) {
-			csv = NULL;
-			ret = -errno;
+	if (o.csv) {
+		ret = write_csv(&run);
+		if (ret) {
+			fprintf(stderr, "vgpu bench: %s: %s\n", o.csv, strerror(-ret));
 			goto out;
 		}
-		csv = NULL;
 		printf("csv: %s\n", o.csv);
 	}
 	if (o.svg) {
-		ret = write_svg(o.svg, &o, sum);
+		ret = write_svg(o.svg, &o, run.sum);
 		if (ret) {
 			fprintf(stderr, "vgpu bench: %s: %s\n", o.svg, strerror(-ret));
 			goto out;
@@ -939,11 +949,10 @@ int bench_chimera(int argc, char **argv)
 		printf("svg: %s\n", o.svg);
 	}
 out:
-	if (csv)
-		fclose(csv);
-	bench_restore_attrs(dir, saved, nsaved);
-	free(sum);
-	free(res);
+	bench_target_close(&t);
+	free(run.sum);
+	bench_shared_free(run.ideal, ideal_size);
+	bench_shared_free(run.res, res_size);
 	if (ret)
 		fprintf(stderr, "vgpu bench: failed: %s\n", strerror(-ret));
 	return ret ? 1 : 0;

@@ -20,10 +20,26 @@
 /* Table 5.3: speed-up from 1 to 16 SMs above which a kernel is COM. */
 #define COM_SPEEDUP	12.0
 
+/**
+ * struct classify_run - the sweep, for its tasks: each workload on 1 SM and
+ *	on 16 (bench_run_tasks()).
+ * @gpu: the preset.
+ * @size: --size as tool_parse_size() gave it.
+ * @which: and its kind.
+ * @cycles: per workload, its cycles on 1 and 16 SMs (shared with the workers).
+ */
+struct classify_run {
+	const char *gpu;
+	uint64_t size;
+	int which;
+	uint64_t (*cycles)[2];
+};
+
 static int cycles_on(const char *gpu, unsigned int sms, const struct vgpu_workload *w,
 		     const struct workload_args *args, uint64_t *cycles)
 {
 	struct vgpu_sim_config cfg;
+	struct bench_target t;
 	struct local_run run;
 	unsigned int threads;
 	char v[16];
@@ -36,7 +52,8 @@ static int cycles_on(const char *gpu, unsigned int sms, const struct vgpu_worklo
 	ret = vgpu_sim_config_set(&cfg, "num_sms", v);
 	if (ret)
 		return ret;
-	ret = local_run_workload(&cfg, w, args, &run);
+	local_target(&t, &cfg);
+	ret = local_run_workload(&t, w, args, &run);
 	if (ret)
 		return ret;
 	if (run.ret) {
@@ -47,28 +64,47 @@ static int cycles_on(const char *gpu, unsigned int sms, const struct vgpu_worklo
 	return 0;
 }
 
+/* Task @k: workload @k / 2 on 1 SM (even @k) or 16. */
+static int classify_task(unsigned int k, void *arg)
+{
+	struct classify_run *run = arg;
+	const struct vgpu_workload *w = vgpu_workloads[k / 2];
+	struct workload_args args = { .seed = 1, .size = tool_size_of(w, run->size, run->which) };
+
+	return cycles_on(run->gpu, k % 2 ? 16 : 1, w, &args, &run->cycles[k / 2][k % 2]);
+}
+
 int bench_classify(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "size", required_argument, NULL, 'n' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "local", no_argument, NULL, 'L' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ 0 },
 	};
-	const char *gpu = "maxwell-gtx980", *out = NULL;
-	struct workload_args args = { .seed = 1 };
-	uint64_t size = 0;
-	int opt, which = 4, agree = 0, n = 0, ret = 0;
+	const char *out = NULL;
+	struct classify_run run = { .gpu = "maxwell-gtx980", .which = 4 };
+	unsigned int nw = 0, jobs = bench_default_jobs();
+	size_t cycles_size;
+	int opt, agree = 0, n = 0, ret = 0;
 	FILE *f = NULL;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "g:n:o:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "g:n:o:j:", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'L':
+			break;	/* it always runs on the local device */
+		case 'j':
+			if (bench_parse_jobs(optarg, &jobs))
+				return 2;
+			break;
 		case 'g':
-			gpu = optarg;
+			run.gpu = optarg;
 			break;
 		case 'n':
-			if (tool_parse_size(optarg, &size, &which)) {
+			if (tool_parse_size(optarg, &run.size, &run.which)) {
 				fprintf(stderr, "vgpu bench classify: bad --size '%s'\n", optarg);
 				return 2;
 			}
@@ -77,15 +113,27 @@ int bench_classify(int argc, char **argv)
 			out = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: vgpu bench classify [--gpu NAME] "
-				"[--size small|medium|default|large|N] [--out FILE]\n");
+			fprintf(stderr, "usage: vgpu bench classify [--local] [--gpu NAME] "
+				"[--size small|medium|default|large|N] [--out FILE] [-j N]\n");
 			return 2;
 		}
 	}
 	if (optind != argc) {
-		fprintf(stderr, "usage: vgpu bench classify [--gpu NAME] "
-			"[--size small|medium|default|large|N] [--out FILE]\n");
+		fprintf(stderr, "usage: vgpu bench classify [--local] [--gpu NAME] "
+			"[--size small|medium|default|large|N] [--out FILE] [-j N]\n");
 		return 2;
+	}
+	while (vgpu_workloads[nw])
+		nw++;
+	cycles_size = sizeof(*run.cycles) * nw;
+	run.cycles = bench_shared_alloc(cycles_size);
+	if (!run.cycles)
+		return 1;
+	ret = bench_run_tasks(2 * nw, jobs, classify_task, &run);
+	if (ret) {
+		fprintf(stderr, "vgpu bench classify: failed: %s\n", strerror(-ret));
+		bench_shared_free(run.cycles, cycles_size);
+		return 1;
 	}
 	if (out) {
 		f = fopen(out, "w");
@@ -93,21 +141,16 @@ int bench_classify(int argc, char **argv)
 			fprintf(stderr, "vgpu bench classify: %s: %s\n", out, strerror(errno));
 			return 1;
 		}
-		fprintf(f, "# vgpu bench classify --gpu %s: NAME CLASS (Table 5.3 rule)\n", gpu);
+		fprintf(f, "# vgpu bench classify --gpu %s: NAME CLASS (Table 5.3 rule)\n",
+			run.gpu);
 	}
 	printf("%-12s %12s %12s %8s %5s %8s\n", "NAME", "1 SM", "16 SMs", "SPEEDUP", "CLASS",
 	       "REGISTRY");
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w && !ret; w++) {
-		uint64_t c1, c16;
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
+		uint64_t c1 = run.cycles[w - vgpu_workloads][0], c16 = run.cycles[w - vgpu_workloads][1];
 		const char *cls;
 		double up;
 
-		args.size = tool_size_of(*w, size, which);
-		ret = cycles_on(gpu, 1, *w, &args, &c1);
-		if (!ret)
-			ret = cycles_on(gpu, 16, *w, &args, &c16);
-		if (ret)
-			break;
 		up = c16 ? (double)c1 / (double)c16 : 0;
 		cls = up > COM_SPEEDUP ? "COM" : "MEM";
 		agree += (*w)->cls && !strcmp((*w)->cls, cls);
@@ -123,5 +166,6 @@ int bench_classify(int argc, char **argv)
 		ret = -errno;
 	if (ret)
 		fprintf(stderr, "vgpu bench classify: failed: %s\n", strerror(-ret));
+	bench_shared_free(run.cycles, cycles_size);
 	return ret ? 1 : 0;
 }

@@ -60,7 +60,15 @@ int local_config(const char *gpu, const char *config_file, unsigned int threads,
 	return 0;
 }
 
-int local_run_workload(const struct vgpu_sim_config *cfg, const struct vgpu_workload *w,
+void local_target(struct bench_target *t, const struct vgpu_sim_config *cfg)
+{
+	memset(t, 0, sizeof(*t));
+	t->local = true;
+	t->cfg = *cfg;
+	t->jobs = 1;
+}
+
+int local_run_workload(const struct bench_target *t, const struct vgpu_workload *w,
 		       const struct workload_args *args, struct local_run *out)
 {
 	struct vgpu_device *dev;
@@ -68,12 +76,12 @@ int local_run_workload(const struct vgpu_sim_config *cfg, const struct vgpu_work
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = vgpu_device_open_local(cfg, &dev);
+	ret = bench_target_device(t, &dev);
 	if (ret) {
 		fprintf(stderr, "vgpu: cannot open a local device: %s\n", strerror(-ret));
 		return ret;
 	}
-	out->core_clock_khz = cfg->desc.core_clock_khz;
+	out->core_clock_khz = t->cfg.desc.core_clock_khz;
 	out->ret = w->run(dev, args, &out->res, out->msg, sizeof(out->msg));
 	if (out->ret && !out->msg[0])
 		snprintf(out->msg, sizeof(out->msg), "%s", strerror(-out->ret));
@@ -119,6 +127,7 @@ int bench_model_speed(int argc, char **argv)
 	struct workload_args args = { .seed = 1 };
 	struct vgpu_sim_config cfg1, cfgn;
 	struct local_run one, many;
+	struct bench_target t1, tn;
 	uint64_t size = 0, wi_total = 0, cyc_total = 0;
 	double s1_total = 0, sn_total = 0;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -176,8 +185,10 @@ int bench_model_speed(int argc, char **argv)
 		const struct vgpu_workload *w = *x;
 
 		args.size = tool_size_of(w, size, which);
-		if (local_run_workload(&cfg1, w, &args, &one) ||
-		    local_run_workload(&cfgn, w, &args, &many))
+		local_target(&t1, &cfg1);
+		local_target(&tn, &cfgn);
+		if (local_run_workload(&t1, w, &args, &one) ||
+		    local_run_workload(&tn, w, &args, &many))
 			return 1;
 		if (one.ret || many.ret) {
 			printf("%-12s FAILED: %s\n", w->name, one.ret ? one.msg : many.msg);

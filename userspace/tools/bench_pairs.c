@@ -35,8 +35,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench.h"
@@ -80,35 +78,37 @@ struct bench_opts {
 	int size_which;		/* as tool_parse_size() gives */
 	uint64_t seed;
 	const char *csv, *svg, *classes;
+	struct bench_target_opts target;
+};
+
+/**
+ * struct group_arg - what the members of one group run.
+ * @sh: where they report (shared with the parent on the render node).
+ * @n: members.
+ * @w: each one's workload.
+ * @args: and its arguments.
+ */
+struct group_arg {
+	struct group_share *sh;
+	unsigned int n;
+	const struct vgpu_workload *w[GROUP_MAX];
+	struct workload_args args[GROUP_MAX];
 };
 
 /* One member of a group: runs its workload until every member ran once. */
-static int member(struct group_share *sh, unsigned int n, unsigned int i,
-		  const struct vgpu_workload *w, const struct workload_args *args,
-		  int ready_fd)
+static int member(struct vgpu_device *dev, unsigned int i, void *arg)
 {
-	struct vgpu_device *dev;
-	char c = 'r';
+	struct group_arg *ga = arg;
+	struct group_share *sh = ga->sh;
 	int ret;
 
-	ret = vgpu_device_open(NULL, &dev);
-	if (!ret)
-		ret = vgpu_clock_sync(dev, true, i + 1);
-	if (ret) {
-		snprintf(sh->msg[i], sizeof(sh->msg[i]), "device: %s", strerror(-ret));
-		sh->status[i] = ret;
-		return 1;
-	}
-	if (write(ready_fd, &c, 1) != 1)
-		return 1;
-	close(ready_fd);
 	/* The clock stands until every member waits for its first job. */
 	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &sh->start[i]);
 	for (unsigned int run = 0; !ret; run++) {
 		struct workload_result res = { 0 };
 		bool all = true;
 
-		ret = w->run(dev, args, &res, sh->msg[i], sizeof(sh->msg[i]));
+		ret = ga->w[i]->run(dev, &ga->args[i], &res, sh->msg[i], sizeof(sh->msg[i]));
 		if (ret)
 			break;
 		if (run == 0) {
@@ -116,109 +116,56 @@ static int member(struct group_share *sh, unsigned int n, unsigned int i,
 			__atomic_store_n(&sh->first_done[i], 1, __ATOMIC_RELEASE);
 		}
 		/*
-		 * Read while this process holds the clock: every member that
+		 * Read while this program holds the clock: every member that
 		 * ended earlier in simulated time has said so by now.
 		 */
-		for (unsigned int k = 0; k < n; k++)
+		for (unsigned int k = 0; k < ga->n; k++)
 			all &= __atomic_load_n(&sh->first_done[k], __ATOMIC_ACQUIRE);
 		if (all)
 			break;
 	}
 	sh->status[i] = ret;
-	vgpu_device_close(dev);
-	return ret ? 1 : 0;
-}
-
-/*
- * Runs @n workloads together from a common start; fills @turnaround with
- * each one's first-run cycles. This process holds the clock until every
- * member has joined, so none starts early; it closes its device before the
- * members end, so that the device, unused between groups, starts each one
- * afresh (VGPU_CMD_RESET).
- */
-static int run_group(const struct bench_opts *o, const struct vgpu_workload *const *w,
-		     unsigned int n, uint64_t *turnaround)
-{
-	struct vgpu_device *dev = NULL;
-	struct group_share *sh;
-	pid_t pid[GROUP_MAX];
-	int fds[2], ret = 0;
-	unsigned int started = 0;
-
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		return -errno;
-	memset(sh, 0, sizeof(*sh));
-	if (pipe(fds)) {
-		munmap(sh, sizeof(*sh));
-		return -errno;
-	}
-	ret = vgpu_device_open(NULL, &dev);
-	if (!ret)
-		ret = vgpu_clock_sync(dev, true, 0);
-	if (ret)
-		goto out;
-	fflush(stdout);
-	for (unsigned int i = 0; i < n; i++) {
-		struct workload_args args = {
-			.size = tool_size_of(w[i], o->size, o->size_which),
-			.seed = o->seed,
-		};
-
-		pid[i] = fork();
-		if (pid[i] < 0) {
-			ret = -errno;
-			break;
-		}
-		if (pid[i] == 0) {
-			/* Not the parent's file: it leaves the clock on its own. */
-			close(vgpu_device_fd(dev));
-			close(fds[0]);
-			_exit(member(sh, n, i, w[i], &args, fds[1]));
-		}
-		started++;
-	}
-	close(fds[1]);
-	fds[1] = -1;
-	for (unsigned int i = 0; i < started; i++) {
-		char c;
-
-		if (read(fds[0], &c, 1) != 1)
-			break;	/* a member died before joining: its status says why */
-	}
-	vgpu_clock_sync(dev, false, 0);
-	vgpu_device_close(dev);
-	dev = NULL;
-	for (unsigned int i = 0; i < started; i++) {
-		int st;
-
-		while (waitpid(pid[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!ret && (sh->status[i] || !WIFEXITED(st) || WEXITSTATUS(st))) {
-			ret = sh->status[i] ? sh->status[i] : -ECHILD;
-			fprintf(stderr, "vgpu bench: %s: %s\n", w[i]->name,
-				sh->msg[i][0] ? sh->msg[i] : strerror(-ret));
-		}
-	}
-	for (unsigned int i = 0; !ret && i < n; i++) {
-		if (sh->start[i] != sh->start[0]) {
-			fprintf(stderr, "vgpu bench: members started at different cycles\n");
-			ret = -EPROTO;
-		}
-		turnaround[i] = sh->end[i] - sh->start[i];
-	}
-out:
-	vgpu_device_close(dev);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	close(fds[0]);
-	munmap(sh, sizeof(*sh));
 	return ret;
 }
 
-static int set_policy(const char *dir, const char *policy)
+/*
+ * Runs @n workloads together from a common start (bench_group()); fills
+ * @turnaround with each one's first-run cycles, and @counted when given.
+ */
+static int run_group(const struct bench_opts *o, const struct bench_target *t,
+		     const struct vgpu_workload *const *w, unsigned int n, uint64_t *turnaround,
+		     const struct bench_counted *counted)
 {
-	return bench_sysfs_write(dir, "partition_policy", policy);
+	struct group_arg ga = { .n = n };
+	int status[GROUP_MAX], ret;
+
+	ga.sh = bench_shared_alloc(sizeof(*ga.sh));
+	if (!ga.sh)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < n; i++) {
+		ga.w[i] = w[i];
+		ga.args[i] = (struct workload_args){
+			.size = tool_size_of(w[i], o->size, o->size_which),
+			.seed = o->seed,
+		};
+	}
+	ret = bench_group(t, n, member, &ga, counted, status);
+	for (unsigned int i = 0; !ret && i < n; i++) {
+		if (status[i]) {
+			ret = status[i];
+			fprintf(stderr, "vgpu bench: %s: %s\n", w[i]->name,
+				ga.sh->msg[i][0] ? ga.sh->msg[i] : strerror(-ret));
+		}
+	}
+	for (unsigned int i = 0; !ret && i < n; i++) {
+		if (ga.sh->start[i] != ga.sh->start[0]) {
+			fprintf(stderr, "vgpu bench: members started at different cycles\n");
+			ret = -EPROTO;
+		}
+		turnaround[i] = ga.sh->end[i] - ga.sh->start[i];
+	}
+	bench_shared_free(ga.sh, sizeof(*ga.sh));
+	return ret;
 }
 
 /*
@@ -227,25 +174,25 @@ static int set_policy(const char *dir, const char *policy)
  * before the experiment (@dev0: preempt_policy, kernel_sched) when it
  * names none.
  */
-static int set_config(const char *dir, const struct bench_opts *o, unsigned int p,
+static int set_config(struct bench_target *t, const struct bench_opts *o, unsigned int p,
 		      const char *const dev0[2])
 {
 	const char *pre = o->preempt[p][0] ? o->preempt[p] : dev0[0];
 	const char *ks = o->ksched[p][0] ? o->ksched[p] : dev0[1];
-	int ret = set_policy(dir, o->partition[p]);
+	int ret = bench_target_set(t, "partition_policy", o->partition[p]);
 
 	if (ret) {
 		fprintf(stderr, "vgpu bench: unknown partition policy '%s': %s\n",
 			o->partition[p], strerror(-ret));
 		return ret;
 	}
-	ret = bench_sysfs_write(dir, "preempt_policy", pre);
+	ret = bench_target_set(t, "preempt_policy", pre);
 	if (ret) {
 		fprintf(stderr, "vgpu bench: unknown preemption policy '%s': %s\n",
 			pre, strerror(-ret));
 		return ret;
 	}
-	ret = bench_sysfs_write(dir, "kernel_sched", ks);
+	ret = bench_target_set(t, "kernel_sched", ks);
 	if (ret)
 		fprintf(stderr, "vgpu bench: unknown kernel-aware scheduling '%s': %s\n",
 			ks, strerror(-ret));
@@ -434,14 +381,21 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		{ "classes", required_argument, NULL, 'k' },
 		{ "with", required_argument, NULL, 'W' },
 		{ "set", required_argument, NULL, 'S' },
+		BENCH_TARGET_LONGOPTS,
 		{ 0 },
 	};
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:k:W:S:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:k:W:S:" BENCH_TARGET_SHORTOPTS, opts,
+				  NULL)) != -1) {
 		char *end;
+		int taken = bench_target_opt(opt, optarg, &o->target);
 
+		if (taken < 0)
+			return -EINVAL;
+		if (taken)
+			continue;
 		switch (opt) {
 		case 'w':
 			*wl = optarg;
@@ -488,7 +442,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
 			"[--policies PARTITION[/PREEMPT][:KSCHED],...] [--with W] [--set KEY=VALUE]... "
 			"[--size small|medium|default|large|N] [--seed S] "
-			"[--csv FILE] [--svg FILE] [--classes FILE]\n");
+			"[--csv FILE] [--svg FILE] [--classes FILE] " BENCH_TARGET_USAGE "\n");
 		return -EINVAL;
 	}
 	return 0;
@@ -498,25 +452,16 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
  * Runs pair @g under configuration @p into @r; under maestro also counts
  * its decisions (the counters' difference over the run).
  */
-static int run_maestro_counted(const struct bench_opts *o, unsigned int p,
-			       const struct vgpu_workload *const *g, struct pair_result *r)
+static int run_maestro_counted(const struct bench_opts *o, const struct bench_target *t,
+			       unsigned int p, const struct vgpu_workload *const *g,
+			       struct pair_result *r)
 {
-	uint64_t before[NMAESTRO], after[NMAESTRO];
+	struct bench_counted counted = {
+		.file = "maestro", .keys = maestro_keys, .n = NMAESTRO, .delta = r->maestro,
+	};
 	bool maestro = !strcmp(o->partition[p], "maestro");
-	int ret;
 
-	if (maestro && bench_debugfs_counters("maestro", maestro_keys, NMAESTRO, before)) {
-		fprintf(stderr, "vgpu bench: no debugfs maestro counters\n");
-		return -ENOENT;
-	}
-	ret = run_group(o, g, 2, r->shared);
-	if (ret || !maestro)
-		return ret;
-	if (bench_debugfs_counters("maestro", maestro_keys, NMAESTRO, after))
-		return -ENOENT;
-	for (int i = 0; i < NMAESTRO; i++)
-		r->maestro[i] = after[i] - before[i];
-	return 0;
+	return run_group(o, t, g, 2, r->shared, maestro ? &counted : NULL);
 }
 
 /* Over all pairs, maestro's decisions per configuration (Fig. 5.12). */
@@ -648,20 +593,121 @@ static int find_workloads(struct bench_opts *o, char *wl, int *with)
 	return ret;
 }
 
+/**
+ * struct pairs_run - the experiment, for its tasks (bench_run_tasks()):
+ *	first each workload alone, then every pair under every configuration.
+ * @o: the options.
+ * @t: the target, as the experiment set it up.
+ * @dev0: the device's preemption policy and kernel-aware scheduling from
+ *	before, for configurations that name none.
+ * @pairs: the pairs, @npairs of them.
+ * @npairs: how many.
+ * @alone: each workload's turnaround alone (shared with the workers).
+ * @res: one result per configuration and pair (shared with the workers).
+ * @applied: the configuration the render node is set to (-1: alone's).
+ * @print: print each result as its task ends (one worker: they come in order).
+ */
+struct pairs_run {
+	const struct bench_opts *o;
+	struct bench_target *t;
+	const char *const *dev0;
+	unsigned int (*pairs)[2];
+	unsigned int npairs;
+	uint64_t *alone;
+	struct pair_result *res;
+	int applied;
+	bool print;
+};
+
+static void print_alone(const struct bench_opts *o, unsigned int i, const uint64_t *alone)
+{
+	printf("  %-12s %-3s %12" PRIu64 "\n", o->w[i]->name, o->cls[i], alone[i]);
+	fflush(stdout);
+}
+
+static void print_header(void)
+{
+	printf("\n%-16s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
+	       "shared A", "shared B", "ANTT", "STP");
+}
+
+static void print_pair(const struct bench_opts *o, unsigned int p, const struct pair_result *r)
+{
+	char pair[64];
+
+	snprintf(pair, sizeof(pair), "%s+%s", o->w[r->a]->name, o->w[r->b]->name);
+	printf("%-16s %-26s %-7s %12" PRIu64 " %12" PRIu64 " %8.3f %8.3f\n",
+	       o->policy[p], pair, pair_class(o, r->a, r->b), r->shared[0], r->shared[1],
+	       r->antt, r->stp);
+	fflush(stdout);
+}
+
+/* Task @k: workload @k alone under fcfs, or pair @k - nw under its configuration. */
+static int pairs_task(unsigned int k, void *arg)
+{
+	struct pairs_run *run = arg;
+	const struct bench_opts *o = run->o;
+	struct bench_target local, *t = run->t;
+	int config = k < o->nw ? -1 : (int)((k - o->nw) / run->npairs);
+	int ret = 0;
+
+	if (t->local) {
+		/* each task on devices of its own, set as the render node would be */
+		local = *run->t;
+		t = &local;
+	}
+	if (t->local || run->applied != config) {
+		ret = config < 0 ? bench_target_set(t, "partition_policy", "fcfs") :
+				   set_config(t, o, (unsigned int)config, run->dev0);
+		if (!t->local)
+			run->applied = config;
+	}
+	if (ret)
+		return ret;
+	if (config < 0) {
+		ret = run_group(o, t, &o->w[k], 1, &run->alone[k], NULL);
+		if (!ret && !run->alone[k])
+			ret = -EPROTO;
+		if (!ret && run->print)
+			print_alone(o, k, run->alone);
+	} else {
+		unsigned int i = (k - o->nw) % run->npairs;
+		unsigned int a = run->pairs[i][0], b = run->pairs[i][1];
+		const struct vgpu_workload *g[2] = { o->w[a], o->w[b] };
+		struct pair_result *r = &run->res[k - o->nw];
+		double ntt0, ntt1;
+
+		ret = run_maestro_counted(o, t, (unsigned int)config, g, r);
+		if (ret)
+			return ret;
+		r->a = a;
+		r->b = b;
+		/* the alone tasks come first: with one worker they are done */
+		if (run->print) {
+			if (k == o->nw)
+				print_header();
+			ntt0 = (double)r->shared[0] / (double)run->alone[a];
+			ntt1 = (double)r->shared[1] / (double)run->alone[b];
+			r->antt = (ntt0 + ntt1) / 2;
+			r->stp = 1 / ntt0 + 1 / ntt1;
+			print_pair(o, (unsigned int)config, r);
+		}
+	}
+	return 0;
+}
+
 int bench_pairs(int argc, char **argv)
 {
 	struct bench_opts o = { .seed = 1 };
-	char *wl = NULL, *pl = NULL, dir[256];
+	char *wl = NULL, *pl = NULL;
 	char defpol[] = "fcfs,spatial,smk-even";
 	char pre0[64], ks0[64];
 	const char *const dev0[2] = { pre0, ks0 };
-	struct bench_saved_attr saved[BENCH_MAX_SETS + 3];
-	unsigned int (*pairs)[2] = NULL;
-	uint64_t alone[MAX_WORKLOADS];
-	struct pair_result *res = NULL;
+	struct bench_target t;
+	struct pairs_run run = { .o = &o, .t = &t, .dev0 = dev0, .applied = -2 };
 	double gm[MAX_POLICIES][2][NCLASS];
-	unsigned int npairs, nr = 0, nsaved = 0;
-	struct vgpu_device *dev;
+	unsigned int nr;
+	size_t res_size = 0, alone_size = sizeof(uint64_t) * MAX_WORKLOADS;
 	int ret, with;
 
 	if (parse_opts(argc, argv, &o, &wl, &pl) || find_workloads(&o, wl, &with))
@@ -672,91 +718,64 @@ int bench_pairs(int argc, char **argv)
 	}
 	if (split_configs(&o))
 		return 2;
-	pairs = calloc((size_t)o.nw * o.nw, sizeof(*pairs));
-	if (!pairs)
+	run.pairs = calloc((size_t)o.nw * o.nw, sizeof(*run.pairs));
+	if (!run.pairs)
 		return 1;
-	npairs = make_pairs(o.nw, with, pairs);
-	ret = vgpu_device_open(NULL, &dev);
+	run.npairs = make_pairs(o.nw, with, run.pairs);
+	ret = bench_target_open(&t, &o.target);
 	if (ret) {
-		fprintf(stderr, "vgpu bench: no vgpu device: %s\n", strerror(-ret));
-		free(pairs);
-		return 1;
-	}
-	ret = bench_sysfs_dir(dev, dir, sizeof(dir));
-	vgpu_device_close(dev);
-	if (ret || bench_save_attr(dir, "partition_policy", saved, &nsaved) ||
-	    bench_save_attr(dir, "preempt_policy", saved, &nsaved) ||
-	    bench_save_attr(dir, "kernel_sched", saved, &nsaved)) {
-		fprintf(stderr, "vgpu bench: cannot read the policies in sysfs\n");
-		free(pairs);
-		return 1;
+		free(run.pairs);
+		return ret == -EINVAL ? 2 : 1;
 	}
 	/* A configuration that names none runs under these, --set included. */
-	ret = bench_apply_sets(dir, o.set, o.nset, saved, &nsaved);
+	ret = bench_target_apply_sets(&t, o.set, o.nset);
 	if (!ret)
-		ret = bench_sysfs_read(dir, "preempt_policy", pre0, sizeof(pre0));
+		ret = bench_target_get(&t, "preempt_policy", pre0, sizeof(pre0));
 	if (!ret)
-		ret = bench_sysfs_read(dir, "kernel_sched", ks0, sizeof(ks0));
+		ret = bench_target_get(&t, "kernel_sched", ks0, sizeof(ks0));
+	/* every configuration is checked before anything runs */
 	for (unsigned int p = 0; !ret && p < o.np; p++)
-		ret = set_config(dir, &o, p, dev0);
+		ret = set_config(&t, &o, p, dev0);
 	if (ret)
 		goto out;
-	res = calloc((size_t)npairs * o.np, sizeof(*res));
-	if (!res) {
+	nr = run.npairs * o.np;
+	res_size = sizeof(*run.res) * (nr ? nr : 1);
+	run.res = bench_shared_alloc(res_size);
+	run.alone = bench_shared_alloc(alone_size);
+	if (!run.res || !run.alone) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	run.print = t.jobs <= 1;
 
 	/* Alone: each workload on an idle GPU, all SMs its own (fcfs). */
-	ret = set_policy(dir, "fcfs");
 	printf("classes: %s\nalone (fcfs, cycles):\n",
 	       o.classes ? o.classes : "the registry's (thesis Table 5.3)");
-	for (unsigned int i = 0; !ret && i < o.nw; i++) {
-		ret = run_group(&o, &o.w[i], 1, &alone[i]);
-		if (!ret)
-			printf("  %-12s %-3s %12" PRIu64 "\n", o.w[i]->name, o.cls[i], alone[i]);
-		if (!ret && !alone[i])
-			ret = -EPROTO;
-	}
+	fflush(stdout);
+	ret = bench_run_tasks(o.nw + nr, t.jobs, pairs_task, &run);
 	if (ret)
 		goto out;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct pair_result *r = &run.res[i];
+		double ntt0 = (double)r->shared[0] / (double)run.alone[r->a];
+		double ntt1 = (double)r->shared[1] / (double)run.alone[r->b];
 
-	printf("\n%-16s %-26s %-7s %12s %12s %8s %8s\n", "policy", "pair", "class",
-	       "shared A", "shared B", "ANTT", "STP");
-	for (unsigned int p = 0; !ret && p < o.np; p++) {
-		ret = set_config(dir, &o, p, dev0);
-		for (unsigned int i = 0; !ret && i < npairs; i++) {
-			unsigned int a = pairs[i][0], b = pairs[i][1];
-			const struct vgpu_workload *g[2] = { o.w[a], o.w[b] };
-			struct pair_result *r = &res[nr];
-			double ntt0, ntt1;
-			char pair[64];
-
-			ret = run_maestro_counted(&o, p, g, r);
-			if (ret)
-				break;
-			r->a = a;
-			r->b = b;
-			ntt0 = (double)r->shared[0] / (double)alone[a];
-			ntt1 = (double)r->shared[1] / (double)alone[b];
-			r->antt = (ntt0 + ntt1) / 2;
-			r->stp = 1 / ntt0 + 1 / ntt1;
-			snprintf(pair, sizeof(pair), "%s+%s", g[0]->name, g[1]->name);
-			printf("%-16s %-26s %-7s %12" PRIu64 " %12" PRIu64 " %8.3f %8.3f\n",
-			       o.policy[p], pair, pair_class(&o, a, b), r->shared[0],
-			       r->shared[1], r->antt, r->stp);
-			fflush(stdout);
-			nr++;
-		}
+		r->antt = (ntt0 + ntt1) / 2;
+		r->stp = 1 / ntt0 + 1 / ntt1;
 	}
-	if (ret)
-		goto out;
+	if (!run.print) {
+		for (unsigned int i = 0; i < o.nw; i++)
+			print_alone(&o, i, run.alone);
+		print_header();
+		for (unsigned int i = 0; i < nr; i++)
+			print_pair(&o, i / run.npairs, &run.res[i]);
+	}
 
 	/* Geometric means per class (thesis Fig. 5.10). */
-	print_means(&o, res, npairs, gm);
-	print_maestro(&o, res, npairs);
+	print_means(&o, run.res, run.npairs, gm);
+	print_maestro(&o, run.res, run.npairs);
 	if (o.csv) {
-		ret = write_csv(&o, res, nr, npairs, alone);
+		ret = write_csv(&o, run.res, nr, run.npairs, run.alone);
 		if (ret) {
 			fprintf(stderr, "vgpu bench: %s: %s\n", o.csv, strerror(-ret));
 			goto out;
@@ -772,9 +791,10 @@ int bench_pairs(int argc, char **argv)
 		printf("svg: %s\n", o.svg);
 	}
 out:
-	bench_restore_attrs(dir, saved, nsaved);
-	free(res);
-	free(pairs);
+	bench_target_close(&t);
+	bench_shared_free(run.res, res_size);
+	bench_shared_free(run.alone, alone_size);
+	free(run.pairs);
 	if (ret)
 		fprintf(stderr, "vgpu bench: failed: %s\n", strerror(-ret));
 	return ret ? 1 : 0;

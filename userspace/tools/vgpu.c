@@ -36,7 +36,11 @@ static int usage(FILE *f, int status)
 		"usage: vgpu run NAME [--size small|default|large|N] [--seed S] [LOCAL]\n"
 		"       vgpu run --all [--size small|default|large|N] [--seed S] [LOCAL]\n"
 		"         LOCAL: --local [--gpu NAME] [--config FILE] [--threads N] [--stats]\n"
-		"           --local: run on the GPU model in this process, not the vgpu device\n"
+		"                [--set KEY=VALUE]... [--vram-mb N] [-j N]\n"
+		"           --local: run on vgpu's command processor and the GPU model in this\n"
+		"                    process, not the vgpu device (the same cycles)\n"
+		"           --set: a device attribute (its sysfs name) of each local device\n"
+		"           -j: workloads in N worker processes (default: the host's cores)\n"
 		"           --stats: the model's stall breakdown and counters per workload\n"
 		"       vgpu bench model-speed [--gpu NAME] [--config FILE]"
 		" [--size small|default|large|N] [--threads N]\n"
@@ -158,25 +162,75 @@ static void print_stats_row(const struct vgpu_workload *w, const struct local_ru
 	       secs > 0 ? (double)(st->dram_read_bytes + st->dram_write_bytes) / secs / 1e9 : 0.0);
 }
 
-/* One workload on a fresh local device: the usual line, or a --stats row. */
-static int run_one_local(const struct vgpu_sim_config *cfg, const struct vgpu_workload *w,
-			 const struct workload_args *args, bool stats)
+/* One workload's result on the local device: the usual line, or a --stats row. */
+static int print_local(const struct vgpu_workload *w, const struct workload_args *args,
+		       const struct local_run *r, bool stats)
 {
-	struct local_run r;
-
-	if (local_run_workload(cfg, w, args, &r))
-		return 1;
-	if (r.ret) {
-		printf("%s: FAILED: %s\n", w->name, r.msg);
+	if (r->ret) {
+		printf("%s: FAILED: %s\n", w->name, r->msg);
 	} else if (stats) {
-		print_stats_row(w, &r);
+		print_stats_row(w, r);
 	} else {
 		printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%"
-		       PRIu64 " size=%" PRIu64 "\n", w->name, r.res.cycles, r.res.warp_insts,
-		       r.res.launches, r.res.tbs, args->size);
+		       PRIu64 " size=%" PRIu64 "\n", w->name, r->res.cycles, r->res.warp_insts,
+		       r->res.launches, r->res.tbs, args->size);
 	}
 	fflush(stdout);
-	return r.ret ? 1 : 0;
+	return r->ret ? 1 : 0;
+}
+
+/**
+ * struct local_suite - workloads on local devices, one task each
+ *	(bench_run_tasks()).
+ * @t: the target: hardware and attributes of each new device.
+ * @w: the workloads.
+ * @args: their arguments.
+ * @runs: their results (shared with the workers).
+ * @stats: --stats rows.
+ * @print: print each result as its task ends (one worker: in order).
+ */
+struct local_suite {
+	const struct bench_target *t;
+	const struct vgpu_workload **w;
+	struct workload_args *args;
+	struct local_run *runs;
+	bool stats;
+	bool print;
+};
+
+static int local_task(unsigned int k, void *arg)
+{
+	struct local_suite *ls = arg;
+	int ret = local_run_workload(ls->t, ls->w[k], &ls->args[k], &ls->runs[k]);
+
+	if (!ret && ls->print)
+		print_local(ls->w[k], &ls->args[k], &ls->runs[k], ls->stats);
+	return ret;
+}
+
+/* The workloads @w on fresh local devices of @t, spread over @jobs workers. */
+static int run_local(const struct bench_target *t, const struct vgpu_workload **w,
+		     struct workload_args *args, unsigned int n, unsigned int jobs, bool stats,
+		     int *failed)
+{
+	size_t size = sizeof(struct local_run) * n;
+	struct local_suite ls = {
+		.t = t, .w = w, .args = args, .stats = stats, .print = jobs <= 1,
+	};
+	int ret;
+
+	ls.runs = bench_shared_alloc(size);
+	if (!ls.runs)
+		return -ENOMEM;
+	ret = bench_run_tasks(n, jobs, local_task, &ls);
+	for (unsigned int k = 0; !ret && k < n; k++) {
+		if (ls.print)
+			*failed += ls.runs[k].ret ? 1 : 0;
+		else
+			*failed += print_local(w[k], &args[k], &ls.runs[k], stats);
+	}
+	bench_shared_free(ls.runs, size);
+	return ret;
 }
 
 static int cmd_run(int argc, char **argv)
@@ -190,20 +244,35 @@ static int cmd_run(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "set", required_argument, NULL, 'E' },
+		{ "vram-mb", required_argument, NULL, 'V' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ 0 },
 	};
-	struct workload_args args = { .seed = 1 };
-	const struct vgpu_workload *w = NULL;
-	const char *gpu = NULL, *config = NULL;
+	struct workload_args args = { .seed = 1 }, largs[64];
+	const struct vgpu_workload *w = NULL, *lw[64];
+	const char *gpu = NULL, *config = NULL, *sets[BENCH_MAX_SETS];
+	struct bench_target_opts to = { 0 };
 	struct vgpu_sim_config cfg;
 	struct vgpu_device *dev = NULL;
+	struct bench_target t;
 	uint64_t size = 0, threads = 0;
-	unsigned int threads_used;
+	unsigned int threads_used, nset = 0, jobs = 0, nl = 0;
 	int opt, which = 0, all = 0, failed = 0, ran = 0, local = 0, stats = 0;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "n:s:a", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:s:aj:", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'E':
+			if (bench_add_set(sets, &nset, optarg))
+				return 2;
+			break;
+		case 'V':
+		case 'j':
+			if (bench_target_opt(opt, optarg, &to) < 0)
+				return 2;
+			jobs = to.jobs;
+			break;
 		case 'n':
 			if (tool_parse_size(optarg, &size, &which)) {
 				fprintf(stderr, "vgpu: bad --size '%s' (small, default, large or N)\n",
@@ -244,10 +313,12 @@ static int cmd_run(int argc, char **argv)
 	}
 	if (all ? optind != argc : optind != argc - 1)
 		return usage(stderr, 2);
-	if (!local && (stats || gpu || config || threads)) {
+	if (!local && (stats || gpu || config || threads || nset || to.vram_size || jobs)) {
 		fprintf(stderr, "vgpu: %s needs --local: the model's counters and settings are"
-			" only available when it runs in this process\n",
-			stats ? "--stats" : gpu ? "--gpu" : config ? "--config" : "--threads");
+			" only available when it runs in this process (on the render node, set"
+			" the device's attributes in sysfs)\n",
+			stats ? "--stats" : gpu ? "--gpu" : config ? "--config" : threads ?
+			"--threads" : nset ? "--set" : to.vram_size ? "--vram-mb" : "-j");
 		return 2;
 	}
 	if (!all) {
@@ -262,6 +333,10 @@ static int cmd_run(int argc, char **argv)
 		if (local_config(gpu ? gpu : "fermi-gtx480", config, (unsigned int)threads,
 				 &cfg, &threads_used))
 			return 1;
+		local_target(&t, &cfg);
+		t.vram_size = to.vram_size;
+		if (bench_target_apply_sets(&t, sets, nset))
+			return 2;
 		if (stats)
 			print_stats_header();
 	}
@@ -270,7 +345,10 @@ static int cmd_run(int argc, char **argv)
 			continue;
 		args.size = tool_size_of(*x, size, which);
 		if (local) {
-			failed += run_one_local(&cfg, *x, &args, stats);
+			if (nl < sizeof(lw) / sizeof(lw[0])) {
+				lw[nl] = *x;
+				largs[nl++] = args;
+			}
 		} else {
 			/*
 			 * Each workload on its own open of the device: with no
@@ -284,6 +362,9 @@ static int cmd_run(int argc, char **argv)
 		}
 		ran++;
 	}
+	if (local && run_local(&t, lw, largs, nl, jobs ? jobs : bench_default_jobs(),
+			       stats, &failed))
+		return 1;
 	if (all)
 		printf("%d workloads, %d ok, %d failed\n", ran, ran - failed, failed);
 	return failed ? 1 : 0;
