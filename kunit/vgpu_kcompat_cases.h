@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
  * One scenario, two hosts: a long pseudo-random run of drm_mm and XArray
- * calls whose results fold into a checksum. vgpu_kcompat_test.c runs it on
- * the kernel's drm_mm and XArray, userspace/tests/test_kcompat.c on
- * kcompat's (userspace/kcompat), and both compare against the same
- * literals, so kcompat places every range and hands out every id exactly
- * as the kernel does.
+ * calls, and of preemption selections, whose results fold into checksums.
+ * vgpu_kcompat_test.c runs it on the kernel's drm_mm, XArray and sort(),
+ * userspace/tests/test_kcompat.c on kcompat's (userspace/kcompat), and
+ * both compare against the same literals, so kcompat places every range,
+ * hands out every id and orders every preemption plan exactly as the
+ * kernel does.
  *
- * Pure C: the includer provides u32/u64, <drm/drm_mm.h> and
- * <linux/xarray.h> (the kernel's or kcompat's) and nothing else is used.
+ * Pure C: the includer provides u32/u64, <drm/drm_mm.h>, <linux/xarray.h>
+ * (the kernel's or kcompat's) and vgpu_preempt.h, and nothing else is
+ * used.
  *
  * The drm_mm run mirrors vgpu_vram.c: 256 MiB of device memory less its
  * first page, BEST placement anywhere or LOW placement in one eighth with
@@ -22,13 +24,23 @@
  * wraps and fills up, an XA_FLAGS_ALLOC array that hands out index 0, and
  * ids at the top of the u32 range so that *next wraps past zero; reserved
  * (NULL) entries, erases, stores, inserts, cmpxchg, loads and walks.
+ *
+ * The sort() run is Algorithm 3's (vgpu_preempt_plan_sms()), the command
+ * processor's one sort: the kernel's is an unstable heapsort, kcompat's
+ * qsort(), and they agree only because cmp_sm_plan() is a total order.
+ * Pseudo-random preemption inputs with ties on purpose - SMs with the
+ * same TBs or none, TBs in step, a few contexts and instruction counts,
+ * unknown statistics, budgets of 0 and of U64_MAX - go through every
+ * registered policy's select, and the order of the SMs, the techniques,
+ * the costs and whether the budget was met fold into the checksum.
  */
 #ifndef _VGPU_KCOMPAT_CASES_H_
 #define _VGPU_KCOMPAT_CASES_H_
 
-/* What the kernel's drm_mm and XArray give (vgpu_kcompat_test.c). */
+/* What the kernel's drm_mm, XArray and sort() give (vgpu_kcompat_test.c). */
 #define VGPU_KCOMPAT_MM_EXPECT		0xbb086bdc1a784110ULL
 #define VGPU_KCOMPAT_XA_EXPECT		0x35118b556b5d8ed7ULL
+#define VGPU_KCOMPAT_SORT_EXPECT	0x367a64e3ee02ff21ULL
 
 #define VGPU_KCOMPAT_MM_START		4096ULL
 #define VGPU_KCOMPAT_MM_SIZE		((256ULL << 20) - 4096)
@@ -36,6 +48,9 @@
 #define VGPU_KCOMPAT_MM_NODES		512
 #define VGPU_KCOMPAT_MM_OPS		6000
 #define VGPU_KCOMPAT_XA_OPS		6000
+#define VGPU_KCOMPAT_SORT_CASES		2000
+#define VGPU_KCOMPAT_SORT_SMS		15
+#define VGPU_KCOMPAT_SORT_TBS		8
 
 /**
  * struct vgpu_kcompat_stats - what a run did, to show it covers the cases.
@@ -300,6 +315,226 @@ static inline u64 vgpu_kcompat_xa_run(struct vgpu_kcompat_stats *st)
 	for (a = 0; a < 3; a++) {
 		sum = vgpu_kcompat_xa_walk(&xa[a], sum);
 		xa_destroy(&xa[a]);
+	}
+	return sum;
+}
+
+/**
+ * struct vgpu_kcompat_sort_buf - the sort scenario's storage, too big for
+ *	a kernel stack.
+ * @tbs: per SM, its TBs.
+ * @sms: the SMs of one input.
+ * @plan: one policy's plan of them.
+ */
+struct vgpu_kcompat_sort_buf {
+	struct vgpu_preempt_tb tbs[VGPU_KCOMPAT_SORT_SMS][VGPU_KCOMPAT_SORT_TBS];
+	struct vgpu_preempt_sm sms[VGPU_KCOMPAT_SORT_SMS];
+	struct vgpu_preempt_sm_plan plan[VGPU_KCOMPAT_SORT_SMS];
+};
+
+/**
+ * struct vgpu_kcompat_sort_stats - what the sort run did.
+ * @selects: selections asked for: inputs times policies.
+ * @plans: those that succeeded (all of them).
+ * @met: plans whose chosen SMs all meet the budget.
+ * @unmet: plans that could not meet it.
+ * @tied: neighbours in a sorted plan that only the input index orders
+ *	(same budget verdict, overhead and latency).
+ * @tech: TBs given each &enum vgpu_preempt_tech.
+ */
+struct vgpu_kcompat_sort_stats {
+	u32 selects;
+	u32 plans;
+	u32 met;
+	u32 unmet;
+	u32 tied;
+	u32 tech[VGPU_TECH_NR];
+};
+
+/*
+ * One TB of a kernel whose whole TBs run @avg warp instructions: from a
+ * few instruction counts, CPIs and context sizes, so that TBs come out
+ * equal, in step or past the average; sometimes unknown, sometimes past
+ * its idempotence boundary, of a kernel that is not idempotent when
+ * @nonidem is set (one TB in 16 says the opposite).
+ */
+static inline void vgpu_kcompat_sort_tb(struct vgpu_preempt_tb *tb, u64 avg,
+					u32 nonidem, u64 *rs)
+{
+	static const u64 ctx[] = { 2048, 4096, 4096, 8192, 12000 };
+	u64 r = vgpu_kcompat_rand(rs);
+	u64 insts;
+
+	switch (r % 8) {
+	case 0:
+		insts = 0;
+		break;
+	case 1:
+	case 2:
+		insts = avg / 2;
+		break;
+	case 3:
+		insts = avg / 4;
+		break;
+	case 4:
+		insts = avg;
+		break;
+	case 5:
+		insts = avg + 100;
+		break;
+	default:
+		insts = (r >> 32) % (avg + 1);
+		break;
+	}
+	tb->insts = insts;
+	tb->cycles = insts * (1 + (r >> 8) % 3);
+	tb->ctx_bytes = ctx[(r >> 12) % 5];
+	tb->known = (r >> 16) % 8 != 0;
+	tb->crossed = (r >> 20) % 4 == 0;
+	tb->kernel_nonidem = nonidem ^ ((r >> 24) % 16 == 0);
+}
+
+/*
+ * A preemption input of 1..%VGPU_KCOMPAT_SORT_SMS SMs of 0..8 TBs in
+ * @buf, and a request: half the TBs are one of two per-input templates and
+ * a third of the SMs copy an earlier SM's TBs, so that SMs tie.
+ */
+static inline void vgpu_kcompat_sort_input(struct vgpu_kcompat_sort_buf *buf,
+					   struct vgpu_preempt_input *in,
+					   struct vgpu_preempt_request *req,
+					   u64 *rs)
+{
+	static const u64 bw[] = { 4325, 1024, 16384 };
+	static const u64 avg[] = { 200, 1000, 4000 };
+	static const u64 cpi[] = { 1024, 1536, 4096 };
+	static const u64 ipc[] = { 256, 1024, 2048 };
+	static const u32 scale[] = { 0, 0, 1024, 1536 };
+	static const u64 budget[] = {
+		0, 16, 300, 1000, 2000, 5000, 20000, ~0ULL
+	};
+	struct vgpu_preempt_kernel *k = &in->kernel;
+	struct vgpu_preempt_tb tmpl[2];
+	u64 r = vgpu_kcompat_rand(rs);
+	u32 nonidem = (r >> 36) % 2;
+	u32 i, j;
+
+	in->nr_sms = 1 + r % VGPU_KCOMPAT_SORT_SMS;
+	in->sms = buf->sms;
+	in->params.sm_bw_fp = bw[(r >> 8) % 3];
+	in->params.idem = (r >> 12) % 2 ? VGPU_PREEMPT_IDEM_STRICT :
+					  VGPU_PREEMPT_IDEM_RELAXED;
+	k->known = (r >> 16) % 6 != 0;
+	k->avg_tb_insts = avg[(r >> 20) % 3];
+	k->max_tb_insts = (r >> 24) % 2 ? 0 : k->avg_tb_insts * 3 / 2;
+	k->tb_cpi_fp = cpi[(r >> 26) % 3];
+	k->sm_ipc_fp = ipc[(r >> 30) % 3];
+	k->latency_scale_fp = scale[(r >> 34) % 4];
+	r = vgpu_kcompat_rand(rs);
+	req->nr_sms = 1 + r % in->nr_sms;
+	req->budget = budget[(r >> 8) % 8];
+
+	for (j = 0; j < 2; j++)
+		vgpu_kcompat_sort_tb(&tmpl[j], k->avg_tb_insts, nonidem, rs);
+	for (i = 0; i < in->nr_sms; i++) {
+		struct vgpu_preempt_sm *sm = &buf->sms[i];
+		struct vgpu_preempt_tb *tbs = buf->tbs[i];
+
+		r = vgpu_kcompat_rand(rs);
+		sm->sm = 100 + (r >> 40) % 32;
+		sm->tbs = tbs;
+		if (i && r % 3 == 0) {
+			const struct vgpu_preempt_sm *src = &buf->sms[(r >> 8) % i];
+
+			sm->nr_tbs = src->nr_tbs;
+			for (j = 0; j < sm->nr_tbs; j++)
+				tbs[j] = src->tbs[j];
+			continue;
+		}
+		sm->nr_tbs = (r >> 16) % (VGPU_KCOMPAT_SORT_TBS + 1);
+		for (j = 0; j < sm->nr_tbs; j++) {
+			r = vgpu_kcompat_rand(rs);
+			if (r % 2)
+				tbs[j] = tmpl[(r >> 8) % 2];
+			else
+				vgpu_kcompat_sort_tb(&tbs[j], k->avg_tb_insts,
+						     nonidem, rs);
+		}
+	}
+}
+
+/* Folds one policy's plan of @in: the order of all SMs and their choices. */
+static inline u64 vgpu_kcompat_sort_fold(const struct vgpu_preempt_input *in,
+					 const struct vgpu_preempt_plan *plan,
+					 u64 sum,
+					 struct vgpu_kcompat_sort_stats *st)
+{
+	u32 i, j;
+
+	sum = vgpu_kcompat_fold(sum, plan->nr_sms);
+	sum = vgpu_kcompat_fold(sum, plan->latency);
+	sum = vgpu_kcompat_fold(sum, plan->overhead);
+	sum = vgpu_kcompat_fold(sum, plan->budget_met);
+	st->plans++;
+	if (plan->budget_met)
+		st->met++;
+	else
+		st->unmet++;
+	for (i = 0; i < in->nr_sms; i++) {
+		const struct vgpu_preempt_sm_plan *p = &plan->sms[i];
+		const struct vgpu_preempt_sm_plan *q = &plan->sms[i ? i - 1 : 0];
+		u64 techs = 0;
+
+		for (j = 0; j < p->nr_tbs; j++) {
+			techs = techs << 2 | p->tech[j];
+			if (p->tech[j] < VGPU_TECH_NR)
+				st->tech[p->tech[j]]++;
+		}
+		sum = vgpu_kcompat_fold(sum, (u64)p->idx << 32 | p->sm);
+		sum = vgpu_kcompat_fold(sum, (u64)p->nr_tbs << 1 | p->meets);
+		sum = vgpu_kcompat_fold(sum, p->latency);
+		sum = vgpu_kcompat_fold(sum, p->overhead);
+		sum = vgpu_kcompat_fold(sum, techs);
+		if (q != p && p->meets == q->meets &&
+		    p->overhead == q->overhead && p->latency == q->latency)
+			st->tied++;
+	}
+	return sum;
+}
+
+/**
+ * vgpu_kcompat_sort_run() - the sort() scenario.
+ * @buf: storage for the inputs and plans; need not be zeroed.
+ * @st: zeroed; receives the counts.
+ *
+ * Every input goes through every policy of vgpu_preempt_policies[] with
+ * the same request.
+ *
+ * Return: the checksum of every plan.
+ */
+static inline u64 vgpu_kcompat_sort_run(struct vgpu_kcompat_sort_buf *buf,
+					struct vgpu_kcompat_sort_stats *st)
+{
+	const struct vgpu_preempt_ops *const *ops;
+	u64 rs = 0x5eed0003, sum = 0;
+	u32 c;
+
+	for (c = 0; c < VGPU_KCOMPAT_SORT_CASES; c++) {
+		struct vgpu_preempt_input in = {};
+		struct vgpu_preempt_request req = {};
+
+		vgpu_kcompat_sort_input(buf, &in, &req, &rs);
+		for (ops = vgpu_preempt_policies; *ops; ops++) {
+			struct vgpu_preempt_plan plan = {
+				.sms = buf->plan,
+				.max_sms = VGPU_KCOMPAT_SORT_SMS,
+			};
+			int ret = (*ops)->select(&in, &req, &plan);
+
+			st->selects++;
+			sum = vgpu_kcompat_fold(sum, (u64)ret);
+			if (!ret)
+				sum = vgpu_kcompat_sort_fold(&in, &plan, sum, st);
+		}
 	}
 	return sum;
 }

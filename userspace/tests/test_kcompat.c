@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_kcompat.c - host tests of kcompat's drm_mm and XArray
+ * test_kcompat.c - host tests of kcompat's drm_mm, XArray and sort()
  * (userspace/kcompat): the scenario of kunit/vgpu_kcompat_cases.h gives
  * the checksums the kernel gives (the KUnit suite vgpu_kcompat checks the
- * same literals against the kernel), and a few cases spelled out: equal
- * holes, alignment, ranges, reservations, id wrap-around, reserved entries
- * and the lock.
+ * same literals against the kernel), the sort() part through the command
+ * processor's preemption policies (libvgpu_cp.a), and a few cases spelled
+ * out: equal holes, alignment, ranges, reservations, id wrap-around,
+ * reserved entries and the lock.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -14,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kconfig.h>	/* IS_ENABLED() in the driver's headers */
 #include <drm/drm_mm.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
+#include "../../drivers/gpu/drm/vgpu/vgpu_preempt.h"
 #include "../../kunit/vgpu_kcompat_cases.h"
 #include "tap.h"
 
@@ -47,6 +50,28 @@ static int t_xa_scenario(void)
 	CHECK(sum == VGPU_KCOMPAT_XA_EXPECT, "checksum %#llx, the kernel's %#llx",
 	      (unsigned long long)sum, (unsigned long long)VGPU_KCOMPAT_XA_EXPECT);
 	CHECK(st.full > 10 && st.wrapped > 10 && st.removed > 100, "the scenario lost its cases");
+	return 0;
+}
+
+static int t_sort_scenario(void)
+{
+	struct vgpu_kcompat_sort_stats st = { 0 };
+	struct vgpu_kcompat_sort_buf *buf = calloc(1, sizeof(*buf));
+	u64 sum;
+
+	CHECK(buf, "out of memory");
+	sum = vgpu_kcompat_sort_run(buf, &st);
+	free(buf);
+	printf("#   sort: %u plans (%u met, %u not), %u ties by index; %u switch, %u drain, %u flush\n",
+	       st.plans, st.met, st.unmet, st.tied, st.tech[VGPU_TECH_SWITCH],
+	       st.tech[VGPU_TECH_DRAIN], st.tech[VGPU_TECH_FLUSH]);
+	CHECK(sum == VGPU_KCOMPAT_SORT_EXPECT, "checksum %#llx, the kernel's %#llx",
+	      (unsigned long long)sum, (unsigned long long)VGPU_KCOMPAT_SORT_EXPECT);
+	CHECK(st.plans == st.selects && st.selects >= 5 * VGPU_KCOMPAT_SORT_CASES,
+	      "%u of %u selections planned", st.plans, st.selects);
+	CHECK(st.met > 1000 && st.unmet > 1000 && st.tied > 10000 &&
+	      st.tech[VGPU_TECH_SWITCH] > 1000 && st.tech[VGPU_TECH_DRAIN] > 1000 &&
+	      st.tech[VGPU_TECH_FLUSH] > 1000, "the scenario lost its cases");
 	return 0;
 }
 
@@ -237,6 +262,7 @@ int main(void)
 {
 	report("drm_mm scenario: the kernel's placements", t_mm_scenario());
 	report("xarray scenario: the kernel's ids", t_xa_scenario());
+	report("sort scenario: the kernel's preemption plans", t_sort_scenario());
 	report("drm_mm BEST: newest equal hole first", t_mm_best_ties());
 	report("drm_mm alignment, LOW and HIGH ranges", t_mm_align_and_ranges());
 	report("drm_mm reserve, -ENOSPC, walk", t_mm_reserve_and_full());
