@@ -45,12 +45,8 @@ all: module userspace
 # device over kcompat (userspace/kcompat: the kernel interfaces these files
 # use, on libc and pthreads), as the kernel's tools/testing/vma does. Kernel
 # files get the kernel's own warnings (W=1 without its noisiest three).
-CP_SRCS := $(addprefix drivers/gpu/drm/vgpu/,vgpu_kcb.c vgpu_smst.c vgpu_sched.c \
-	vgpu_sched_preempt.c vgpu_sched_prio.c vgpu_policy_fcfs.c vgpu_policy_spatial.c \
-	vgpu_policy_smk_even.c vgpu_policy_smk_drf.c vgpu_policy_warped_slicer.c \
-	vgpu_policy_maestro.c vgpu_preempt.c vgpu_preempt_chimera.c vgpu_preempt_simple.c \
-	vgpu_knob.c vgpu_vram.c \
-	vgpu_desc.c vgpu_launch.c vgpu_program_image.c vgpu_clock_hold.c)
+include drivers/gpu/drm/vgpu/vgpu_cp.mk
+CP_SRCS := $(addprefix drivers/gpu/drm/vgpu/,$(vgpu-cp-y:.o=.c))
 KCOMPAT_SRCS := $(wildcard userspace/kcompat/*.c)
 CP_LIB_SRCS := $(CP_SRCS) $(KCOMPAT_SRCS) userspace/lib/local_cp.c
 CP_HDRS := $(wildcard drivers/gpu/drm/vgpu/*.h userspace/kcompat/include/*/*.h) \
