@@ -119,12 +119,16 @@ static int member(struct vgpu_device *dev, unsigned int i, void *arg)
 		 * Read while this program holds the clock: every member that
 		 * ended earlier in simulated time has said so by now.
 		 */
-		for (unsigned int k = 0; k < ga->n; k++)
+		for (unsigned int k = 0; k < ga->n; k++) {
 			all &= __atomic_load_n(&sh->first_done[k], __ATOMIC_ACQUIRE);
+			/* a member that failed never finishes its first run */
+			if (__atomic_load_n(&sh->status[k], __ATOMIC_ACQUIRE))
+				all = true;
+		}
 		if (all)
 			break;
 	}
-	sh->status[i] = ret;
+	__atomic_store_n(&sh->status[i], ret, __ATOMIC_RELEASE);
 	return ret;
 }
 

@@ -238,12 +238,16 @@ static void liveness(struct cg *g)
 /* ------------------------------------------------------------------ */
 /* linear scan */
 
-static struct entry *sort_e;
-
-static int by_start(const void *x, const void *y)
+/*
+ * The entry comes as qsort_r()'s argument, not in a global: programs are
+ * compiled on several threads at once (the programs of a multi-programmed
+ * experiment on libvgpu's local device).
+ */
+static int by_start(const void *x, const void *y, void *ctx)
 {
-	const struct vreg *a = &sort_e->vregs[*(const int *)x];
-	const struct vreg *b = &sort_e->vregs[*(const int *)y];
+	const struct entry *e = ctx;
+	const struct vreg *a = &e->vregs[*(const int *)x];
+	const struct vreg *b = &e->vregs[*(const int *)y];
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
@@ -269,8 +273,7 @@ static int scan(struct cg *g, bool preds)
 		}
 		order[n++] = (int)v;
 	}
-	sort_e = e;
-	qsort(order, n, sizeof(int), by_start);
+	qsort_r(order, n, sizeof(int), by_start, e);
 	for (int i = 0; i < n; i++) {
 		struct vreg *r = &e->vregs[order[i]];
 		int k = 0, p = -1;
