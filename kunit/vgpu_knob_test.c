@@ -20,7 +20,8 @@ static const char * const knob_abi_names[] = {
 	"partition_policy", "preempt_policy", "smst_alloc", "smk_quota_min",
 	"idempotence", "latency_budget_us", "latency_margin_pct",
 	"latency_feedback", "preempt_stress", "kernel_sched",
-	"maestro_epoch_cycles", "maestro_objective",
+	"job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
+	"daemon_timeout_ms", "maestro_epoch_cycles", "maestro_objective",
 };
 
 /**
@@ -194,6 +195,11 @@ static void knob_numbers(struct kunit *test)
 		{ "latency_margin_pct", "-1", "91", "0", "90" },
 		{ "preempt_stress", "-1", "100000001", "0", "100000000" },
 		{ "smk_quota_min", "0", "65", "1", "64" },
+		{ "job_timeout_us", "-1", "4294967296", "0", "4294967295" },
+		{ "sync_quantum_cycles", "999", "100000001", "1000",
+		  "100000000" },
+		{ "clock_hold_ms", "-1", "3600001", "0", "3600000" },
+		{ "daemon_timeout_ms", "99", "3600001", "100", "3600000" },
 		{ "maestro_epoch_cycles", "99", "100000001", "100",
 		  "100000000" },
 	};

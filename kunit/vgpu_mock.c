@@ -284,7 +284,7 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 			    "job %u started before its not-before cycle",
 			    j->order);
 
-	/* FCFS: every job ahead must have dispatched all of its TBs. */
+	/* FCFS: every job ahead must have dispatched all of its TBs (or failed). */
 	for (i = 0; hw->check_fcfs && i < hw->nr_jobs; i++) {
 		struct mock_job *k = hw->jobs[i];
 
@@ -293,7 +293,7 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 		if (k->e.arrival < j->e.arrival ||
 		    (k->e.arrival == j->e.arrival && k->order < j->order))
 			KUNIT_EXPECT_TRUE_MSG(test, k->dispatched == k->e.num_tbs ||
-					      k->fault_seen,
+					      k->fault_seen || k->e.error,
 					      "job %u overtook job %u",
 					      j->order, k->order);
 	}

@@ -60,6 +60,20 @@ extern "C" {
 
 /**
  * enum drm_vgpu_param - what DRM_IOCTL_VGPU_GET_PARAM can report.
+ * @DRM_VGPU_PARAM_VRAM_SIZE: bytes of device memory.
+ * @DRM_VGPU_PARAM_BACKEND_ATTACHED: 1 when vgpud is attached, else 0.
+ * @DRM_VGPU_PARAM_NUM_SMS: streaming multiprocessors.
+ * @DRM_VGPU_PARAM_WARP_SIZE: threads per warp.
+ * @DRM_VGPU_PARAM_MAX_THREADS_PER_SM: resident threads per SM.
+ * @DRM_VGPU_PARAM_MAX_TBS_PER_SM: resident thread blocks per SM.
+ * @DRM_VGPU_PARAM_REGS_PER_SM: 32-bit registers per SM.
+ * @DRM_VGPU_PARAM_SHARED_PER_SM: bytes of shared memory per SM.
+ * @DRM_VGPU_PARAM_MAX_THREADS_PER_TB: threads per block.
+ * @DRM_VGPU_PARAM_MAX_REGS_PER_THREAD: registers per thread.
+ * @DRM_VGPU_PARAM_MAX_SHARED_PER_TB: bytes of shared memory per block.
+ * @DRM_VGPU_PARAM_CORE_CLOCK_KHZ: SM clock; converts cycles to time.
+ * @DRM_VGPU_PARAM_CURRENT_CYCLE: the device's simulated cycle.
+ * @DRM_VGPU_PARAM_COUNT: the number of parameters; not one itself.
  *
  * Every parameter but %DRM_VGPU_PARAM_VRAM_SIZE and
  * %DRM_VGPU_PARAM_BACKEND_ATTACHED describes the hardware that the attached
@@ -168,6 +182,13 @@ struct drm_vgpu_program_destroy {
 #define DRM_VGPU_SUBMIT_FLAGS		(DRM_VGPU_SUBMIT_NOT_BEFORE)
 
 /**
+ * DRM_VGPU_NOT_BEFORE_AHEAD - how far ahead of the device's current cycle a
+ * launch's not-before cycle may lie (2^32 cycles: about three seconds of
+ * simulated time at 1.4 GHz, far beyond any real-time period).
+ */
+#define DRM_VGPU_NOT_BEFORE_AHEAD	_BITULL(32)
+
+/**
  * struct drm_vgpu_submit - launch one GPU kernel.
  * @program: in, program handle.
  * @entry: in, index of the entry point in the program.
@@ -186,8 +207,15 @@ struct drm_vgpu_program_destroy {
  * @priority: in, %DRM_VGPU_PRIORITY_*.
  * @latency_budget_us: in, preemption latency budget of a high-priority or
  *	real-time launch; 0 for the device default.
+ * @timeout_us: in, the job's time limit in simulated microseconds from
+ *	its first thread block's dispatch (converted with the device's core
+ *	clock); 0 for the device's (sysfs job_timeout_us). The lower of the
+ *	two applies. A job that runs longer fails with -ETIMEDOUT: its
+ *	thread blocks are flushed off the SMs, other jobs are untouched.
  * @not_before_cycle: in, with %DRM_VGPU_SUBMIT_NOT_BEFORE, the simulated
- *	cycle before which no thread block of the job starts.
+ *	cycle before which no thread block of the job starts; at most
+ *	%DRM_VGPU_NOT_BEFORE_AHEAD cycles after the device's current cycle
+ *	(-EINVAL otherwise), so that no launch can move the device clock far.
  * @job_id: out, identifies the job for DRM_IOCTL_VGPU_JOB_INFO.
  */
 struct drm_vgpu_submit {
@@ -204,7 +232,7 @@ struct drm_vgpu_submit {
 	__u32 flags;
 	__u32 priority;
 	__u32 latency_budget_us;
-	__u32 pad;
+	__u32 timeout_us;
 	__u64 not_before_cycle;
 	__u64 job_id;
 };
@@ -223,9 +251,11 @@ struct drm_vgpu_submit {
  * @job_id: in, from &drm_vgpu_submit.job_id.
  * @flags: in, %DRM_VGPU_JOB_INFO_* flags.
  * @state: out, %DRM_VGPU_JOB_*.
+ * @pad: must be zero.
  * @error: out, 0 on success, else a negative errno: -EFAULT for a memory
  *	access outside the job's buffers, -EIO when the backend died, -EILSEQ
- *	for an illegal instruction.
+ *	for an illegal instruction, -ETIMEDOUT when it ran past its time limit
+ *	(&drm_vgpu_submit.timeout_us), -ENODEV when the device was removed.
  * @start_cycle: out, cycle at which the first thread block was dispatched.
  * @end_cycle: out, cycle at which the last thread block finished.
  * @warp_insts: out, warp instructions executed.
@@ -294,8 +324,14 @@ struct drm_vgpu_wait {
  * in @rank order, and time runs again until a job some joined file waits
  * for ends. A multi-process run is then as deterministic as a single
  * program: experiments (vgpu bench) start their programs together this
- * way and measure them in cycles only. A joined file that never waits
- * stops the device clock; closing it leaves.
+ * way and measure them in cycles only.
+ *
+ * The hold is fenced. It applies only while every active job belongs to a
+ * file that had joined when it submitted: a process that did not join is
+ * never stopped - its first launch lets time run until its jobs end (the
+ * joined files' runs are then no longer repeatable). A joined file that
+ * runs on the host longer than the device's hold limit without waiting
+ * (sysfs clock_hold_ms) is made to leave. Closing a file leaves.
  *
  * Returns 0; -EINVAL for unknown flags or non-zero @rank when leaving.
  */

@@ -483,6 +483,10 @@ void local_cp_close(struct local_file *f)
 	cp = f->cp;
 	mutex_lock(&cp->lock);
 	vgpu_clock_leave(&cp->clock, &f->clock);
+	/* As vgpu.ko's vgpu_file_jobs_fini(): nobody waits for them any more. */
+	xa_for_each(&f->jobs, i, job)
+		vgpu_sched_cancel(&cp->sched, &job->kcb, -ECANCELED);
+	vgpu_sched_run(&cp->sched);
 	mutex_unlock(&cp->lock);
 	xa_for_each(&f->jobs, i, job)
 		vgpu_kcb_put(&job->kcb);
@@ -643,7 +647,7 @@ static void job_done(struct vgpu_kcb_entry *e)
 {
 	struct local_job *job = container_of(e, struct local_job, kcb);
 
-	vgpu_clock_job_done(&job->cp->clock, e->id);
+	vgpu_clock_job_done(&job->cp->clock, e);
 	job_cleanup(job);
 }
 
@@ -725,6 +729,15 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	job->kcb.pid = getpid();
 
 	mutex_lock(&cp->lock);
+	if (vgpu_launch_check_arrival(&job->kcb, s->cycle)) {
+		fprintf(stderr, "libvgpu: local device: not-before cycle %llu is more than %llu cycles after the device's cycle %llu\n",
+			(unsigned long long)job->kcb.not_before,
+			(unsigned long long)DRM_VGPU_NOT_BEFORE_AHEAD,
+			(unsigned long long)s->cycle);
+		mutex_unlock(&cp->lock);
+		ret = -EINVAL;
+		goto err;
+	}
 	job->kcb.rank = f->clock.rank;
 	ret = vgpu_kcb_add(&s->kcb, &job->kcb, s->cycle);
 	if (!ret) {
@@ -745,6 +758,7 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	}
 	job->kcb.desc_addr = job->desc.start;
 	s->emitted = 0;
+	vgpu_clock_job_added(&cp->clock, &f->clock, &job->kcb);
 	vgpu_sched_run(s);
 	*id = job->kcb.id;
 	pthread_cond_broadcast(&cp->turn);
@@ -772,7 +786,6 @@ static int64_t now_ns(void)
  */
 static int drive_step(struct local_cp *cp)
 {
-	bool idle_turn;
 	int ret;
 
 	ret = vgpu_lockstep_apply(&cp->ls);
@@ -780,14 +793,7 @@ static int drive_step(struct local_cp *cp)
 		return ret;
 	if (!vgpu_lockstep_busy(&cp->ls))
 		return 1;
-	idle_turn = cp->ls.wake_at == UINT64_MAX;
-	ret = vgpu_lockstep_turn(&cp->ls);
-	if (ret)
-		return ret;
-	if (idle_turn && !cp->ls.events &&
-	    cp->cmd_head == __atomic_load_n(&cp->cmd_published, __ATOMIC_ACQUIRE))
-		return -EDEADLK;
-	return 0;
+	return vgpu_lockstep_turn(&cp->ls);
 }
 
 /* Sleeps on @cp->turn until woken or @deadline_ns (< 0: none); device lock held. */

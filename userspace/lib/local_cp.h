@@ -82,9 +82,9 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
  * DRM_IOCTL_VGPU_WAIT: until job @job has ended, the waiting threads take
  * turns at running the model while the clock lets time run. -ETIME when
  * the host's CLOCK_MONOTONIC passes @deadline_ns first (< 0: no limit),
- * -EDEADLK when the device can make no more progress and the job has not
- * ended (a barrier no thread reaches, or every file waits and nothing
- * runs), -ENOENT for an unknown job.
+ * -EDEADLK when every file waits and nothing runs, -ENOENT for an unknown
+ * job. A block stuck for good (a barrier no thread reaches) fails its job
+ * at its time limit (vgpu_sched_deadline()), as in vgpu.ko.
  */
 int local_cp_wait(struct local_file *f, uint32_t job, int64_t deadline_ns);
 /* DRM_IOCTL_VGPU_JOB_INFO, with or without DRM_VGPU_JOB_INFO_RELEASE. */

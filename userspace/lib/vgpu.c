@@ -382,6 +382,7 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	s.out_syncobj = syncobj;
 	s.priority = launch->priority;
 	s.latency_budget_us = launch->latency_budget_us;
+	s.timeout_us = launch->timeout_us;
 	if (launch->not_before) {
 		s.flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
 		s.not_before_cycle = launch->not_before_cycle;

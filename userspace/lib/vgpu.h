@@ -106,6 +106,8 @@ void vgpu_params_ptr(struct vgpu_params *p, const struct vgpu_bo *bo);
  * @num_bos: entries in @bos.
  * @priority: DRM_VGPU_PRIORITY_*.
  * @latency_budget_us: preemption budget of a high-priority launch.
+ * @timeout_us: the job's time limit in simulated microseconds (0: the
+ *	device's; uapi &drm_vgpu_submit.timeout_us).
  * @not_before: honour @not_before_cycle.
  * @not_before_cycle: simulated cycle before which the launch does not start.
  */
@@ -119,6 +121,7 @@ struct vgpu_launch {
 	unsigned int num_bos;
 	uint32_t priority;
 	uint32_t latency_budget_us;
+	uint32_t timeout_us;
 	bool not_before;
 	uint64_t not_before_cycle;
 };
@@ -181,8 +184,9 @@ int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
  * involved, and the same calls take the same cycles as on the render node.
  * Every function above works on it; vgpu_job_wait() runs the model until
  * the job is over (or its host-time timeout passes, -ETIME), and returns
- * -EDEADLK when the device can make no more progress (a barrier no thread
- * reaches). vgpu_device_fd() is -1. One vgpu_device is used by one
+ * -EDEADLK when every thread of the device waits and nothing can run; a
+ * block stuck for good (a barrier no thread reaches) fails its job with
+ * -ETIMEDOUT at its time limit, as on the render node. vgpu_device_fd() is -1. One vgpu_device is used by one
 thread at a time; its peers may be used by others.
  */
 

@@ -630,9 +630,21 @@ static void check_submit(void)
 	launch_init(&l, prog, bo);
 	l.s.flags = 1u << 7;
 	submit_expect("unknown flags -> EINVAL", &l, EINVAL);
-	launch_init(&l, prog, bo);
-	l.s.pad = 1;
-	submit_expect("non-zero pad -> EINVAL", &l, EINVAL);
+	/* Not-before cycles out of reach: the device clock cannot be moved far. */
+	{
+		uint64_t now = 0;
+
+		result(!get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &now), "GET_PARAM CURRENT_CYCLE");
+		launch_init(&l, prog, bo);
+		l.s.flags = DRM_VGPU_SUBMIT_NOT_BEFORE;
+		l.s.not_before_cycle = UINT64_MAX;
+		submit_expect("not-before cycle 2^64-1 -> EINVAL", &l, EINVAL);
+		launch_init(&l, prog, bo);
+		l.s.flags = DRM_VGPU_SUBMIT_NOT_BEFORE;
+		/* margin: the clock only moves forward meanwhile */
+		l.s.not_before_cycle = now + DRM_VGPU_NOT_BEFORE_AHEAD + (1u << 24);
+		submit_expect("not-before cycle 2^32 + 2^24 cycles ahead -> EINVAL", &l, EINVAL);
+	}
 	launch_init(&l, prog, bo);
 	l.s.priority = DRM_VGPU_PRIORITY_REALTIME + 1;
 	submit_expect("unknown priority -> EINVAL", &l, EINVAL);

@@ -19,7 +19,12 @@
  *
  * Closing the file detaches: every unfinished job fails with -EIO, the
  * SMST is dropped, the rings are freed and another daemon may attach. The
- * device's cycle carries over to the next attach.
+ * device's cycle carries over to the next attach. A daemon that has work
+ * and does not kick for daemon_timeout_ms of host time (it is stopped,
+ * stuck, or ignores the sync quantum) is taken for dead and detached the
+ * same way; it learns so at its next call. The file holds a reference to
+ * the DRM device, so that an unplug (vgpu_backend_unplug()) only detaches
+ * it.
  */
 
 #include <linux/capability.h>
@@ -32,8 +37,10 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_device.h>
+#include <drm/drm_drv.h>
 
 #include <kunit/visibility.h>
 
@@ -78,6 +85,10 @@ struct vgpu_ring {
  * @evt: event ring.
  * @status: the thread-block status table in device memory (allocated
  *	while attached; under the device lock).
+ * @watch: the daemon watchdog, every second while attached
+ *	(vgpu_backend_watch()).
+ * @last_seen: jiffies of the daemon's last kick, or of the last check at
+ *	which it had nothing to do; under the device lock.
  */
 struct vgpu_backend {
 	struct vgpu_device *vdev;
@@ -85,6 +96,8 @@ struct vgpu_backend {
 	struct vgpu_ring cmd;
 	struct vgpu_ring evt;
 	struct drm_mm_node status;
+	struct delayed_work watch;
+	unsigned long last_seen;
 };
 
 /**
@@ -211,22 +224,77 @@ static const struct vgpu_cmd_sink_ops vgpu_ring_sink_ops = {
 	.ctx_free = vgpu_ctx_free,
 };
 
-/* Detach @b if it is attached; device lock held. Rings stay until release. */
-static void vgpu_backend_detach(struct vgpu_backend *b)
+/*
+ * Detach @b if it is attached, failing the jobs that have not ended with
+ * @error; device lock held. Rings stay until release.
+ */
+static void vgpu_backend_detach(struct vgpu_backend *b, int error)
 {
 	struct vgpu_device *vdev = b->vdev;
 
 	lockdep_assert_held(&vdev->lock);
 	if (!b->attached)
 		return;
-	vgpu_sched_detach(&vdev->sched, -EIO);
+	vgpu_sched_detach(&vdev->sched, error);
 	vdev->sched.tb_status = NULL;
 	vgpu_vram_free(&vdev->vram, &b->status);
 	vdev->backend = NULL;
 	WRITE_ONCE(vdev->clock.daemon_stopped, false);
 	WRITE_ONCE(b->attached, false);
+	/* A daemon asleep in poll() or WAIT_CLOCK learns it at once. */
+	wake_up_interruptible_all(&vdev->cmd_wq);
+	wake_up_interruptible_all(&vdev->clock_wq);
 	dev_info(vdev->drm.dev, "backend detached at cycle %llu\n",
 		 vdev->sched.cycle);
+}
+
+/* Whether the daemon owes the device a kick: it has something to do. */
+static bool vgpu_backend_busy(struct vgpu_backend *b)
+{
+	struct vgpu_sched *s = &b->vdev->sched;
+	struct vgpu_kcb_entry *e;
+
+	if (READ_ONCE(s->held))
+		return false;	/* it waits for the clock, as it must */
+	if (READ_ONCE(b->cmd.published) != READ_ONCE(*b->cmd.head))
+		return true;	/* commands it has not taken */
+	list_for_each_entry(e, &s->kcb.active, link)
+		if (e->tbs_running)
+			return true;	/* blocks it simulates */
+	return false;
+}
+
+/*
+ * The daemon watchdog: a daemon with work that has not kicked for
+ * daemon_timeout_ms of host time is taken for dead, as a device that stops
+ * answering is (drm_sched's timedout_job, on the whole device): it is
+ * detached and the jobs that have not ended fail with -EIO. A daemon that
+ * comes back finds itself detached and exits; another may attach. Only
+ * host time of a daemon that owes a kick counts, so a slow host makes the
+ * watchdog late, never the model different.
+ */
+static void vgpu_backend_watch(struct work_struct *work)
+{
+	struct vgpu_backend *b = container_of(to_delayed_work(work),
+					      struct vgpu_backend, watch);
+	struct vgpu_device *vdev = b->vdev;
+	unsigned long limit;
+	bool again;
+
+	mutex_lock(&vdev->lock);
+	limit = msecs_to_jiffies(vdev->sched.daemon_timeout_ms);
+	if (b->attached && !vgpu_backend_busy(b)) {
+		b->last_seen = jiffies;
+	} else if (b->attached && time_after(jiffies, b->last_seen + limit)) {
+		dev_err(vdev->drm.dev,
+			"vgpud has not answered for %u ms with work pending: taken for dead, its jobs fail\n",
+			vdev->sched.daemon_timeout_ms);
+		vgpu_backend_detach(b, -EIO);
+	}
+	again = b->attached;
+	mutex_unlock(&vdev->lock);
+	if (again)
+		schedule_delayed_work(&b->watch, HZ);
 }
 
 static long vgpu_backend_attach(struct vgpu_backend *b,
@@ -263,6 +331,11 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 		goto err_free;
 
 	mutex_lock(&vdev->lock);
+	if (drm_dev_is_unplugged(&vdev->drm)) {
+		dev_dbg(dev, "ATTACH: the device was unplugged\n");
+		ret = -ENODEV;
+		goto err_unlock;
+	}
 	/* One attach per file; one attached backend per device. */
 	if (b->cmd.base || vdev->backend) {
 		dev_dbg(dev, "ATTACH: a backend is already attached\n");
@@ -291,6 +364,7 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 	/* Rings before the flag; pairs with the acquire in poll() and mmap(). */
 	smp_store_release(&b->attached, true);
 	vdev->backend = b;
+	b->last_seen = jiffies;
 	/* The new daemon's first command: the kernel-aware warp scheduling. */
 	vgpu_sched_send_kernel_sched(&vdev->sched);
 	args.start_cycle = vdev->sched.cycle;
@@ -305,10 +379,11 @@ static long vgpu_backend_attach(struct vgpu_backend *b,
 	args.vram_size = vdev->vram.size;
 	if (copy_to_user(uarg, &args, sizeof(args))) {
 		mutex_lock(&vdev->lock);
-		vgpu_backend_detach(b);
+		vgpu_backend_detach(b, -EIO);
 		mutex_unlock(&vdev->lock);
 		return -EFAULT;
 	}
+	schedule_delayed_work(&b->watch, HZ);
 	dev_info(dev, "backend attached: %s, %u SMs, cycle %llu\n",
 		 args.desc.name, args.desc.num_sms, args.start_cycle);
 	return 0;
@@ -385,6 +460,7 @@ static long vgpu_backend_kick(struct vgpu_backend *b,
 		goto out;
 	}
 	b->evt.local = rd.head;
+	b->last_seen = jiffies;
 	/* Entries read before the slots are handed back to the daemon. */
 	smp_store_release(b->evt.head, rd.head);
 	args.pending_cmds = vgpu_cmd_pending(b);
@@ -494,6 +570,9 @@ static int vgpu_backend_open(struct inode *inode, struct file *file)
 	if (!b)
 		return -ENOMEM;
 	b->vdev = container_of(misc, struct vgpu_device, misc);
+	INIT_DELAYED_WORK(&b->watch, vgpu_backend_watch);
+	/* The device outlives an unplug while the daemon holds the file. */
+	drm_dev_get(&b->vdev->drm);
 	file->private_data = b;
 	return stream_open(inode, file);
 }
@@ -504,11 +583,13 @@ static int vgpu_backend_release(struct inode *inode, struct file *file)
 	struct vgpu_device *vdev = b->vdev;
 
 	mutex_lock(&vdev->lock);
-	vgpu_backend_detach(b);
+	vgpu_backend_detach(b, -EIO);
 	mutex_unlock(&vdev->lock);
+	cancel_delayed_work_sync(&b->watch);
 	vgpu_ring_free(&b->cmd);
 	vgpu_ring_free(&b->evt);
 	kfree(b);
+	drm_dev_put(&vdev->drm);
 	return 0;
 }
 
@@ -535,6 +616,21 @@ int vgpu_backend_register(struct vgpu_device *vdev)
 	vdev->misc.fops = &vgpu_backend_fops;
 	vdev->misc.mode = 0600;
 	return misc_register(&vdev->misc);
+}
+
+/**
+ * vgpu_backend_unplug() - the device is being removed: detach the daemon.
+ * @vdev: the device, unplugged (drm_dev_unplug()).
+ *
+ * Every job that has not ended fails with -ENODEV. The daemon's file stays
+ * open until it closes it; its next call fails.
+ */
+void vgpu_backend_unplug(struct vgpu_device *vdev)
+{
+	mutex_lock(&vdev->lock);
+	if (vdev->backend)
+		vgpu_backend_detach(vdev->backend, -ENODEV);
+	mutex_unlock(&vdev->lock);
 }
 
 /**

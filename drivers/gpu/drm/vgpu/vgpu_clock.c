@@ -11,6 +11,7 @@
 #include <linux/dma-fence.h>
 #include <linux/jiffies.h>
 #include <linux/sched.h>
+#include <linux/workqueue.h>
 
 #include <drm/drm_device.h>
 #include <drm/drm_file.h>
@@ -28,6 +29,42 @@ static void vgpu_clock_released(struct vgpu_clock *clock)
 	wake_up_interruptible_all(&vdev->clock_wq);
 }
 
+static u64 vgpu_clock_host_ms(void)
+{
+	return jiffies64_to_msecs(get_jiffies_64());
+}
+
+/*
+ * The hold limit (sysfs clock_hold_ms): every second while files are
+ * joined, those that have run on the host longer than the limit without
+ * waiting leave the clock, so that the others' time runs again.
+ */
+static void vgpu_clock_watch(struct work_struct *work)
+{
+	struct vgpu_device *vdev = container_of(to_delayed_work(work),
+						struct vgpu_device,
+						clock_watch);
+	struct vgpu_clock_file *cf;
+	bool again;
+	u32 limit;
+
+	mutex_lock(&vdev->lock);
+	limit = vdev->sched.clock_hold_ms;
+	while (limit && (cf = vgpu_clock_overdue(&vdev->clock,
+						 vgpu_clock_host_ms(), limit))) {
+		struct vgpu_file *vf = container_of(cf, struct vgpu_file, clock);
+
+		drm_warn(&vdev->drm,
+			 "process %d ran %u ms on the synchronised clock without waiting; it leaves the clock\n",
+			 vf->pid, limit);
+		vgpu_clock_leave(&vdev->clock, cf);
+	}
+	again = !list_empty(&vdev->clock.joined);
+	mutex_unlock(&vdev->lock);
+	if (again)
+		schedule_delayed_work(&vdev->clock_watch, HZ);
+}
+
 /**
  * vgpu_clock_dev_init() - set up the synchronised clock of a device.
  * @vdev: the device; its scheduler is initialised.
@@ -35,7 +72,18 @@ static void vgpu_clock_released(struct vgpu_clock *clock)
 void vgpu_clock_dev_init(struct vgpu_device *vdev)
 {
 	vgpu_clock_init(&vdev->clock, &vdev->sched, vgpu_clock_released);
+	vdev->clock.host_ms = vgpu_clock_host_ms;
 	init_waitqueue_head(&vdev->clock_wq);
+	INIT_DELAYED_WORK(&vdev->clock_watch, vgpu_clock_watch);
+}
+
+/**
+ * vgpu_clock_dev_fini() - stop the hold limit's watch.
+ * @vdev: the device; no file is open.
+ */
+void vgpu_clock_dev_fini(struct vgpu_device *vdev)
+{
+	cancel_delayed_work_sync(&vdev->clock_watch);
 }
 
 /**
@@ -93,6 +141,8 @@ int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
 	else
 		vgpu_clock_leave(&vdev->clock, &vf->clock);
 	mutex_unlock(&vdev->lock);
+	if (args->flags & DRM_VGPU_CLOCK_SYNC_JOIN)
+		schedule_delayed_work(&vdev->clock_watch, HZ);
 	return 0;
 }
 

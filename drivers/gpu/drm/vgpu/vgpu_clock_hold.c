@@ -20,6 +20,13 @@
  * learns whether it may go on - so no cycle passes between a job's end and
  * its program's reaction.
  *
+ * The hold is fenced: it applies only while the device runs nothing but
+ * the joined files' jobs. A job of a file that did not join lets time run
+ * at once, until it ends - its process is never stopped by the others' -
+ * and a joined file that runs on the host longer than the hold limit
+ * without waiting is made to leave (vgpu_clock_overdue(), applied by
+ * vgpu.ko's glue), so that it cannot stop its own group for good either.
+ *
  * Pure bookkeeping under the device lock, shared by vgpu.ko's ioctls
  * (vgpu_clock.c) and libvgpu's local device.
  */
@@ -46,14 +53,19 @@ void vgpu_clock_init(struct vgpu_clock *clock, struct vgpu_sched *sched,
 {
 	clock->sched = sched;
 	clock->released = released;
+	clock->host_ms = NULL;
 	INIT_LIST_HEAD(&clock->joined);
 	clock->running = 0;
+	clock->foreign = 0;
 	clock->releasing = false;
 	clock->daemon_stopped = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_init);
 
-/* The last running file waits: take the deferred decisions, let time run. */
+/*
+ * The hold ends (the last running file waits or leaves, or a foreign job
+ * arrives): take the deferred decisions, let time run.
+ */
 static void vgpu_clock_release(struct vgpu_clock *clock)
 {
 	struct vgpu_sched *s = clock->sched;
@@ -74,18 +86,36 @@ static void vgpu_clock_release(struct vgpu_clock *clock)
 	clock->released(clock);
 }
 
-static void vgpu_clock_hold(struct vgpu_clock *clock)
+/* Whether the clock holds: a joined file runs and no foreign job is active. */
+static bool vgpu_clock_holds(const struct vgpu_clock *clock)
+{
+	return clock->running && !clock->foreign;
+}
+
+/* A joined file starts running on the host. */
+static void vgpu_clock_hold(struct vgpu_clock *clock,
+			    struct vgpu_clock_file *cf)
 {
 	lockdep_assert_held(clock->sched->lock);
 	clock->running++;
-	WRITE_ONCE(clock->sched->held, true);
+	cf->running_since = clock->host_ms ? clock->host_ms() : 0;
+	if (vgpu_clock_holds(clock))
+		WRITE_ONCE(clock->sched->held, true);
+}
+
+/* The hold may have ended: take its deferred decisions. */
+static void vgpu_clock_update(struct vgpu_clock *clock)
+{
+	if (READ_ONCE(clock->sched->held) && !vgpu_clock_holds(clock))
+		vgpu_clock_release(clock);
 }
 
 static void vgpu_clock_stop_running(struct vgpu_clock *clock)
 {
 	lockdep_assert_held(clock->sched->lock);
-	if (!WARN_ON(!clock->running) && !--clock->running)
-		vgpu_clock_release(clock);
+	if (!WARN_ON(!clock->running))
+		clock->running--;
+	vgpu_clock_update(clock);
 }
 
 /**
@@ -150,7 +180,7 @@ void vgpu_clock_join(struct vgpu_clock *clock, struct vgpu_clock_file *cf,
 	WRITE_ONCE(cf->arena, rank ? 1 + (rank - 1) % (VGPU_VRAM_ARENAS - 1) : 0);
 	if (list_empty(&cf->link)) {
 		list_add_tail(&cf->link, &clock->joined);
-		vgpu_clock_hold(clock);
+		vgpu_clock_hold(clock, cf);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_join);
@@ -215,29 +245,85 @@ void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf)
 		return;
 	cf->waiting = false;
 	if (!list_empty(&cf->link))
-		vgpu_clock_hold(clock);
+		vgpu_clock_hold(clock, cf);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_wait_end);
 
 /**
+ * vgpu_clock_job_added() - a job was submitted.
+ * @clock: the device's clock.
+ * @cf: the submitting file's part.
+ * @e: the job, just added to the KCB.
+ *
+ * A job of a file that has not joined is foreign
+ * (&vgpu_kcb_entry.unclocked): while it is active the clock does not hold,
+ * and a hold in place ends now, its deferred decisions taken. Device lock
+ * held.
+ */
+void vgpu_clock_job_added(struct vgpu_clock *clock,
+			  const struct vgpu_clock_file *cf,
+			  struct vgpu_kcb_entry *e)
+{
+	lockdep_assert_held(clock->sched->lock);
+	if (!list_empty(&cf->link))
+		return;
+	e->unclocked = true;
+	clock->foreign++;
+	vgpu_clock_update(clock);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_job_added);
+
+/**
  * vgpu_clock_job_done() - a job ended; its waiting program runs again.
  * @clock: the device's clock.
- * @job_id: the job.
+ * @e: the job.
  *
  * Called with the device lock held where the job ends, which is inside the
  * turn that ended it: the hold is in place before the hardware may
- * simulate on.
+ * simulate on. Only ever starts a hold (the caller is in a scheduling
+ * pass, which must not release one).
  */
-void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id)
+void vgpu_clock_job_done(struct vgpu_clock *clock,
+			 const struct vgpu_kcb_entry *e)
 {
 	struct vgpu_clock_file *cf;
 
 	lockdep_assert_held(clock->sched->lock);
+	if (e->unclocked && !WARN_ON(!clock->foreign))
+		clock->foreign--;
 	list_for_each_entry(cf, &clock->joined, link) {
-		if (cf->waiting && cf->wait_job == job_id) {
+		if (cf->waiting && cf->wait_job == e->id) {
 			cf->waiting = false;
-			vgpu_clock_hold(clock);
+			vgpu_clock_hold(clock, cf);
 		}
 	}
+	if (vgpu_clock_holds(clock))
+		WRITE_ONCE(clock->sched->held, true);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_job_done);
+
+/**
+ * vgpu_clock_overdue() - a joined file that has run on the host too long.
+ * @clock: the device's clock.
+ * @now: &vgpu_clock.host_ms now.
+ * @limit: the longest a file may run without waiting, in the same unit.
+ *
+ * A file that joins and never waits would stop its group's clock for as
+ * long as it lives; the caller makes such a file leave. Device lock held.
+ *
+ * Return: a joined file running since more than @limit before @now, or
+ * NULL.
+ */
+struct vgpu_clock_file *vgpu_clock_overdue(struct vgpu_clock *clock, u64 now,
+					   u64 limit)
+{
+	struct vgpu_clock_file *cf;
+
+	lockdep_assert_held(clock->sched->lock);
+	list_for_each_entry(cf, &clock->joined, link)
+		if (!cf->waiting && now > cf->running_since &&
+		    now - cf->running_since > limit)
+			return cf;
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_overdue);

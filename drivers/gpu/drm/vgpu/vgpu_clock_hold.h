@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+struct vgpu_kcb_entry;
 struct vgpu_sched;
 
 /**
@@ -18,9 +19,16 @@ struct vgpu_sched;
  * @released: called when a hold has ended and its deferred decisions are
  *	taken (vgpu.ko: wake the daemon; the local device: wake the threads
  *	that wait to simulate).
+ * @host_ms: optional: the host's monotonic time in milliseconds, stamped
+ *	on a file when it starts running (&vgpu_clock_file.running_since) for
+ *	the hold limit (vgpu_clock_overdue()). vgpu.ko sets it; the local
+ *	device, whose files are threads of one process, does not.
  * @joined: files that joined (&vgpu_clock_file.link).
- * @running: joined files not blocked in a wait; while it is not zero,
- *	&vgpu_sched.held is set and the device clock stands.
+ * @running: joined files not blocked in a wait.
+ * @foreign: active jobs of files that had not joined when they submitted
+ *	them (&vgpu_kcb_entry.unclocked). The clock holds only while
+ *	@running is not zero and @foreign is: a process that did not join is
+ *	never stopped by the files that did.
  * @releasing: the hold has ended and its deferred decisions are being
  *	taken; a daemon waiting for the hold to end keeps waiting.
  * @daemon_stopped: the hardware was told to hold and has not simulated
@@ -32,8 +40,10 @@ struct vgpu_sched;
 struct vgpu_clock {
 	struct vgpu_sched *sched;
 	void (*released)(struct vgpu_clock *clock);
+	u64 (*host_ms)(void);
 	struct list_head joined;
 	u32 running;
+	u32 foreign;
 	bool releasing;
 	bool daemon_stopped;
 };
@@ -46,6 +56,7 @@ struct vgpu_clock {
  *	the device lock, read without it.
  * @waiting: blocked in a wait for @wait_job.
  * @wait_job: the job it waits for.
+ * @running_since: &vgpu_clock.host_ms when it last started running.
  *
  * Protected by the device lock.
  */
@@ -55,6 +66,7 @@ struct vgpu_clock_file {
 	u32 arena;
 	bool waiting;
 	u32 wait_job;
+	u64 running_since;
 };
 
 void vgpu_clock_init(struct vgpu_clock *clock, struct vgpu_sched *sched,
@@ -68,6 +80,12 @@ void vgpu_clock_leave(struct vgpu_clock *clock, struct vgpu_clock_file *cf);
 void vgpu_clock_wait_begin(struct vgpu_clock *clock,
 			   struct vgpu_clock_file *cf, u32 job_id);
 void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf);
-void vgpu_clock_job_done(struct vgpu_clock *clock, u32 job_id);
+void vgpu_clock_job_added(struct vgpu_clock *clock,
+			  const struct vgpu_clock_file *cf,
+			  struct vgpu_kcb_entry *e);
+void vgpu_clock_job_done(struct vgpu_clock *clock,
+			 const struct vgpu_kcb_entry *e);
+struct vgpu_clock_file *vgpu_clock_overdue(struct vgpu_clock *clock, u64 now,
+					   u64 limit);
 
 #endif /* _VGPU_CLOCK_HOLD_H_ */

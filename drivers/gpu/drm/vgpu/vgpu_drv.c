@@ -6,14 +6,16 @@
  * and thread-block scheduler. Applications use the render node (GEM buffer
  * objects in device memory, programs, launches, sync objects); the vgpud
  * daemon attaches through /dev/vgpu-backend and models the SMs. This file
- * creates the platform device and the DRM device, and implements the
- * per-file state and GET_PARAM. See Documentation/driver.rst.
+ * registers the platform driver and device, creates the DRM device when it
+ * binds and unplugs it when it unbinds, and implements the per-file state
+ * and GET_PARAM. See Documentation/driver.rst.
  */
 
 #include <linux/dma-fence.h>
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <linux/platform_device.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include <drm/drm_drv.h>
@@ -30,7 +32,6 @@ module_param(vram_size_mb, uint, 0444);
 MODULE_PARM_DESC(vram_size_mb, "Device memory in MiB (1..16384, default 256)");
 
 static struct platform_device *vgpu_pdev;
-static struct vgpu_device *vgpu_dev;
 
 static int vgpu_get_param_ioctl(struct drm_device *drm, void *data,
 				struct drm_file *file)
@@ -85,6 +86,7 @@ static int vgpu_open(struct drm_device *drm, struct drm_file *file)
 	if (!vf)
 		return -ENOMEM;
 	vf->vdev = to_vgpu_device(drm);
+	vf->pid = task_tgid_nr(current);
 	xa_init_flags(&vf->programs, XA_FLAGS_ALLOC1);
 	xa_init(&vf->jobs);
 	atomic_set(&vf->num_jobs, 0);
@@ -152,6 +154,15 @@ static const struct drm_driver vgpu_drm_driver = {
 	.minor = 0,
 };
 
+/* The last reference to the DRM device is gone: no file, mapping or job. */
+static void vgpu_device_release(struct drm_device *drm, void *arg)
+{
+	struct vgpu_device *vdev = arg;
+
+	vgpu_sched_fini(&vdev->sched);
+	vgpu_vram_fini(&vdev->vram);
+}
+
 static int vgpu_device_init(struct vgpu_device *vdev)
 {
 	int ret;
@@ -167,11 +178,21 @@ static int vgpu_device_init(struct vgpu_device *vdev)
 	dev_set_drvdata(vdev->drm.dev, vdev);
 
 	ret = vgpu_vram_init(&vdev->vram, (u64)vram_size_mb << 20);
+	if (ret) {
+		vgpu_sched_fini(&vdev->sched);
+		return ret;
+	}
+	/*
+	 * Device memory, the KCB and the job records outlive an unplug:
+	 * processes may still map buffers and hold job records. They go with
+	 * the DRM device's last reference.
+	 */
+	ret = drmm_add_action_or_reset(&vdev->drm, vgpu_device_release, vdev);
 	if (ret)
-		goto err_sched;
+		return ret;
 	ret = vgpu_backend_register(vdev);
 	if (ret)
-		goto err_vram;
+		return ret;
 	vgpu_debugfs_init(vdev);
 	ret = drm_dev_register(&vdev->drm, 0);
 	if (ret)
@@ -185,70 +206,81 @@ err_drm:
 	drm_dev_unregister(&vdev->drm);
 err_backend:
 	vgpu_backend_unregister(vdev);
-err_vram:
-	vgpu_vram_fini(&vdev->vram);
-err_sched:
-	vgpu_sched_fini(&vdev->sched);
 	return ret;
 }
 
-static void vgpu_device_fini(struct vgpu_device *vdev)
+static int vgpu_probe(struct platform_device *pdev)
 {
-	vgpu_sysfs_fini(vdev);
-	drm_dev_unregister(&vdev->drm);
-	vgpu_backend_unregister(vdev);
-	vgpu_sched_fini(&vdev->sched);
-	vgpu_vram_fini(&vdev->vram);
+	struct vgpu_device *vdev;
+	int ret;
+
+	ret = dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+	vdev = devm_drm_dev_alloc(&pdev->dev, &vgpu_drm_driver,
+				  struct vgpu_device, drm);
+	if (IS_ERR(vdev))
+		return PTR_ERR(vdev);
+	ret = vgpu_device_init(vdev);
+	if (ret)
+		return ret;
+	drm_info(&vdev->drm, "%u MiB of device memory, render node ready\n",
+		 vram_size_mb);
+	return 0;
 }
+
+/*
+ * Hot unplug (unbind, or the module's removal): as DRM drivers do, the
+ * device is unplugged at once - every ioctl of a file still open returns
+ * -ENODEV (drm_ioctl()), a new mmap() too - the backend is detached and
+ * every job that has not ended fails with -ENODEV, so its waiters return.
+ * What processes still hold - files, mappings of buffers, job records -
+ * stays valid until they let go (vgpu_device_release()).
+ */
+static void vgpu_remove(struct platform_device *pdev)
+{
+	struct vgpu_device *vdev = platform_get_drvdata(pdev);
+
+	vgpu_sysfs_fini(vdev);
+	drm_dev_unplug(&vdev->drm);
+	vgpu_backend_unplug(vdev);
+	vgpu_clock_dev_fini(vdev);
+	vgpu_backend_unregister(vdev);
+	drm_info(&vdev->drm, "unplugged\n");
+}
+
+static struct platform_driver vgpu_platform_driver = {
+	.probe = vgpu_probe,
+	.remove = vgpu_remove,
+	.driver = {
+		.name = VGPU_DRIVER_NAME,
+	},
+};
 
 static int __init vgpu_module_init(void)
 {
-	struct platform_device *pdev;
-	struct vgpu_device *vdev;
 	int ret;
 
 	if (!vram_size_mb || vram_size_mb > 16384) {
 		pr_err("vgpu: vram_size_mb must be 1..16384\n");
 		return -EINVAL;
 	}
-
-	pdev = platform_device_register_simple(VGPU_DRIVER_NAME, -1, NULL, 0);
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
-	if (!devres_open_group(&pdev->dev, NULL, GFP_KERNEL)) {
-		ret = -ENOMEM;
-		goto err_pdev;
-	}
-	dma_coerce_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
-
-	vdev = devm_drm_dev_alloc(&pdev->dev, &vgpu_drm_driver,
-				  struct vgpu_device, drm);
-	if (IS_ERR(vdev)) {
-		ret = PTR_ERR(vdev);
-		goto err_devres;
-	}
-	ret = vgpu_device_init(vdev);
+	ret = platform_driver_register(&vgpu_platform_driver);
 	if (ret)
-		goto err_devres;
-
-	vgpu_pdev = pdev;
-	vgpu_dev = vdev;
-	drm_info(&vdev->drm, "%u MiB of device memory, render node ready\n",
-		 vram_size_mb);
+		return ret;
+	vgpu_pdev = platform_device_register_simple(VGPU_DRIVER_NAME, -1,
+						    NULL, 0);
+	if (IS_ERR(vgpu_pdev)) {
+		platform_driver_unregister(&vgpu_platform_driver);
+		return PTR_ERR(vgpu_pdev);
+	}
 	return 0;
-
-err_devres:
-	devres_release_group(&pdev->dev, NULL);
-err_pdev:
-	platform_device_unregister(pdev);
-	return ret;
 }
 
 static void __exit vgpu_module_exit(void)
 {
-	vgpu_device_fini(vgpu_dev);
-	devres_release_group(&vgpu_pdev->dev, NULL);
 	platform_device_unregister(vgpu_pdev);
+	platform_driver_unregister(&vgpu_platform_driver);
 }
 
 module_init(vgpu_module_init);

@@ -13,6 +13,7 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include <drm/drm_device.h>
@@ -58,6 +59,8 @@ struct vgpu_sysfs;
  * @sysfs: the scheduler knobs' attributes (vgpu_sysfs.c).
  * @clock: the synchronised clock; under @lock.
  * @clock_wq: the daemon waits here for the clock's hold to end.
+ * @clock_watch: applies the clock's hold limit while files are joined
+ *	(vgpu_clock.c).
  */
 struct vgpu_device {
 	struct drm_device drm;
@@ -73,6 +76,7 @@ struct vgpu_device {
 	struct vgpu_sysfs *sysfs;
 	struct vgpu_clock clock;
 	wait_queue_head_t clock_wq;
+	struct delayed_work clock_watch;
 };
 
 /**
@@ -83,9 +87,11 @@ struct vgpu_device {
  *	JOB_INFO reports.
  * @num_jobs: records in @jobs.
  * @clock: its part in the synchronised clock.
+ * @pid: thread-group id of the process that opened it (for messages).
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
+	pid_t pid;
 	struct xarray programs;
 	struct xarray jobs;
 	atomic_t num_jobs;
@@ -155,6 +161,7 @@ void vgpu_file_jobs_fini(struct vgpu_file *vf);
 
 /* vgpu_clock.c */
 void vgpu_clock_dev_init(struct vgpu_device *vdev);
+void vgpu_clock_dev_fini(struct vgpu_device *vdev);
 void vgpu_clock_file_fini(struct vgpu_file *vf);
 u32 vgpu_file_arena(struct vgpu_file *vf);
 int vgpu_clock_sync_ioctl(struct drm_device *drm, void *data,
@@ -164,6 +171,7 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file);
 /* vgpu_backend.c */
 int vgpu_backend_register(struct vgpu_device *vdev);
 void vgpu_backend_unregister(struct vgpu_device *vdev);
+void vgpu_backend_unplug(struct vgpu_device *vdev);
 int vgpu_backend_get_desc(struct vgpu_device *vdev,
 			  struct vgpu_device_desc *desc);
 void vgpu_backend_notify(struct vgpu_device *vdev);

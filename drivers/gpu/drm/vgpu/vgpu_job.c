@@ -78,7 +78,7 @@ static void vgpu_job_done(struct vgpu_kcb_entry *e)
 			dma_fence_set_error(job->fence, e->error);
 		dma_fence_signal(job->fence);
 	}
-	vgpu_clock_job_done(&job->vdev->clock, e->id);
+	vgpu_clock_job_done(&job->vdev->clock, e);
 	vgpu_job_cleanup(job);
 }
 
@@ -272,6 +272,13 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		}
 		job->kcb.num_tbs = num_tbs;
 	}
+	if (vgpu_launch_check_arrival(&job->kcb, s->cycle)) {
+		drm_dbg(drm, "SUBMIT: not-before cycle %llu is more than %llu cycles after the device's cycle %llu\n",
+			job->kcb.not_before, DRM_VGPU_NOT_BEFORE_AHEAD,
+			s->cycle);
+		ret = -EINVAL;
+		goto err_unlock;
+	}
 	job->kcb.rank = vf->clock.rank;
 	ret = vgpu_kcb_add(&s->kcb, &job->kcb, s->cycle);
 	if (ret) {
@@ -295,6 +302,8 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	out_fence = dma_fence_get(fence);
 
 	s->emitted = 0;
+	/* The job is complete: a foreign one may end a hold and run now. */
+	vgpu_clock_job_added(&vdev->clock, &vf->clock, &job->kcb);
 	vgpu_sched_run(s);
 	if (s->emitted)
 		vgpu_backend_notify(vdev);
@@ -383,15 +392,30 @@ int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
 }
 
 /**
- * vgpu_file_jobs_fini() - drop the job records of a closing file.
+ * vgpu_file_jobs_fini() - cancel the jobs of a closing file and drop its
+ *	job records.
  * @vf: the file.
  *
- * Jobs still running keep running; they free themselves when they end.
+ * Nobody is left to wait for them: jobs still queued or running fail with
+ * -ECANCELED, their blocks are flushed off the SMs (vgpu_sched_cancel()),
+ * and each frees itself when the daemon has confirmed that the last of its
+ * blocks is off.
  */
 void vgpu_file_jobs_fini(struct vgpu_file *vf)
 {
+	struct vgpu_device *vdev = vf->vdev;
+	struct vgpu_sched *s = &vdev->sched;
 	struct vgpu_job *job;
 	unsigned long id;
+
+	mutex_lock(&vdev->lock);
+	xa_for_each(&vf->jobs, id, job)
+		vgpu_sched_cancel(s, &job->kcb, -ECANCELED);
+	s->emitted = 0;
+	vgpu_sched_run(s);
+	if (s->emitted)
+		vgpu_backend_notify(vdev);
+	mutex_unlock(&vdev->lock);
 
 	xa_for_each(&vf->jobs, id, job)
 		vgpu_kcb_put(&job->kcb);

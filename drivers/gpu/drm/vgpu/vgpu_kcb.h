@@ -69,6 +69,9 @@ struct vgpu_kcb_entry_ops {
  * @res: resources of one TB on an SM.
  * @priority: %DRM_VGPU_PRIORITY_* class.
  * @latency_budget_us: preemption latency budget (0: device default).
+ * @timeout_us: the launch's time limit in simulated microseconds
+ *	(&drm_vgpu_submit.timeout_us; 0: the device's). See
+ *	vgpu_sched_deadline().
  * @not_before: with %DRM_VGPU_SUBMIT_NOT_BEFORE, the cycle before which no
  *	TB starts; 0 otherwise.
  * @arrival: cycle at which the job enters the FCFS order: the later of
@@ -98,7 +101,8 @@ struct vgpu_kcb_entry_ops {
  *	this many of its TBs run on one SM (0: no limit but room).
  * @state: &enum vgpu_kcb_state.
  * @error: 0, or the negative errno that failed the job. Once set, no more
- *	TBs are dispatched.
+ *	TBs are dispatched and those running are flushed off their SMs
+ *	(vgpu_sched_cancel()).
  * @begun: %VGPU_CMD_JOB_BEGIN has been issued.
  * @started: the daemon has consumed the JOB_BEGIN; @start_cycle is final.
  * @begin_seq: command-ring producer index just past the JOB_BEGIN.
@@ -108,6 +112,8 @@ struct vgpu_kcb_entry_ops {
  *	atomics nor global stores that may overwrite what it reads (the
  *	compiler's %VGPU_ENTRY_HAS_ATOMICS and %VGPU_ENTRY_HAS_GLOBAL_RMW).
  *	Strict idempotence (§4.4.3) flushes only such kernels' TBs.
+ * @unclocked: submitted by a file that had not joined the synchronised
+ *	clock: while it is active the clock does not hold (vgpu_clock_hold.c).
  * @preempted: TBs preempted so far (switch or flush).
  * @lost_insts: warp instructions thrown away by flushes.
  *
@@ -132,6 +138,7 @@ struct vgpu_kcb_entry {
 	struct vgpu_tb_res res;
 	u32 priority;
 	u32 latency_budget_us;
+	u32 timeout_us;
 	u64 not_before;
 	u64 arrival;
 	u32 rank;
@@ -155,6 +162,7 @@ struct vgpu_kcb_entry {
 	u64 desc_addr;
 	u64 ctx_bytes;
 	bool idempotent;
+	bool unclocked;
 	u32 preempted;
 	u64 lost_insts;
 };

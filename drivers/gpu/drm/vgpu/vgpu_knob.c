@@ -191,6 +191,34 @@ static const struct vgpu_knob vgpu_knobs[] = {
 		.choices = vgpu_kernel_sched_names,
 		.get = vgpu_knob_kernel_sched_get,
 		.set = vgpu_knob_kernel_sched_set,
+	}, {
+		.name = "job_timeout_us",
+		.kind = VGPU_KNOB_U32,
+		.min = 0,
+		.max = U32_MAX,
+		.def = VGPU_JOB_TIMEOUT_US_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, job_timeout_us),
+	}, {
+		.name = "sync_quantum_cycles",
+		.kind = VGPU_KNOB_U32,
+		.min = VGPU_SYNC_QUANTUM_MIN,
+		.max = VGPU_SYNC_QUANTUM_MAX,
+		.def = VGPU_SYNC_QUANTUM_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, sync_quantum),
+	}, {
+		.name = "clock_hold_ms",
+		.kind = VGPU_KNOB_U32,
+		.min = 0,
+		.max = VGPU_CLOCK_HOLD_MS_MAX,
+		.def = VGPU_CLOCK_HOLD_MS_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, clock_hold_ms),
+	}, {
+		.name = "daemon_timeout_ms",
+		.kind = VGPU_KNOB_U32,
+		.min = VGPU_DAEMON_TIMEOUT_MS_MIN,
+		.max = VGPU_DAEMON_TIMEOUT_MS_MAX,
+		.def = VGPU_DAEMON_TIMEOUT_MS_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, daemon_timeout_ms),
 	},
 };
 

@@ -33,7 +33,7 @@
  * A pure function of its arguments (KUnit tests it). Handles are checked
  * by the caller.
  *
- * Return: 0; -EINVAL for unknown flags, non-zero pad, a bad priority, a
+ * Return: 0; -EINVAL for unknown flags, a bad priority, a
  * zero grid or block dimension, a bad entry index or a parameter size other
  * than the entry's; -E2BIG for a block above the device's or the entry's
  * thread limit, a grid of more than 2^32-1 blocks, registers or shared
@@ -54,10 +54,6 @@ int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 	*why = NULL;
 	if (args->flags & ~DRM_VGPU_SUBMIT_FLAGS) {
 		*why = "unknown flags";
-		return -EINVAL;
-	}
-	if (args->pad) {
-		*why = "pad set";
 		return -EINVAL;
 	}
 	if (args->priority > DRM_VGPU_PRIORITY_REALTIME) {
@@ -234,11 +230,33 @@ void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
 				       VGPU_ENTRY_HAS_GLOBAL_RMW));
 	e->priority = args->priority;
 	e->latency_budget_us = args->latency_budget_us;
+	e->timeout_us = args->timeout_us;
 	if (args->flags & DRM_VGPU_SUBMIT_NOT_BEFORE)
 		e->not_before = args->not_before_cycle;
 	e->kernel_key = vgpu_kernel_key(prog->hash, args->entry);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_launch_kcb_init);
+
+/**
+ * vgpu_launch_check_arrival() - whether a launch's not-before cycle is in
+ *	reach.
+ * @e: its KCB entry (vgpu_launch_kcb_init()).
+ * @now: the device's current cycle.
+ *
+ * An idle device jumps to the next arrival, so a not-before cycle far
+ * ahead would let any process move the device clock towards the end of
+ * its range; at most %DRM_VGPU_NOT_BEFORE_AHEAD cycles ahead are allowed.
+ * Written so that no value of @now or of the not-before cycle wraps.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int vgpu_launch_check_arrival(const struct vgpu_kcb_entry *e, u64 now)
+{
+	if (e->not_before <= now)
+		return 0;
+	return e->not_before - now > DRM_VGPU_NOT_BEFORE_AHEAD ? -EINVAL : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_launch_check_arrival);
 
 /**
  * vgpu_launch_info() - what JOB_INFO reports of a launch.

@@ -31,6 +31,7 @@ void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
 			  const struct drm_vgpu_submit *args,
 			  const struct vgpu_program *prog,
 			  const struct vgpu_tb_res *res, u32 num_tbs);
+int vgpu_launch_check_arrival(const struct vgpu_kcb_entry *e, u64 now);
 void vgpu_launch_info(const struct vgpu_kcb_entry *e,
 		      struct drm_vgpu_job_info *info);
 

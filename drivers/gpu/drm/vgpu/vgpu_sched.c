@@ -143,6 +143,10 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->budget_us = VGPU_BUDGET_US_DEFAULT;
 	s->budget_margin_pct = VGPU_BUDGET_MARGIN_PCT_DEFAULT;
 	s->latency_feedback = false;
+	s->job_timeout_us = VGPU_JOB_TIMEOUT_US_DEFAULT;
+	s->sync_quantum = VGPU_SYNC_QUANTUM_DEFAULT;
+	s->clock_hold_ms = VGPU_CLOCK_HOLD_MS_DEFAULT;
+	s->daemon_timeout_ms = VGPU_DAEMON_TIMEOUT_MS_DEFAULT;
 	for (i = 0; vgpu_partition_policies[i]; i++) {
 		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
 
@@ -1042,20 +1046,23 @@ static void vgpu_sched_track_preemption(struct vgpu_sched *s)
  * vgpu_sched_run() - one scheduling pass.
  * @s: the scheduler.
  *
- * Ends the jobs that are over (JOB_END, fence), lets the policy's kernel
+ * Fails the jobs past their time limit and flushes the blocks of failed
+ * jobs off the SMs (vgpu_sched_cancel.c), ends the jobs that are over
+ * (JOB_END, fence), lets the policy's kernel
  * scheduler plan and its TB scheduler dispatch (two-level, Ch. IV
  * Fig. 4.4), gives issue priority to the TBs another kernel waits for
  * (vgpu_sched_send_priorities()), then asks for a wake-up: at the earliest
- * arrival cycle of a job that is waiting for its not-before cycle, or at
+ * arrival cycle of a job that is waiting for its not-before cycle, at
  * the next cycle when the pass stopped on a full command ring (the next
- * kick continues). Finally
+ * kick continues), and, while blocks run, at the next time limit or one
+ * sync quantum later, whichever comes first. Finally
  * publishes the pass's commands to the daemon in one go. Caller holds the
  * device lock. Does nothing while detached.
  */
 void vgpu_sched_run(struct vgpu_sched *s)
 {
 	struct vgpu_kcb_entry *e, *tmp;
-	u64 want = 0;
+	u64 want = 0, deadline, wake;
 
 	lockdep_assert_held(s->lock);
 	if (!s->attached)
@@ -1063,6 +1070,9 @@ void vgpu_sched_run(struct vgpu_sched *s)
 
 	s->ring_full = false;
 	if (!vgpu_sched_emit_kernel_sched(s))
+		s->ring_full = true;
+	deadline = vgpu_sched_check_timeouts(s);
+	if (!vgpu_sched_flush_failed(s))
 		s->ring_full = true;
 	list_for_each_entry_safe(e, tmp, &s->kcb.active, link) {
 		if (!vgpu_kcb_entry_can_end(e))
@@ -1095,7 +1105,7 @@ void vgpu_sched_run(struct vgpu_sched *s)
 	}
 
 	if (s->ring_full) {
-		want = s->cycle + 1;
+		want = vgpu_cycle_add(s->cycle, 1);
 	} else {
 		/* The active list is in arrival order: the first future one. */
 		list_for_each_entry(e, &s->kcb.active, link) {
@@ -1106,6 +1116,10 @@ void vgpu_sched_run(struct vgpu_sched *s)
 			}
 		}
 	}
+	/* The next deadline, and the sync quantum while blocks run. */
+	wake = vgpu_sched_next_wake(s, deadline);
+	if (wake != U64_MAX && (!want || wake < want))
+		want = wake;
 	if (want && (!s->wake_at || want < s->wake_at)) {
 		struct vgpu_cmd cmd = { .op = VGPU_CMD_WAKE_AT, .addr = want };
 

@@ -161,6 +161,41 @@ struct vgpu_partition_ops {
 #define VGPU_BUDGET_MARGIN_PCT_DEFAULT	25
 #define VGPU_BUDGET_MARGIN_PCT_MAX	90
 
+/*
+ * Default &vgpu_sched.job_timeout_us: two seconds of simulated time, beyond
+ * any launch of the papers' experiments (a billion instructions run in well
+ * under a simulated second) and short of a runaway loop's.
+ */
+#define VGPU_JOB_TIMEOUT_US_DEFAULT	2000000
+
+/*
+ * Default, smallest and largest &vgpu_sched.sync_quantum. 10,000 cycles:
+ * about 2 ms of the model's time on one host core, so the scheduler answers
+ * promptly, and a scheduling pass per quantum costs the model little
+ * (Documentation/experiments.rst, "The sync quantum").
+ */
+#define VGPU_SYNC_QUANTUM_DEFAULT	10000
+#define VGPU_SYNC_QUANTUM_MIN		1000
+#define VGPU_SYNC_QUANTUM_MAX		100000000
+
+/*
+ * Default and largest &vgpu_sched.clock_hold_ms: a program of the
+ * synchronised clock compiles and allocates between its waits, which takes
+ * seconds in a slow guest; thirty of them without a wait is a program that
+ * does not wait at all.
+ */
+#define VGPU_CLOCK_HOLD_MS_DEFAULT	30000
+#define VGPU_CLOCK_HOLD_MS_MAX		3600000
+
+/*
+ * Default, smallest and largest &vgpu_sched.daemon_timeout_ms. A daemon
+ * comes back at least every sync quantum, a fraction of a second even under
+ * TCG; a minute of silence is a daemon that is stopped or stuck.
+ */
+#define VGPU_DAEMON_TIMEOUT_MS_DEFAULT	60000
+#define VGPU_DAEMON_TIMEOUT_MS_MIN	100
+#define VGPU_DAEMON_TIMEOUT_MS_MAX	3600000
+
 /** &vgpu_partition_ops.sm_quota: no limit but room. */
 #define VGPU_SCHED_NO_QUOTA		U32_MAX
 
@@ -329,6 +364,16 @@ struct vgpu_sched_preempt_stats {
  *	whenever it changes; kept across re-attach.
  * @kernel_sched_pending: @kernel_sched still has to be sent (the command
  *	ring was full); the next scheduling pass sends it.
+ * @job_timeout_us: the device's time limit of a job, in simulated
+ *	microseconds from its first dispatch; 0 none (vgpu_sched_deadline()).
+ * @sync_quantum: while blocks run, the hardware comes back to the
+ *	scheduler at least every this many cycles (vgpu_sched_next_wake()).
+ * @clock_hold_ms: the longest a file of the synchronised clock may run on
+ *	the host without waiting (host milliseconds; vgpu.ko's clock glue
+ *	applies it, vgpu_clock.c); 0 no limit.
+ * @daemon_timeout_ms: the longest vgpu.ko waits for an attached daemon
+ *	that has work to answer (host milliseconds, vgpu_backend.c) before
+ *	it takes it for dead.
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -372,6 +417,10 @@ struct vgpu_sched {
 	bool held;
 	enum vgpu_kernel_sched kernel_sched;
 	bool kernel_sched_pending;
+	u32 job_timeout_us;
+	u32 sync_quantum;
+	u32 clock_hold_ms;
+	u32 daemon_timeout_ms;
 };
 
 /* The partition policies, one file each (vgpu_policy_*.c). */
@@ -407,6 +456,16 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);
 void vgpu_sched_set_kernel_sched(struct vgpu_sched *s,
 				 enum vgpu_kernel_sched mode);
 void vgpu_sched_send_kernel_sched(struct vgpu_sched *s);
+
+/* vgpu_sched_cancel.c */
+u64 vgpu_cycle_add(u64 cycle, u64 delta);
+void vgpu_sched_cancel(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
+		       int error);
+bool vgpu_sched_flush_failed(struct vgpu_sched *s);
+u64 vgpu_sched_deadline(const struct vgpu_sched *s,
+			const struct vgpu_kcb_entry *e);
+u64 vgpu_sched_check_timeouts(struct vgpu_sched *s);
+u64 vgpu_sched_next_wake(const struct vgpu_sched *s, u64 deadline);
 
 /* vgpu_sched_preempt.c */
 void vgpu_sched_ctx_free(struct vgpu_sched *s, void *ctx);

@@ -172,7 +172,9 @@ int vgpu_sched_preempt_tb(struct vgpu_sched *s, u32 sm, u32 slot,
 	cmd.slot = slot;
 	/* Room was checked above, before the save area was taken. */
 	vgpu_sched_emit_reserved(s, &cmd);
-	s->preempt_stats.tbs[tech]++;
+	/* A failed job's blocks are flushed to end it, not preempted. */
+	if (!sl->job->error)
+		s->preempt_stats.tbs[tech]++;
 	ss->preempting = true;
 	ss->pending = c;
 	ss->job = sl->job->id;
@@ -230,6 +232,13 @@ int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt)
 	}
 	vgpu_sched_slot_done(s, evt->sm, evt->slot);
 	e->tbs_running--;
+	if (e->error) {
+		/* Flushed to end it (vgpu_sched_cancel.c): it will not run again. */
+		vgpu_sched_ctx_free(s, ctx);
+		trace_vgpu_preempt_tb_done(e->id, evt->tb, evt->sm, evt->flags,
+					   evt->tb_cycles, evt->warp_insts);
+		return 0;
+	}
 	e->preempted++;
 	if (evt->flags == VGPU_PREEMPT_FLUSH) {
 		e->lost_insts += evt->warp_insts;

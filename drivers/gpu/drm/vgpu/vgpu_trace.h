@@ -71,6 +71,25 @@ TRACE_EVENT(vgpu_job_end,
 		      __entry->start_cycle, __entry->end_cycle)
 );
 
+TRACE_EVENT(vgpu_job_cancel,
+	    TP_PROTO(u32 job, int error, u32 tbs_running, u64 start_cycle,
+		     u64 cycle),
+	    TP_ARGS(job, error, tbs_running, start_cycle, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(int, error)
+			     __field(u32, tbs_running)
+			     __field(u64, start_cycle)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->error = error;
+			   __entry->tbs_running = tbs_running;
+			   __entry->start_cycle = start_cycle;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u error=%d tbs_running=%u start=%llu cycle=%llu",
+		      __entry->job, __entry->error, __entry->tbs_running,
+		      __entry->start_cycle, __entry->cycle)
+);
+
 TRACE_EVENT(vgpu_repartition,
 	    TP_PROTO(u32 sm, u32 from, u32 to, u64 cycle),
 	    TP_ARGS(sm, from, to, cycle),
