@@ -21,7 +21,8 @@ static const char * const knob_abi_names[] = {
 	"idempotence", "latency_budget_us", "latency_margin_pct",
 	"latency_feedback", "preempt_stress", "kernel_sched",
 	"job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
-	"daemon_timeout_ms", "maestro_epoch_cycles", "maestro_objective",
+	"daemon_timeout_ms", "fair_slice_us", "file_max_tbs", "file_max_jobs",
+	"file_vram_pct", "maestro_epoch_cycles", "maestro_objective",
 };
 
 /**
@@ -200,6 +201,10 @@ static void knob_numbers(struct kunit *test)
 		  "100000000" },
 		{ "clock_hold_ms", "-1", "3600001", "0", "3600000" },
 		{ "daemon_timeout_ms", "99", "3600001", "100", "3600000" },
+		{ "fair_slice_us", "-1", "10000001", "0", "10000000" },
+		{ "file_max_tbs", "-1", "4294967296", "0", "4294967295" },
+		{ "file_max_jobs", "0", "65537", "1", "65536" },
+		{ "file_vram_pct", "0", "101", "1", "100" },
 		{ "maestro_epoch_cycles", "99", "100000001", "100",
 		  "100000000" },
 	};

@@ -459,6 +459,11 @@ void mock_apply(struct mock_hw *hw)
 			r->prio = true;
 			break;
 		case VGPU_CMD_WAKE_AT:
+			if (!cmd->addr) {
+				/* forget them all */
+				hw->nr_wakes = 0;
+				break;
+			}
 			KUNIT_EXPECT_GT(test, cmd->addr, hw->cycle);
 			KUNIT_ASSERT_LT(test, hw->nr_wakes, MOCK_MAX_WAKES);
 			hw->wakes[hw->nr_wakes++] = cmd->addr;

@@ -29,6 +29,7 @@ static inline void vgpu_test_desc(struct vgpu_device_desc *d)
 	d->core_clock_khz = 1400000;
 	d->reg_alloc_unit = 2;
 	d->shared_alloc_unit = 128;
+	d->max_local_per_thread = 16384;
 }
 
 #endif /* _VGPU_TEST_H_ */

@@ -65,6 +65,9 @@
  *	bytes (power of two).
  * @mem_bandwidth_mbs: DRAM bandwidth of the whole device in MB/s (0:
  *	unknown); what a context switch's save and restore move at.
+ * @max_local_per_thread: bytes of local memory (.local: arrays, spills)
+ *	one thread may use; the daemon refuses a launch beyond it, so the
+ *	driver does first.
  * @reserved: must be zero.
  */
 struct vgpu_device_desc {
@@ -82,7 +85,8 @@ struct vgpu_device_desc {
 	__u32 reg_alloc_unit;
 	__u32 shared_alloc_unit;
 	__u32 mem_bandwidth_mbs;
-	__u32 reserved[7];
+	__u32 max_local_per_thread;
+	__u32 reserved[6];
 };
 
 /**
@@ -202,7 +206,11 @@ enum vgpu_cmd_op {
 	VGPU_CMD_DISPATCH = 2,
 	/** The job is over; the daemon drops its state. */
 	VGPU_CMD_JOB_END = 3,
-	/** Simulate up to at least cycle @addr and kick there. */
+	/**
+	 * Simulate up to at least cycle @addr and kick there. @addr 0: forget
+	 * every wake-up asked for so far (the command processor no longer
+	 * needs one; an idle device then sleeps and its time stands).
+	 */
 	VGPU_CMD_WAKE_AT = 4,
 	/**
 	 * Nothing runs and no program has the device open: forget what the

@@ -73,6 +73,7 @@ extern "C" {
  * @DRM_VGPU_PARAM_MAX_SHARED_PER_TB: bytes of shared memory per block.
  * @DRM_VGPU_PARAM_CORE_CLOCK_KHZ: SM clock; converts cycles to time.
  * @DRM_VGPU_PARAM_CURRENT_CYCLE: the device's simulated cycle.
+ * @DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD: bytes of local memory per thread.
  * @DRM_VGPU_PARAM_COUNT: the number of parameters; not one itself.
  *
  * Every parameter but %DRM_VGPU_PARAM_VRAM_SIZE and
@@ -93,6 +94,7 @@ enum drm_vgpu_param {
 	DRM_VGPU_PARAM_MAX_SHARED_PER_TB = 10,	/* bytes */
 	DRM_VGPU_PARAM_CORE_CLOCK_KHZ = 11,
 	DRM_VGPU_PARAM_CURRENT_CYCLE = 12,	/* simulated cycle of the device */
+	DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD = 13,	/* bytes */
 	DRM_VGPU_PARAM_COUNT
 };
 
@@ -117,7 +119,8 @@ struct drm_vgpu_get_param {
  *	address it with this value.
  *
  * The memory is zeroed. -E2BIG when @size exceeds the device memory,
- * -ENOSPC when no free range is large enough.
+ * -ENOSPC when no free range is large enough or the file's buffers would
+ * hold more than the device's file_vram_pct of it.
  */
 struct drm_vgpu_bo_create {
 	__u64 size;
@@ -217,6 +220,10 @@ struct drm_vgpu_program_destroy {
  *	%DRM_VGPU_NOT_BEFORE_AHEAD cycles after the device's current cycle
  *	(-EINVAL otherwise), so that no launch can move the device clock far.
  * @job_id: out, identifies the job for DRM_IOCTL_VGPU_JOB_INFO.
+ *
+ * -ENOSPC when the file already has the device's file_max_jobs jobs queued
+ * or running; -E2BIG when the entry needs more local memory per thread than
+ * the device allows (%DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD).
  */
 struct drm_vgpu_submit {
 	__u32 program;

@@ -55,6 +55,7 @@ struct local_bo {
 	struct kref ref;
 	struct local_cp *cp;
 	struct drm_mm_node node;
+	struct vgpu_vram_account *account;
 };
 
 /**
@@ -86,6 +87,7 @@ struct local_job {
  */
 struct local_file {
 	struct local_cp *cp;
+	struct vgpu_vram_account *vram;
 	struct vgpu_clock_file clock;
 	struct xarray bos;
 	struct xarray programs;
@@ -442,6 +444,11 @@ int local_cp_open(struct local_cp *cp, struct local_file **out)
 
 	if (!f)
 		return -ENOMEM;
+	f->vram = vgpu_vram_account_new();
+	if (!f->vram) {
+		kfree(f);
+		return -ENOMEM;
+	}
 	f->cp = cp;
 	vgpu_clock_file_init(&f->clock);
 	xa_init_flags(&f->bos, XA_FLAGS_ALLOC1);
@@ -465,7 +472,7 @@ static void bo_release(struct kref *ref)
 {
 	struct local_bo *bo = container_of(ref, struct local_bo, ref);
 
-	vgpu_vram_free(&bo->cp->vram, &bo->node);
+	vgpu_vram_bo_free(&bo->cp->vram, &bo->node, bo->account);
 	kfree(bo);
 }
 
@@ -497,6 +504,7 @@ void local_cp_close(struct local_file *f)
 	xa_for_each(&f->bos, i, bo)
 		kref_put(&bo->ref, bo_release);
 	xa_destroy(&f->bos);
+	vgpu_vram_account_put(f->vram);
 	kfree(f);
 
 	mutex_lock(&cp->lock);
@@ -560,6 +568,7 @@ int local_cp_bo_create(struct local_file *f, uint64_t size, uint32_t *handle,
 		       uint64_t *addr)
 {
 	struct local_bo *bo = kzalloc(sizeof(*bo), GFP_KERNEL);
+	u64 limit;
 	u32 id;
 	int ret;
 
@@ -567,9 +576,21 @@ int local_cp_bo_create(struct local_file *f, uint64_t size, uint32_t *handle,
 		return -ENOMEM;
 	kref_init(&bo->ref);
 	bo->cp = f->cp;
-	ret = vgpu_vram_bo_alloc(&f->cp->vram, &bo->node, size, vgpu_clock_arena(&f->clock));
-	if (!ret)
+	mutex_lock(&f->cp->lock);
+	limit = f->cp->vram.size * f->cp->sched.file_vram_pct / 100;
+	mutex_unlock(&f->cp->lock);
+	ret = vgpu_vram_bo_alloc(&f->cp->vram, &bo->node, size, vgpu_clock_arena(&f->clock),
+				 f->vram, limit);
+	if (ret == -EDQUOT) {
+		fprintf(stderr, "libvgpu: local device: the file holds %llu bytes of device memory; "
+			"%llu more would pass its limit of %llu (file_vram_pct)\n",
+			(unsigned long long)f->vram->bytes, (unsigned long long)size,
+			(unsigned long long)limit);
+		ret = -ENOSPC;
+	} else if (!ret) {
+		bo->account = f->vram;
 		ret = xa_alloc(&f->bos, &id, bo, xa_limit_32b, GFP_KERNEL);
+	}
 	if (ret) {
 		kref_put(&bo->ref, bo_release);
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -736,6 +757,13 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 			(unsigned long long)s->cycle);
 		mutex_unlock(&cp->lock);
 		ret = -EINVAL;
+		goto err;
+	}
+	if (vgpu_sched_owner_jobs(s, f) >= s->file_max_jobs) {
+		fprintf(stderr, "libvgpu: local device: the file has %u jobs queued or running, at most %u (file_max_jobs)\n",
+			vgpu_sched_owner_jobs(s, f), s->file_max_jobs);
+		mutex_unlock(&cp->lock);
+		ret = -ENOSPC;
 		goto err;
 	}
 	job->kcb.rank = f->clock.rank;

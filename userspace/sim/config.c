@@ -27,7 +27,7 @@
 	.shared_per_sm = 48 * 1024, .max_threads_per_tb = 1024, \
 	.max_regs_per_thread = 63, .max_shared_per_tb = 48 * 1024, \
 	.core_clock_khz = 1400000, .reg_alloc_unit = 2, \
-	.shared_alloc_unit = 128, \
+	.shared_alloc_unit = 128, .max_local_per_thread = VGPU_SIM_LOCAL_MAX, \
 }
 
 /*
@@ -69,7 +69,8 @@ static const struct preset {
 				.num_sms = 16, .warp_size = 32, .max_threads_per_sm = 2048,
 				.max_tbs_per_sm = 32, .regs_per_sm = 65536,
 				.shared_per_sm = 96 * 1024, .max_threads_per_tb = 1024,
-				.max_regs_per_thread = 255, .max_shared_per_tb = 48 * 1024,
+				.max_regs_per_thread = 255,
+				.max_local_per_thread = VGPU_SIM_LOCAL_MAX, .max_shared_per_tb = 48 * 1024,
 				.core_clock_khz = 1126000, .reg_alloc_unit = 8,
 				.shared_alloc_unit = 256,
 			},
@@ -101,7 +102,8 @@ static const struct preset {
 				.num_sms = 80, .warp_size = 32, .max_threads_per_sm = 2048,
 				.max_tbs_per_sm = 32, .regs_per_sm = 65536,
 				.shared_per_sm = 96 * 1024, .max_threads_per_tb = 1024,
-				.max_regs_per_thread = 255, .max_shared_per_tb = 96 * 1024,
+				.max_regs_per_thread = 255,
+				.max_local_per_thread = VGPU_SIM_LOCAL_MAX, .max_shared_per_tb = 96 * 1024,
 				.core_clock_khz = 1530000, .reg_alloc_unit = 8,
 				.shared_alloc_unit = 256,
 			},
@@ -188,6 +190,7 @@ static const struct key {
 	DK(num_sms), DK(max_threads_per_sm), DK(max_tbs_per_sm), DK(regs_per_sm),
 	DK(shared_per_sm), DK(max_threads_per_tb), DK(max_regs_per_thread),
 	DK(max_shared_per_tb), DK(core_clock_khz), DK(reg_alloc_unit), DK(shared_alloc_unit),
+	DK(max_local_per_thread),
 	CK(schedulers_per_sm), CK(alu_latency), CK(alu_ii), CK(sfu_latency), CK(sfu_ii),
 	CK(dp_latency), CK(dp_ii), CK(shared_latency), CK(shared_banks), CK(const_latency),
 	CK(two_level_active), CK(l1d_size), CK(l1d_assoc), CK(l1d_mshrs), CK(l1d_latency),

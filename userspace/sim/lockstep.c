@@ -36,6 +36,7 @@ static int post_event(struct vgpu_lockstep *ls, const struct vgpu_evt *evt)
 			return -ENOSPC;
 	}
 	ls->ops->evt_push(ls->ctx, evt);
+	ls->posted++;
 	return 0;
 }
 
@@ -114,7 +115,9 @@ static int apply_one(struct vgpu_lockstep *ls, const struct vgpu_cmd *c)
 				     c->job, c->tb, c->sm, c->slot);
 		return 0;
 	case VGPU_CMD_WAKE_AT:
-		if (c->addr < ls->wake_at)
+		if (!c->addr)
+			ls->wake_at = UINT64_MAX;	/* none needed any more */
+		else if (c->addr < ls->wake_at)
 			ls->wake_at = c->addr;
 		return 0;
 	default:
@@ -127,6 +130,7 @@ int vgpu_lockstep_apply(struct vgpu_lockstep *ls)
 {
 	const struct vgpu_cmd *cmd;
 
+	ls->posted = 0;
 	while ((cmd = ls->ops->cmd_peek(ls->ctx))) {
 		struct vgpu_cmd c = *cmd;
 		int ret;
@@ -136,6 +140,9 @@ int vgpu_lockstep_apply(struct vgpu_lockstep *ls)
 		if (ret)
 			return ret;
 	}
+	/* A refusal is an event the command processor must see now. */
+	if (ls->posted)
+		return ls->ops->kick(ls->ctx, vgpu_sim_cycle(ls->sim));
 	return 0;
 }
 

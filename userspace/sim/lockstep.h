@@ -57,12 +57,18 @@ struct vgpu_lockstep {
 	uint32_t slots_per_sm;
 	uint64_t wake_at;
 	unsigned int events;
+	unsigned int posted;
 	int verbose;
 };
 
 void vgpu_lockstep_init(struct vgpu_lockstep *ls, struct vgpu_sim *sim,
 			const struct vgpu_lockstep_ops *ops, void *ctx);
-/* Applies every published command at the current cycle; 0 or -errno. */
+/*
+ * Applies every published command at the current cycle; 0 or -errno. When
+ * that posted events itself (a refused DISPATCH or PREEMPT), it kicks at
+ * once, so that the command processor learns of them even when nothing is
+ * left to simulate.
+ */
 int vgpu_lockstep_apply(struct vgpu_lockstep *ls);
 /* Whether a turn has anything to simulate (blocks resident or a wake-up due). */
 bool vgpu_lockstep_busy(const struct vgpu_lockstep *ls);

@@ -444,7 +444,7 @@ static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 	if (j->entry.param_size != d->params_size ||
 	    j->entry.regs_per_thread > dev->max_regs_per_thread ||
 	    (uint64_t)j->entry.shared_static + d->dynamic_shared > d->shared_bytes ||
-	    j->entry.local_per_thread > (1u << 20) ||
+	    j->entry.local_per_thread > dev->max_local_per_thread ||
 	    (j->entry.max_threads_per_tb && threads > j->entry.max_threads_per_tb))
 		return -EINVAL;
 	return 0;

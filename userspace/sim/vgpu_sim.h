@@ -18,6 +18,14 @@
 
 struct vgpu_sim;
 
+/*
+ * Local memory one thread may use in every preset (desc.max_local_per_thread):
+ * 16 KiB. The model gives each resident block its own zeroed local memory,
+ * so an SM full of threads at the limit takes 16 KiB x 2048 = 32 MiB of
+ * host memory; CUDA's 512 KiB would take a gigabyte per SM.
+ */
+#define VGPU_SIM_LOCAL_MAX	(16u * 1024)
+
 /* Warp scheduling policies (config key "scheduler"). */
 enum vgpu_sched_policy {
 	VGPU_SCHED_LRR = 0,	/* loose round robin */

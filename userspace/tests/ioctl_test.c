@@ -400,6 +400,24 @@ static void check_bo_errors(void)
 	bc.size = lim.vram_size;	/* the first page is never handed out */
 	expect("BO_CREATE of all device memory -> ENOSPC",
 	       DRM_IOCTL_VGPU_BO_CREATE, &bc, ENOSPC);
+	/* one file may hold file_vram_pct (75 %) of the device memory */
+	bc.size = lim.vram_size / 100 * 80;
+	expect("BO_CREATE of 80 % of device memory, beyond the file's 75 % -> ENOSPC",
+	       DRM_IOCTL_VGPU_BO_CREATE, &bc, ENOSPC);
+	bc.size = lim.vram_size / 100 * 70;
+	expect("BO_CREATE of 70 % of device memory, within the file's 75 %",
+	       DRM_IOCTL_VGPU_BO_CREATE, &bc, 0);
+	if (bc.handle) {
+		uint32_t first = bc.handle;
+
+		bc.size = lim.vram_size / 100 * 10;
+		expect("a second BO_CREATE of 10 %, to 80 % -> ENOSPC",
+		       DRM_IOCTL_VGPU_BO_CREATE, &bc, ENOSPC);
+		bo_close(first);
+		expect("once the first is closed, 10 % fits",
+		       DRM_IOCTL_VGPU_BO_CREATE, &bc, 0);
+		bo_close(bc.handle);
+	}
 	bc.size = 4096;
 	bc.flags = 1;
 	expect("BO_CREATE non-zero flags -> EINVAL", DRM_IOCTL_VGPU_BO_CREATE, &bc, EINVAL);
@@ -852,7 +870,10 @@ static void check_wait_and_clock(void)
 		result(false, "SUBMIT while joined");
 	}
 
-	/* A joined file that runs holds back another file's job too. */
+	/*
+	 * A joined file that runs does not hold back a file that did not
+	 * join: the hold is fenced, and comes back once that job has ended.
+	 */
 	other_fd = open_render_node();
 	if (other_fd >= 0) {
 		uint32_t other_prog, other_bo;
@@ -862,17 +883,19 @@ static void check_wait_and_clock(void)
 		if (!program_create(&im, &other_prog) && !bo_create(4096, &other_bo, NULL)) {
 			launch_init(&l, other_prog, other_bo);
 			if (!vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
-				usleep(200000);
-				result(!job_state(l.s.job_id, &ji) &&
-				       ji.state == DRM_VGPU_JOB_QUEUED,
-				       "another file's job waits while a joined file runs");
-				fd = main_fd;
-				result(!clock_sync(0, 0), "CLOCK_SYNC leave");
-				fd = other_fd;
 				result(!wait_for(l.s.job_id, 120000000000LL) &&
 				       !job_state(l.s.job_id, &ji) &&
 				       ji.state == DRM_VGPU_JOB_DONE && ji.error == 0,
-				       "once it leaves, the other job runs");
+				       "another file's job runs while a joined file runs");
+				get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &c1);
+				usleep(100000);
+				get_param(DRM_VGPU_PARAM_CURRENT_CYCLE, &c0);
+				result(c0 == c1,
+				       "once it has ended, the joined file holds the clock again (%llu)",
+				       (unsigned long long)c1);
+				fd = main_fd;
+				result(!clock_sync(0, 0), "CLOCK_SYNC leave");
+				fd = other_fd;
 			} else {
 				result(false, "SUBMIT in a second file");
 			}
@@ -1105,7 +1128,7 @@ static void check_backend_own(void)
 	       "poll() reports POLLIN when commands are queued");
 	nr = __atomic_load_n((uint32_t *)(cmd + at.cmd.tail), __ATOMIC_ACQUIRE) -
 	     *(uint32_t *)(cmd + at.cmd.head);
-	if (nr == 4) {
+	if (nr == 5) {
 		/* after the SET_KERNEL_SCHED of the attach */
 		struct vgpu_cmd *c = (struct vgpu_cmd *)(cmd + at.cmd.entries) +
 				     (*(uint32_t *)(cmd + at.cmd.head) & 4095);
@@ -1114,8 +1137,12 @@ static void check_backend_own(void)
 		       c[0].addr != 0 && c[1].op == VGPU_CMD_DISPATCH &&
 		       c[1].tb == 0 && c[2].tb == 1 && c[3].tb == 2,
 		       "the launch is JOB_BEGIN then one DISPATCH per block");
+		/* blocks run: the daemon must come back within a sync quantum */
+		result(c[4].op == VGPU_CMD_WAKE_AT && c[4].addr == at.start_cycle + 1 + 10000,
+		       "then a WAKE_AT one sync quantum ahead (%llu)",
+		       (unsigned long long)c[4].addr);
 	} else {
-		result(false, "the launch queued %u commands, want 4", nr);
+		result(false, "the launch queued %u commands, want 5", nr);
 	}
 	memset(&ji, 0, sizeof(ji));
 	ji.job_id = l.s.job_id;

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <time.h>
+
+#include "spin_ptx.h"
 #include "tap.h"
 #include "vgpu.h"
 #include "vgpu_sim.h"
@@ -169,6 +172,8 @@ static int t_bo_alloc(void)
 	uint64_t vram;
 
 	CHECK(open_local(&dev) == 0, "open_local");
+	/* the allocator alone: one file may take it all */
+	CHECK(vgpu_local_attr_store(dev, "file_vram_pct", "100") == 0, "file_vram_pct");
 	CHECK(vgpu_get_param(dev, DRM_VGPU_PARAM_VRAM_SIZE, &vram) == 0, "vram size");
 	CHECK(vgpu_bo_create(dev, 0, &a) == -EINVAL, "size 0");
 	CHECK(vgpu_bo_create(dev, vram + 1, &a) == -E2BIG, "beyond vram");
@@ -422,6 +427,216 @@ static int t_bo_kept_by_job(void)
 	return 0;
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * A kernel that never ends: a wait with a host-time timeout returns -ETIME
+ * about then, whatever the kernel does (the sync quantum hands the waiting
+ * thread the turn back every 10,000 cycles); closing the device cancels
+ * the job. Then the same kernel with a time limit fails with -ETIMEDOUT.
+ */
+static int t_wait_timeout(void)
+{
+	struct vgpu_device *dev;
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo;
+	struct vgpu_params params;
+	struct vgpu_launch l = { .grid = { 1, 1, 1 }, .block = { 32, 1, 1 } };
+	struct vgpu_job job;
+	struct vgpu_job_result res;
+	char err[128];
+	double t0, waited;
+	int ret;
+
+	CHECK(open_local(&dev) == 0, "device");
+	CHECK(vgpu_program_create_ptx(dev, spin_ptx, sizeof(spin_ptx) - 1, &prog, err,
+				      sizeof(err)) == 0, "spin: %s", err);
+	CHECK(vgpu_program_find_entry(prog, "spin", &l.entry) == 0, "entry");
+	CHECK(vgpu_bo_create(dev, 4096, &bo) == 0, "buffer");
+	vgpu_params_init(&params);
+	vgpu_params_u64(&params, 1000000000ull);
+	vgpu_params_ptr(&params, bo);
+	vgpu_params_u32(&params, 32);
+	l.params = &params;
+	l.bos = &bo;
+	l.num_bos = 1;
+	CHECK(vgpu_submit(dev, prog, &l, &job) == 0, "submit");
+	t0 = now_s();
+	ret = vgpu_job_wait(&job, 300 * 1000 * 1000, &res);
+	waited = now_s() - t0;
+	CHECK(ret == -ETIME, "wait: %d, want -ETIME", ret);
+	/* generous: a busy host, AddressSanitizer */
+	CHECK(waited >= 0.3 && waited < 30, "returned after %.2f s for a 0.3 s timeout",
+	      waited);
+
+	/* A time limit of 50 simulated us: the job fails at its deadline. */
+	l.timeout_us = 50;
+	CHECK(vgpu_run(dev, prog, &l, &res) == 0, "run");
+	CHECK(res.error == -ETIMEDOUT, "error %d, want -ETIMEDOUT", res.error);
+	CHECK(res.end_cycle - res.start_cycle == 50ull * cfg.desc.core_clock_khz / 1000,
+	      "ended %" PRIu64 " cycles after its start, want %" PRIu64,
+	      res.end_cycle - res.start_cycle, (uint64_t)50 * cfg.desc.core_clock_khz / 1000);
+	vgpu_bo_destroy(bo);
+	vgpu_program_destroy(prog);
+	vgpu_device_close(dev);	/* the first job still runs: cancelled */
+	return 0;
+}
+
+/* spin on @dev: @blocks blocks of 32 threads, @loops loops, 32 results stored. */
+struct spin {
+	struct vgpu_program *prog;
+	struct vgpu_bo *bo;
+	struct vgpu_params params;
+	struct vgpu_launch l;
+};
+
+static int spin_init(struct spin *sp, struct vgpu_device *dev, uint32_t blocks,
+		     uint64_t loops)
+{
+	char err[128];
+
+	memset(sp, 0, sizeof(*sp));
+	if (vgpu_program_create_ptx(dev, spin_ptx, sizeof(spin_ptx) - 1, &sp->prog, err,
+				    sizeof(err)) ||
+	    vgpu_program_find_entry(sp->prog, "spin", &sp->l.entry) ||
+	    vgpu_bo_create(dev, 4096, &sp->bo))
+		return -1;
+	vgpu_params_init(&sp->params);
+	vgpu_params_u64(&sp->params, loops);
+	vgpu_params_ptr(&sp->params, sp->bo);
+	vgpu_params_u32(&sp->params, 32);
+	sp->l.grid[0] = blocks;
+	sp->l.grid[1] = sp->l.grid[2] = 1;
+	sp->l.block[0] = 32;
+	sp->l.block[1] = sp->l.block[2] = 1;
+	sp->l.params = &sp->params;
+	sp->l.bos = &sp->bo;
+	sp->l.num_bos = 1;
+	return 0;
+}
+
+static void spin_fini(struct spin *sp)
+{
+	vgpu_bo_destroy(sp->bo);
+	vgpu_program_destroy(sp->prog);
+}
+
+/*
+ * Fair shares: beside a launch of 2^32-1 blocks of another file, a small
+ * job of 4 blocks ends within a fair slice (1 ms, 1,400,000 cycles here) and
+ * what its blocks take, under every partition policy; under FCFS it waits
+ * that slice, since FCFS alone would make it wait for all 2^32-1.
+ */
+static int t_fair_share(void)
+{
+	static const char *const policies[] = {
+		"fcfs", "spatial", "smk-even", "smk-drf", "warped-slicer", "maestro",
+	};
+	const uint64_t slice = 1400000;
+
+	for (size_t p = 0; p < sizeof(policies) / sizeof(policies[0]); p++) {
+		struct vgpu_device *hog_dev, *dev;
+		struct spin hog, small;
+		struct vgpu_job hog_job;
+		struct vgpu_job_result res;
+		uint64_t submitted, waited;
+		const uint32_t *o;
+
+		CHECK(open_local(&hog_dev) == 0, "device");
+		CHECK(vgpu_local_attr_store(hog_dev, "partition_policy", policies[p]) == 0,
+		      "%s", policies[p]);
+		CHECK(vgpu_device_open_local_peer(hog_dev, &dev) == 0, "second file");
+		CHECK(spin_init(&hog, hog_dev, UINT32_MAX, 20) == 0, "hog");
+		CHECK(spin_init(&small, dev, 4, 20) == 0, "small");
+		CHECK(vgpu_submit(hog_dev, hog.prog, &hog.l, &hog_job) == 0, "hog submit");
+		CHECK(vgpu_get_param(dev, DRM_VGPU_PARAM_CURRENT_CYCLE, &submitted) == 0, "cycle");
+		CHECK(vgpu_run(dev, small.prog, &small.l, &res) == 0, "small run");
+		CHECK(res.error == 0 && res.tbs_done == 4, "%s: small job: error %d, %" PRIu64
+		      " blocks", policies[p], res.error, res.tbs_done);
+		o = small.bo->map;
+		for (uint32_t i = 0; i < 32; i++)
+			CHECK(o[i] == spin_ref(i, 20), "%s: thread %u stored %#x", policies[p], i,
+			      o[i]);
+		waited = res.end_cycle - submitted;
+		printf("#   %s: the small job ended %" PRIu64 " cycles after it was submitted\n",
+		       policies[p], waited);
+		CHECK(waited < slice + slice / 2, "%s: waited %" PRIu64 " cycles, more than a "
+		      "fair slice and a half", policies[p], waited);
+		if (!strcmp(policies[p], "fcfs"))
+			CHECK(waited >= slice, "fcfs: waited %" PRIu64 " cycles, less than the slice",
+			      waited);
+		spin_fini(&small);
+		vgpu_device_close(dev);
+		spin_fini(&hog);
+		vgpu_device_close(hog_dev);	/* cancels the 2^32-1 blocks */
+	}
+	return 0;
+}
+
+/*
+ * Per-file limits: device memory (file_vram_pct), jobs in flight
+ * (file_max_jobs), blocks on the SMs (file_max_tbs); each refusal leaves the
+ * file and the device working.
+ */
+static int t_file_limits(void)
+{
+	struct vgpu_device *dev, *peer;
+	struct vgpu_bo *a, *b, *c;
+	struct spin sp;
+	struct vgpu_job jobs[3];
+	struct vgpu_job_result res;
+	uint64_t vram;
+
+	CHECK(open_local(&dev) == 0, "device");
+	CHECK(vgpu_device_open_local_peer(dev, &peer) == 0, "peer");
+	CHECK(vgpu_get_param(dev, DRM_VGPU_PARAM_VRAM_SIZE, &vram) == 0, "vram");
+	/* 75 % by default: 60 % fits, 20 % more does not; another file gets it */
+	CHECK(vgpu_bo_create(dev, vram * 60 / 100, &a) == 0, "60 %% of the memory");
+	CHECK(vgpu_bo_create(dev, vram * 20 / 100, &b) == -ENOSPC, "20 %% more: -ENOSPC");
+	CHECK(vgpu_bo_create(peer, vram * 20 / 100, &b) == 0, "another file takes the 20 %%");
+	vgpu_bo_destroy(a);
+	CHECK(vgpu_bo_create(dev, vram * 50 / 100, &c) == 0, "freed memory counts again");
+	vgpu_bo_destroy(c);
+	vgpu_bo_destroy(b);
+	CHECK(vgpu_local_attr_store(dev, "file_vram_pct", "0") == -EINVAL, "pct 0 refused");
+
+	/* two jobs in flight at most: a third SUBMIT is refused, a peer's is not */
+	CHECK(vgpu_local_attr_store(dev, "file_max_jobs", "2") == 0, "file_max_jobs");
+	CHECK(spin_init(&sp, dev, 2, 100) == 0, "spin");
+	CHECK(vgpu_submit(dev, sp.prog, &sp.l, &jobs[0]) == 0, "job 1");
+	CHECK(vgpu_submit(dev, sp.prog, &sp.l, &jobs[1]) == 0, "job 2");
+	CHECK(vgpu_submit(dev, sp.prog, &sp.l, &jobs[2]) == -ENOSPC, "job 3: -ENOSPC");
+	CHECK(vgpu_job_wait(&jobs[0], -1, &res) == 0 && !res.error, "job 1 ends");
+	CHECK(vgpu_job_wait(&jobs[1], -1, &res) == 0 && !res.error, "job 2 ends");
+	CHECK(vgpu_submit(dev, sp.prog, &sp.l, &jobs[2]) == 0, "after they ended, job 3");
+	CHECK(vgpu_job_wait(&jobs[2], -1, &res) == 0 && !res.error, "job 3 ends");
+	spin_fini(&sp);
+
+	/* one block on the SMs at a time: 6 blocks run one after another */
+	CHECK(vgpu_local_attr_store(dev, "file_max_tbs", "1") == 0, "file_max_tbs");
+	CHECK(spin_init(&sp, dev, 6, 1000) == 0, "spin");
+	CHECK(vgpu_run(dev, sp.prog, &sp.l, &res) == 0 && !res.error && res.tbs_done == 6,
+	      "6 blocks");
+	{
+		uint64_t one = res.cycles;
+
+		CHECK(vgpu_local_attr_store(dev, "file_max_tbs", "0") == 0, "no limit");
+		CHECK(vgpu_run(dev, sp.prog, &sp.l, &res) == 0 && !res.error, "6 blocks again");
+		CHECK(one > 4 * res.cycles, "one at a time took %" PRIu64 " cycles, all at once %"
+		      PRIu64, one, res.cycles);
+	}
+	spin_fini(&sp);
+	vgpu_device_close(peer);
+	vgpu_device_close(dev);
+	return 0;
+}
+
 int main(void)
 {
 	if (vgpu_sim_preset("fermi-gtx480", &cfg)) {
@@ -441,5 +656,10 @@ int main(void)
 	       t_bad_program());
 	report("queued jobs run by FCFS and keep their program", t_queue());
 	report("a queued job keeps its buffer's memory", t_bo_kept_by_job());
+	report("a wait's timeout holds under a kernel that never ends; a time limit ends it",
+	       t_wait_timeout());
+	report("beside 2^32-1 blocks of another file, a small job ends within a fair slice "
+	       "under every policy", t_fair_share());
+	report("per-file limits on device memory, jobs and blocks in flight", t_file_limits());
 	return test_summary();
 }

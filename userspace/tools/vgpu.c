@@ -401,6 +401,7 @@ static int cmd_info(void)
 		[DRM_VGPU_PARAM_MAX_SHARED_PER_TB] = "max_shared_per_tb",
 		[DRM_VGPU_PARAM_CORE_CLOCK_KHZ] = "core_clock_khz",
 		[DRM_VGPU_PARAM_CURRENT_CYCLE] = "current_cycle",
+		[DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD] = "max_local_per_thread",
 	};
 	struct vgpu_device *dev;
 

@@ -145,6 +145,32 @@ echo "$old" > $(sysdev)/daemon_timeout_ms
 check "a new vgpud attaches after the dead one" start_vgpud
 check "the device works after the daemon watchdog" works
 
+# 8. Fair shares: beside 2^32-1 blocks of another process under FCFS, a
+#    small job waits one fair slice (fair_slice_us, 1 ms), not for them all;
+#    file_max_jobs refuses a process's launch beyond its limit.
+vgpu_hog --blocks 4294967295 --loops 20 --no-wait --hold 600 > /tmp/hog9.out 2>&1 &
+h=$!
+wait_for '[ "$(active_jobs)" = 1 ]' 300
+timeout 600 vgpu_hog --blocks 4 --loops 20 > /tmp/hog10.out 2>&1; rh=$?
+cat /tmp/hog10.out
+check "a small job beside 2^32-1 blocks of another process ends, its results right" \
+	test "$rh" = 0
+sub=$(sed -n 's/.*submitted at cycle \([0-9]*\).*/\1/p' /tmp/hog10.out)
+end=$(sed -n 's/.* cycles [0-9]*\.\.\([0-9]*\)$/\1/p' /tmp/hog10.out)
+waited=$((${end:-0} - ${sub:-0}))
+# a slice is 1000 us: khz cycles
+check "it waited one fair slice, not for 2^32-1 blocks ($waited cycles, slice $khz)" \
+	test "$waited" -ge "$khz" -a "$waited" -lt $((khz * 3 / 2))
+kill -9 $h
+wait $h 2>/dev/null
+check "the 2^32-1 blocks leave the KCB once their owner is killed" \
+	wait_for '[ "$(active_jobs)" = 0 ]' 300
+old=$(cat $(sysdev)/file_max_jobs)
+echo 1 > $(sysdev)/file_max_jobs
+check "file_max_jobs 1: a launch beside the file's running one is refused" \
+	vgpu_hog --blocks 1 --loops 100000 --launches 2 --expect SUBMIT:ENOSPC
+echo "$old" > $(sysdev)/file_max_jobs
+
 # 7. Hot unplug: the device is unbound with files open and a job running;
 #    the job fails with ENODEV, every later call of the open file too, and
 #    a new device binds and works.

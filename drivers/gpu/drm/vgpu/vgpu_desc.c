@@ -59,6 +59,10 @@ int vgpu_desc_validate(const struct vgpu_device_desc *d, const char **why)
 		*why = "a limit is zero";
 		return -EINVAL;
 	}
+	if (d->max_local_per_thread > 1024 * 1024) {
+		*why = "max_local_per_thread above 1 MiB";
+		return -EINVAL;
+	}
 	if (!is_power_of_2(d->shared_alloc_unit)) {
 		*why = "shared_alloc_unit not a power of two";
 		return -EINVAL;
@@ -135,6 +139,9 @@ int vgpu_desc_param(const struct vgpu_device_desc *d, u32 param, u64 *value)
 		break;
 	case DRM_VGPU_PARAM_CORE_CLOCK_KHZ:
 		*value = d->core_clock_khz;
+		break;
+	case DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD:
+		*value = d->max_local_per_thread;
 		break;
 	default:
 		return -ENOENT;

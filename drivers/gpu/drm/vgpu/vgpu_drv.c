@@ -85,6 +85,11 @@ static int vgpu_open(struct drm_device *drm, struct drm_file *file)
 	vf = kzalloc(sizeof(*vf), GFP_KERNEL);
 	if (!vf)
 		return -ENOMEM;
+	vf->vram = vgpu_vram_account_new();
+	if (!vf->vram) {
+		kfree(vf);
+		return -ENOMEM;
+	}
 	vf->vdev = to_vgpu_device(drm);
 	vf->pid = task_tgid_nr(current);
 	xa_init_flags(&vf->programs, XA_FLAGS_ALLOC1);
@@ -106,6 +111,7 @@ static void vgpu_postclose(struct drm_device *drm, struct drm_file *file)
 	vgpu_clock_file_fini(vf);
 	vgpu_file_jobs_fini(vf);
 	vgpu_file_programs_fini(vf);
+	vgpu_vram_account_put(vf->vram);
 	kfree(vf);
 
 	mutex_lock(&vdev->lock);

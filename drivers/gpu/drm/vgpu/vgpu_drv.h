@@ -88,10 +88,12 @@ struct vgpu_device {
  * @num_jobs: records in @jobs.
  * @clock: its part in the synchronised clock.
  * @pid: thread-group id of the process that opened it (for messages).
+ * @vram: the device memory its buffers hold (file_vram_pct).
  */
 struct vgpu_file {
 	struct vgpu_device *vdev;
 	pid_t pid;
+	struct vgpu_vram_account *vram;
 	struct xarray programs;
 	struct xarray jobs;
 	atomic_t num_jobs;
@@ -102,10 +104,12 @@ struct vgpu_file {
  * struct vgpu_bo - a buffer object: a range of device memory.
  * @base: the GEM object.
  * @node: its range; the device address is @node.start.
+ * @account: the creating file's device-memory account, charged @node.
  */
 struct vgpu_bo {
 	struct drm_gem_object base;
 	struct drm_mm_node node;
+	struct vgpu_vram_account *account;
 };
 
 /**

@@ -25,7 +25,7 @@ static void vgpu_bo_free(struct drm_gem_object *obj)
 	struct vgpu_device *vdev = to_vgpu_device(obj->dev);
 	struct vgpu_bo *bo = to_vgpu_bo(obj);
 
-	vgpu_vram_free(&vdev->vram, &bo->node);
+	vgpu_vram_bo_free(&vdev->vram, &bo->node, bo->account);
 	drm_gem_object_release(obj);
 	kfree(bo);
 }
@@ -70,8 +70,9 @@ int vgpu_bo_create_ioctl(struct drm_device *drm, void *data,
 {
 	struct vgpu_device *vdev = to_vgpu_device(drm);
 	struct drm_vgpu_bo_create *args = data;
+	struct vgpu_file *vf = file->driver_priv;
 	struct vgpu_bo *bo;
-	u64 size;
+	u64 size, limit;
 	int ret;
 
 	if (args->flags) {
@@ -95,12 +96,21 @@ int vgpu_bo_create_ioctl(struct drm_device *drm, void *data,
 	bo->base.funcs = &vgpu_bo_funcs;
 	drm_gem_private_object_init(drm, &bo->base, size);
 
+	limit = div_u64(vdev->vram.size * READ_ONCE(vdev->sched.file_vram_pct),
+			100);
 	ret = vgpu_vram_bo_alloc(&vdev->vram, &bo->node, size,
-				 vgpu_file_arena(file->driver_priv));
+				 vgpu_file_arena(vf), vf->vram, limit);
+	if (ret == -EDQUOT) {
+		drm_dbg(drm, "BO_CREATE: the file holds %llu bytes of device memory; %llu more would pass its limit of %llu (file_vram_pct)\n",
+			vf->vram->bytes, size, limit);
+		ret = -ENOSPC;
+		goto err_put;
+	}
 	if (ret) {
 		drm_dbg(drm, "BO_CREATE: no free range of %llu bytes\n", size);
 		goto err_put;
 	}
+	bo->account = vf->vram;
 
 	ret = drm_gem_create_mmap_offset(&bo->base);
 	if (ret) {

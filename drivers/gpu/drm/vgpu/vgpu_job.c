@@ -279,6 +279,12 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		ret = -EINVAL;
 		goto err_unlock;
 	}
+	if (vgpu_sched_owner_jobs(s, file) >= s->file_max_jobs) {
+		drm_dbg(drm, "SUBMIT: the file has %u jobs queued or running, at most %u (file_max_jobs)\n",
+			vgpu_sched_owner_jobs(s, file), s->file_max_jobs);
+		ret = -ENOSPC;
+		goto err_unlock;
+	}
 	job->kcb.rank = vf->clock.rank;
 	ret = vgpu_kcb_add(&s->kcb, &job->kcb, s->cycle);
 	if (ret) {

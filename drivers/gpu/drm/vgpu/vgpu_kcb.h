@@ -114,6 +114,8 @@ struct vgpu_kcb_entry_ops {
  *	Strict idempotence (§4.4.3) flushes only such kernels' TBs.
  * @unclocked: submitted by a file that had not joined the synchronised
  *	clock: while it is active the clock does not hold (vgpu_clock_hold.c).
+ * @barred: starts no block in the current scheduling pass: its file is at
+ *	its limit or owes another file its fair share (vgpu_sched_fair()).
  * @preempted: TBs preempted so far (switch or flush).
  * @lost_insts: warp instructions thrown away by flushes.
  *
@@ -163,6 +165,7 @@ struct vgpu_kcb_entry {
 	u64 ctx_bytes;
 	bool idempotent;
 	bool unclocked;
+	bool barred;
 	u32 preempted;
 	u64 lost_insts;
 };
@@ -249,6 +252,18 @@ static inline bool vgpu_kcb_entry_can_end(const struct vgpu_kcb_entry *e)
 static inline bool vgpu_kcb_entry_wants_tbs(const struct vgpu_kcb_entry *e)
 {
 	return !e->error && (e->next_tb < e->num_tbs || e->nr_requeued);
+}
+
+/**
+ * vgpu_kcb_entry_may_start() - whether an entry may start a TB now.
+ * @e: the entry.
+ *
+ * Return: true when it has TBs to dispatch and is not barred in this pass
+ * (&vgpu_kcb_entry.barred).
+ */
+static inline bool vgpu_kcb_entry_may_start(const struct vgpu_kcb_entry *e)
+{
+	return vgpu_kcb_entry_wants_tbs(e) && !e->barred;
 }
 
 /**

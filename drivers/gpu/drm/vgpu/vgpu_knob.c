@@ -219,6 +219,34 @@ static const struct vgpu_knob vgpu_knobs[] = {
 		.max = VGPU_DAEMON_TIMEOUT_MS_MAX,
 		.def = VGPU_DAEMON_TIMEOUT_MS_DEFAULT,
 		.offset = offsetof(struct vgpu_sched, daemon_timeout_ms),
+	}, {
+		.name = "fair_slice_us",
+		.kind = VGPU_KNOB_U32,
+		.min = 0,
+		.max = VGPU_FAIR_SLICE_US_MAX,
+		.def = VGPU_FAIR_SLICE_US_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, fair_slice_us),
+	}, {
+		.name = "file_max_tbs",
+		.kind = VGPU_KNOB_U32,
+		.min = 0,
+		.max = U32_MAX,
+		.def = 0,
+		.offset = offsetof(struct vgpu_sched, file_max_tbs),
+	}, {
+		.name = "file_max_jobs",
+		.kind = VGPU_KNOB_U32,
+		.min = 1,
+		.max = VGPU_FILE_MAX_JOBS_MAX,
+		.def = VGPU_FILE_MAX_JOBS_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, file_max_jobs),
+	}, {
+		.name = "file_vram_pct",
+		.kind = VGPU_KNOB_U32,
+		.min = 1,
+		.max = 100,
+		.def = VGPU_FILE_VRAM_PCT_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, file_vram_pct),
 	},
 };
 

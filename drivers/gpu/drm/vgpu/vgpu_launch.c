@@ -106,6 +106,10 @@ int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 		*why = "entry needs more registers per thread than the device has";
 		return -E2BIG;
 	}
+	if (e->local_per_thread > desc->max_local_per_thread) {
+		*why = "entry needs more local memory per thread than the device allows";
+		return -E2BIG;
+	}
 	shared = (u64)e->shared_static + args->dynamic_shared;
 	if (shared > desc->max_shared_per_tb ||
 	    round_up(shared, (u64)desc->shared_alloc_unit) >

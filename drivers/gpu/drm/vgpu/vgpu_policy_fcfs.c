@@ -23,7 +23,9 @@ static void vgpu_fcfs_dispatch(struct vgpu_sched *s)
 			continue;	/* all dispatched or failed */
 		if (e->arrival > s->cycle)
 			return;		/* it and everything after it wait */
-		while (vgpu_kcb_entry_wants_tbs(e)) {
+		if (e->barred)
+			continue;	/* another file is owed its share */
+		while (vgpu_kcb_entry_may_start(e)) {
 			int sm;
 
 			if (!vgpu_sched_room(s, e)) {

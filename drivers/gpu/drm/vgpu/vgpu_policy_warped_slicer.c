@@ -524,7 +524,7 @@ static bool vgpu_ws_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 {
 	u32 n = s->smst.num_sms, start = s->rr_next, i;
 
-	for (i = 0; i < n && vgpu_kcb_entry_wants_tbs(e); i++) {
+	for (i = 0; i < n && vgpu_kcb_entry_may_start(e); i++) {
 		u32 sm = (start + i) % n, limit = e->quota;
 
 		if (!vgpu_sched_sm_owned_by(s, sm, e))
@@ -534,7 +534,7 @@ static bool vgpu_ws_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 			if (!limit)
 				continue;
 		}
-		while (vgpu_kcb_entry_wants_tbs(e) &&
+		while (vgpu_kcb_entry_may_start(e) &&
 		       (!limit || vgpu_smst_kernel_tbs(&s->smst, sm, e) < limit)) {
 			if (!vgpu_smst_can_fit_job(&s->smst, sm, &e->res, e)) {
 				vgpu_smst_note_refusal(&s->smst, sm, &e->res);
@@ -577,7 +577,7 @@ static void vgpu_ws_dispatch(struct vgpu_sched *s)
 			list_for_each_entry(e, &s->kcb.active, link) {
 				if (e->priority != prio ||
 				    (requeued && !e->nr_requeued) ||
-				    !vgpu_sched_candidate(s, e))
+				    !vgpu_sched_candidate(s, e) || e->barred)
 					continue;
 				k = vgpu_ws_find(ws, e);
 				if (k && !k->laid_out)

@@ -231,6 +231,10 @@ int vgpu_program_validate(const void *image, size_t size,
 			*why = "entry needs more shared memory than a block may have";
 			return -E2BIG;
 		}
+		if (e->local_per_thread > desc->max_local_per_thread) {
+			*why = "entry needs more local memory per thread than the device allows";
+			return -E2BIG;
+		}
 		if (e->max_threads_per_tb > desc->max_threads_per_tb) {
 			*why = "entry .maxntid above the device's block limit";
 			return -E2BIG;

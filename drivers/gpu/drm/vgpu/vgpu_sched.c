@@ -147,6 +147,9 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->sync_quantum = VGPU_SYNC_QUANTUM_DEFAULT;
 	s->clock_hold_ms = VGPU_CLOCK_HOLD_MS_DEFAULT;
 	s->daemon_timeout_ms = VGPU_DAEMON_TIMEOUT_MS_DEFAULT;
+	s->fair_slice_us = VGPU_FAIR_SLICE_US_DEFAULT;
+	s->file_max_jobs = VGPU_FILE_MAX_JOBS_DEFAULT;
+	s->file_vram_pct = VGPU_FILE_VRAM_PCT_DEFAULT;
 	for (i = 0; vgpu_partition_policies[i]; i++) {
 		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
 
@@ -743,6 +746,7 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	vgpu_kcb_take_tb(e);
 	e->tbs_running++;
 	s->rr_next = (sm + 1) % s->smst.num_sms;
+	vgpu_sched_tb_started(s, e);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_dispatch);
@@ -842,10 +846,10 @@ static bool vgpu_sched_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e)
 {
 	u32 n = s->smst.num_sms, start = s->rr_next, i;
 
-	for (i = 0; i < n && vgpu_kcb_entry_wants_tbs(e); i++) {
+	for (i = 0; i < n && vgpu_kcb_entry_may_start(e); i++) {
 		u32 sm = (start + i) % n;
 
-		while (vgpu_kcb_entry_wants_tbs(e) &&
+		while (vgpu_kcb_entry_may_start(e) &&
 		       vgpu_sched_may_use(s, e, sm)) {
 			if (!vgpu_smst_can_fit_job(&s->smst, sm, &e->res, e)) {
 				vgpu_smst_note_refusal(&s->smst, sm, &e->res);
@@ -886,7 +890,7 @@ void vgpu_sched_tb_dispatch(struct vgpu_sched *s)
 			list_for_each_entry(e, &s->kcb.active, link) {
 				if (e->priority != prio ||
 				    (requeued && !e->nr_requeued) ||
-				    !vgpu_sched_candidate(s, e))
+				    !vgpu_sched_candidate(s, e) || e->barred)
 					continue;
 				if (!vgpu_sched_fill(s, e))
 					return;
@@ -1091,6 +1095,7 @@ void vgpu_sched_run(struct vgpu_sched *s)
 		return;
 	}
 	vgpu_sched_stress(s);
+	vgpu_sched_fair(s);
 	if (!s->ring_full) {
 		if (s->policy->plan) {
 			s->policy->plan(s);
@@ -1125,6 +1130,17 @@ void vgpu_sched_run(struct vgpu_sched *s)
 
 		if (vgpu_sched_emit(s, &cmd))
 			s->wake_at = want;
+	} else if (!want && s->wake_at) {
+		/*
+		 * The last block ended before the quantum's wake-up: without
+		 * the cancel an idle device would jump to it, and the gap
+		 * before the next launch - whose length depends on when the
+		 * host submits - would drain the memory system.
+		 */
+		struct vgpu_cmd cmd = { .op = VGPU_CMD_WAKE_AT, .addr = 0 };
+
+		if (vgpu_sched_emit(s, &cmd))
+			s->wake_at = 0;
 	}
 	s->sink->publish(s->sink_ctx);
 }

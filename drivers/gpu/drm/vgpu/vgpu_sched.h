@@ -196,6 +196,29 @@ struct vgpu_partition_ops {
 #define VGPU_DAEMON_TIMEOUT_MS_MIN	100
 #define VGPU_DAEMON_TIMEOUT_MS_MAX	3600000
 
+/*
+ * Default &vgpu_sched.fair_slice_us: a millisecond of simulated time, an
+ * operating system's time slice; longer than any of the papers' launches
+ * waits behind another in their multi-program runs at the recorded sizes,
+ * so those runs are unchanged.
+ */
+#define VGPU_FAIR_SLICE_US_DEFAULT	1000
+#define VGPU_FAIR_SLICE_US_MAX		10000000
+
+/*
+ * Default &vgpu_sched.file_max_jobs: far more launches than a program keeps
+ * in flight, few enough that the scheduler's passes, which walk the active
+ * jobs, stay short.
+ */
+#define VGPU_FILE_MAX_JOBS_DEFAULT	1024
+#define VGPU_FILE_MAX_JOBS_MAX		65536
+
+/*
+ * Default &vgpu_sched.file_vram_pct: a program alone may use three quarters
+ * of the device memory, and another always finds a quarter.
+ */
+#define VGPU_FILE_VRAM_PCT_DEFAULT	75
+
 /** &vgpu_partition_ops.sm_quota: no limit but room. */
 #define VGPU_SCHED_NO_QUOTA		U32_MAX
 
@@ -374,6 +397,15 @@ struct vgpu_sched_preempt_stats {
  * @daemon_timeout_ms: the longest vgpu.ko waits for an attached daemon
  *	that has work to answer (host milliseconds, vgpu_backend.c) before
  *	it takes it for dead.
+ * @fair_slice_us: simulated microseconds a file may wait with nothing on
+ *	the SMs before it is owed its share (vgpu_sched_fair()); 0 off.
+ * @file_max_tbs: the most blocks of one file on the SMs; 0 no limit.
+ * @file_max_jobs: the most jobs of one file queued or running.
+ * @file_vram_pct: the share of device memory one file's buffers may take.
+ * @fair_waiter: the file that waits with nothing on the SMs (an opaque
+ *	&vgpu_kcb_entry.owner, compared only), NULL when none.
+ * @fair_since: since when it waits.
+ * @fair_owner: the file owed its share, NULL when none.
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -421,6 +453,13 @@ struct vgpu_sched {
 	u32 sync_quantum;
 	u32 clock_hold_ms;
 	u32 daemon_timeout_ms;
+	u32 fair_slice_us;
+	u32 file_max_tbs;
+	u32 file_max_jobs;
+	u32 file_vram_pct;
+	const void *fair_waiter;
+	u64 fair_since;
+	const void *fair_owner;
 };
 
 /* The partition policies, one file each (vgpu_policy_*.c). */
@@ -466,6 +505,12 @@ u64 vgpu_sched_deadline(const struct vgpu_sched *s,
 			const struct vgpu_kcb_entry *e);
 u64 vgpu_sched_check_timeouts(struct vgpu_sched *s);
 u64 vgpu_sched_next_wake(const struct vgpu_sched *s, u64 deadline);
+
+/* vgpu_sched_fair.c */
+u32 vgpu_sched_owner_tbs(const struct vgpu_sched *s, const void *owner);
+u32 vgpu_sched_owner_jobs(const struct vgpu_sched *s, const void *owner);
+void vgpu_sched_tb_started(struct vgpu_sched *s, struct vgpu_kcb_entry *e);
+void vgpu_sched_fair(struct vgpu_sched *s);
 
 /* vgpu_sched_preempt.c */
 void vgpu_sched_ctx_free(struct vgpu_sched *s, void *ctx);

@@ -90,6 +90,24 @@ TRACE_EVENT(vgpu_job_cancel,
 		      __entry->start_cycle, __entry->cycle)
 );
 
+TRACE_EVENT(vgpu_fair_share,
+	    TP_PROTO(u32 job, int pid, u64 waited, u32 share, u64 cycle),
+	    TP_ARGS(job, pid, waited, share, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(int, pid)
+			     __field(u64, waited)
+			     __field(u32, share)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->pid = pid;
+			   __entry->waited = waited;
+			   __entry->share = share;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u pid=%d waited=%llu share=%u cycle=%llu",
+		      __entry->job, __entry->pid, __entry->waited,
+		      __entry->share, __entry->cycle)
+);
+
 TRACE_EVENT(vgpu_repartition,
 	    TP_PROTO(u32 sm, u32 from, u32 to, u64 cycle),
 	    TP_ARGS(sm, from, to, cycle),

@@ -107,20 +107,54 @@ void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node)
 }
 
 /**
+ * vgpu_vram_account_new() - an empty account for a new file.
+ *
+ * Return: the account with the file's reference, or NULL.
+ */
+struct vgpu_vram_account *vgpu_vram_account_new(void)
+{
+	struct vgpu_vram_account *a = kzalloc(sizeof(*a), GFP_KERNEL);
+
+	if (a)
+		kref_init(&a->ref);
+	return a;
+}
+
+static void vgpu_vram_account_release(struct kref *ref)
+{
+	kfree(container_of(ref, struct vgpu_vram_account, ref));
+}
+
+/**
+ * vgpu_vram_account_put() - drop a reference to an account.
+ * @a: the account, or NULL.
+ */
+void vgpu_vram_account_put(struct vgpu_vram_account *a)
+{
+	if (a)
+		kref_put(&a->ref, vgpu_vram_account_release);
+}
+
+/**
  * vgpu_vram_bo_alloc() - allocate a buffer object's range.
  * @vram: the device memory.
  * @node: zeroed node that receives the range.
  * @size: bytes asked for; rounded up to whole pages, so that no other
  *	owner's data shares a page the buffer's owner maps.
  * @arena: as for vgpu_vram_alloc().
+ * @account: the creating file's account; charged the buffer's size, and
+ *	referenced, on success.
+ * @limit: the most bytes @account may hold.
  *
  * The range is cleared: a new buffer never shows an earlier owner's data.
  *
  * Return: 0, -EINVAL for size 0, -E2BIG when @size exceeds the device
- * memory, -ENOSPC when no free range is large enough.
+ * memory, -EDQUOT when the account would pass @limit, -ENOSPC when no free
+ * range is large enough.
  */
 int vgpu_vram_bo_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
-		       u64 size, u32 arena)
+		       u64 size, u32 arena, struct vgpu_vram_account *account,
+		       u64 limit)
 {
 	int ret;
 
@@ -129,10 +163,41 @@ int vgpu_vram_bo_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
 	if (size > vram->size)
 		return -E2BIG;
 	size = PAGE_ALIGN(size);
+	mutex_lock(&vram->lock);
+	if (account->bytes + size > limit) {
+		mutex_unlock(&vram->lock);
+		return -EDQUOT;
+	}
+	account->bytes += size;
+	mutex_unlock(&vram->lock);
 	ret = vgpu_vram_alloc(vram, node, size, PAGE_SIZE, arena);
-	if (!ret)
-		memset(vgpu_vram_ptr(vram, node->start), 0, size);
-	return ret;
+	if (ret) {
+		mutex_lock(&vram->lock);
+		account->bytes -= size;
+		mutex_unlock(&vram->lock);
+		return ret;
+	}
+	kref_get(&account->ref);
+	memset(vgpu_vram_ptr(vram, node->start), 0, size);
+	return 0;
+}
+
+/**
+ * vgpu_vram_bo_free() - give a buffer object's range back.
+ * @vram: the device memory.
+ * @node: the range, or an unallocated node.
+ * @account: the account it was charged to (its reference is dropped).
+ */
+void vgpu_vram_bo_free(struct vgpu_vram *vram, struct drm_mm_node *node,
+		       struct vgpu_vram_account *account)
+{
+	if (!drm_mm_node_allocated(node))
+		return;
+	mutex_lock(&vram->lock);
+	account->bytes -= node->size;
+	drm_mm_remove_node(node);
+	mutex_unlock(&vram->lock);
+	vgpu_vram_account_put(account);
 }
 
 /**

@@ -10,6 +10,7 @@
 #ifndef _VGPU_VRAM_H_
 #define _VGPU_VRAM_H_
 
+#include <linux/kref.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -34,12 +35,30 @@ struct vgpu_vram {
 	struct drm_mm mm;
 };
 
+/**
+ * struct vgpu_vram_account - the device memory one file's buffers hold
+ *	(the per-file limit, sysfs file_vram_pct).
+ * @ref: the file's reference and one per buffer it created: a buffer may
+ *	outlive its file (a job, a mapping, another file's handle).
+ * @bytes: bytes its buffers hold; under &vgpu_vram.lock.
+ */
+struct vgpu_vram_account {
+	struct kref ref;
+	u64 bytes;
+};
+
+struct vgpu_vram_account *vgpu_vram_account_new(void);
+void vgpu_vram_account_put(struct vgpu_vram_account *a);
+
 int vgpu_vram_init(struct vgpu_vram *vram, u64 size);
 void vgpu_vram_fini(struct vgpu_vram *vram);
 int vgpu_vram_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
 		    u64 size, u64 align, u32 arena);
 int vgpu_vram_bo_alloc(struct vgpu_vram *vram, struct drm_mm_node *node,
-		       u64 size, u32 arena);
+		       u64 size, u32 arena, struct vgpu_vram_account *account,
+		       u64 limit);
+void vgpu_vram_bo_free(struct vgpu_vram *vram, struct drm_mm_node *node,
+		       struct vgpu_vram_account *account);
 void *vgpu_vram_ctx_alloc(struct vgpu_vram *vram, u64 bytes, u64 *addr);
 void vgpu_vram_ctx_free(struct vgpu_vram *vram, void *handle);
 void vgpu_vram_free(struct vgpu_vram *vram, struct drm_mm_node *node);

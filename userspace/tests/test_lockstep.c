@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_lockstep - the hardware's half of the lock-step protocol
+ * (userspace/sim/lockstep.c) over a transport of plain arrays, with the
+ * real model: what the command processor is told, and when.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <drm/vgpu_backend.h>
+
+#include "sim/lockstep.h"
+#include "sim/vgpu_sim.h"
+#include "tap.h"
+
+#define QUEUE	16
+
+struct transport {
+	struct vgpu_cmd cmds[QUEUE];
+	unsigned int ncmds, next_cmd;
+	struct vgpu_evt evts[QUEUE];
+	unsigned int nevts;
+	/* events published at each kick, and the kicks' cycles */
+	unsigned int kicks, evts_at_kick[QUEUE];
+	uint64_t kick_cycle[QUEUE];
+};
+
+static const struct vgpu_cmd *t_peek(void *ctx)
+{
+	struct transport *t = ctx;
+
+	return t->next_cmd < t->ncmds ? &t->cmds[t->next_cmd] : NULL;
+}
+
+static void t_pop(void *ctx)
+{
+	((struct transport *)ctx)->next_cmd++;
+}
+
+static uint32_t t_space(void *ctx)
+{
+	return QUEUE - ((struct transport *)ctx)->nevts;
+}
+
+static void t_push(void *ctx, const struct vgpu_evt *evt)
+{
+	struct transport *t = ctx;
+
+	t->evts[t->nevts++] = *evt;
+}
+
+static int t_kick(void *ctx, uint64_t cycle)
+{
+	struct transport *t = ctx;
+
+	if (t->kicks < QUEUE) {
+		t->evts_at_kick[t->kicks] = t->nevts;
+		t->kick_cycle[t->kicks] = cycle;
+	}
+	t->kicks++;
+	return 0;
+}
+
+static const struct vgpu_lockstep_ops t_ops = {
+	.cmd_peek = t_peek,
+	.cmd_pop = t_pop,
+	.evt_space = t_space,
+	.evt_push = t_push,
+	.kick = t_kick,
+};
+
+/*
+ * A DISPATCH the model refuses, on an idle device: the refusal (a TB_DONE
+ * with the error) reaches the command processor at once, in a kick, and is
+ * not left in the event queue while the daemon sleeps with nothing to
+ * simulate - the job would hang until an unrelated one woke the daemon.
+ */
+static int refused_dispatch_is_kicked(void)
+{
+	static uint8_t vram[1 << 16];
+	struct vgpu_sim_config cfg;
+	struct transport t = { 0 };
+	struct vgpu_lockstep ls;
+	struct vgpu_sim *sim;
+	int ret;
+
+	CHECK(!vgpu_sim_preset("fermi-gtx480", &cfg), "preset");
+	sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
+	CHECK(sim, "model");
+	vgpu_sim_set_cycle(sim, 1234);
+	vgpu_lockstep_init(&ls, sim, &t_ops, &t);
+	/* job 7 never began: the model refuses its block */
+	t.cmds[t.ncmds++] = (struct vgpu_cmd){
+		.op = VGPU_CMD_DISPATCH, .job = 7, .tb = 3, .sm = 1, .slot = 2,
+	};
+	ret = vgpu_lockstep_apply(&ls);
+	CHECK(ret == 0, "apply: %d", ret);
+	CHECK(!vgpu_lockstep_busy(&ls), "nothing to simulate");
+	CHECK(t.nevts == 1 && t.evts[0].type == VGPU_EVT_TB_DONE &&
+	      t.evts[0].job == 7 && t.evts[0].tb == 3 && t.evts[0].sm == 1 &&
+	      t.evts[0].slot == 2 && t.evts[0].status == -ENOENT,
+	      "one TB_DONE(-ENOENT) for job 7 block 3 (%u events, status %d)",
+	      t.nevts, t.nevts ? t.evts[0].status : 0);
+	CHECK(t.kicks == 1, "the refusal was kicked %u times, want 1", t.kicks);
+	CHECK(t.evts_at_kick[0] == 1 && t.kick_cycle[0] == 1234,
+	      "kicked with the event, at the current cycle (%u events, cycle %llu)",
+	      t.evts_at_kick[0], (unsigned long long)t.kick_cycle[0]);
+
+	/* Commands that post nothing do not kick. */
+	t.cmds[t.ncmds++] = (struct vgpu_cmd){ .op = VGPU_CMD_NOP };
+	t.cmds[t.ncmds++] = (struct vgpu_cmd){ .op = VGPU_CMD_WAKE_AT, .addr = 5000 };
+	ret = vgpu_lockstep_apply(&ls);
+	CHECK(ret == 0 && t.kicks == 1, "no kick without an event (%d, %u kicks)", ret,
+	      t.kicks);
+	vgpu_sim_destroy(sim);
+	return 0;
+}
+
+int main(void)
+{
+	report("a DISPATCH refused on an idle device is kicked at once",
+	       refused_dispatch_is_kicked());
+	return test_summary();
+}
