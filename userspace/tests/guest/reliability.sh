@@ -40,7 +40,7 @@ works() {
 #    place them; the limit flushes the runaway off its SM).
 vgpu_hog --blocks 1 --timeout-us 500 --expect ETIMEDOUT > /tmp/hog1.out 2>&1 &
 h=$!
-wait_for '[ "$(active_jobs)" = 1 ]' 300
+wait_for '[ "$(active_jobs)" = 1 ]' 600
 check "another process's job completes while a runaway kernel runs" works
 wait $h; rh=$?
 cat /tmp/hog1.out
@@ -75,7 +75,7 @@ check "no job is left in the KCB" test "$(active_jobs)" = 0
 #    could run while they stayed.
 vgpu_hog --blocks 400 --no-wait --hold 600 > /tmp/hog3.out 2>&1 &
 h=$!
-wait_for '[ "$(active_jobs)" = 1 ]' 300
+wait_for '[ "$(active_jobs)" = 1 ]' 600
 check "the owner's job runs before it is killed" test "$(active_jobs)" = 1
 kill -9 $h
 wait $h 2>/dev/null
@@ -115,7 +115,7 @@ check "the device works on from there" works
 #    next sync quantum, detaches, and the job fails with EIO.
 vgpu_hog --blocks 1 --expect EIO > /tmp/hog6.out 2>&1 &
 h=$!
-wait_for '[ "$(active_jobs)" = 1 ]' 300
+wait_for '[ "$(active_jobs)" = 1 ]' 600
 kill -TERM "$(cat /run/vgpud.pid)"
 check "vgpud exits promptly on SIGTERM during a long job" \
 	wait_for '! kill -0 $(cat /run/vgpud.pid) 2>/dev/null' 300
@@ -132,7 +132,7 @@ old=$(cat $(sysdev)/daemon_timeout_ms)
 echo 2000 > $(sysdev)/daemon_timeout_ms
 vgpu_hog --blocks 1 --expect EIO > /tmp/hog7.out 2>&1 &
 h=$!
-wait_for '[ "$(active_jobs)" = 1 ]' 300
+wait_for '[ "$(active_jobs)" = 1 ]' 600
 kill -STOP "$(cat /run/vgpud.pid)"
 check "a stopped daemon's job fails with EIO after daemon_timeout_ms" wait $h
 cat /tmp/hog7.out
@@ -150,7 +150,7 @@ check "the device works after the daemon watchdog" works
 #    file_max_jobs refuses a process's launch beyond its limit.
 vgpu_hog --blocks 4294967295 --loops 20 --no-wait --hold 600 > /tmp/hog9.out 2>&1 &
 h=$!
-wait_for '[ "$(active_jobs)" = 1 ]' 300
+wait_for '[ "$(active_jobs)" = 1 ]' 600
 timeout 600 vgpu_hog --blocks 4 --loops 20 > /tmp/hog10.out 2>&1; rh=$?
 cat /tmp/hog10.out
 check "a small job beside 2^32-1 blocks of another process ends, its results right" \
@@ -176,7 +176,7 @@ echo "$old" > $(sysdev)/file_max_jobs
 #    a new device binds and works.
 vgpu_hog --blocks 1 --expect ENODEV > /tmp/hog8.out 2>&1 &
 h=$!
-wait_for '[ "$(active_jobs)" = 1 ]' 300
+wait_for '[ "$(active_jobs)" = 1 ]' 600
 echo vgpu > /sys/bus/platform/drivers/vgpu/unbind
 check "unbind: the running job fails with ENODEV" wait $h
 cat /tmp/hog8.out
