@@ -743,6 +743,8 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 	vgpu_sched_emit(s, &cmd);
 	trace_vgpu_dispatch(e->id, tb, sm, place.slot, s->cycle);
 
+	if (s->slots)
+		vgpu_sched_slot_of(s, sm, place.slot)->reissued = e->nr_requeued;
 	vgpu_kcb_take_tb(e);
 	e->tbs_running++;
 	s->rr_next = (sm + 1) % s->smst.num_sms;

@@ -238,6 +238,9 @@ struct vgpu_partition_ops {
  * @drain_tb: that TB.
  * @prio: the daemon was told that the TB in the slot issues first
  *	(%VGPU_CMD_SET_TB_PRIORITY); cleared when it leaves.
+ * @reissued: the TB in the slot was preempted before and issued again;
+ *	the stress mode switches it rather than flush it a second time
+ *	(vgpu_sched_stress()). Cleared when it leaves.
  */
 struct vgpu_sched_slot {
 	void *pending;
@@ -248,6 +251,7 @@ struct vgpu_sched_slot {
 	u32 drain_job;
 	u32 drain_tb;
 	bool prio;
+	bool reissued;
 };
 
 /**

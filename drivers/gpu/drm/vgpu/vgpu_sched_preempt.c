@@ -109,6 +109,7 @@ void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 	vgpu_sched_ctx_free(s, ss->restored);
 	ss->restored = NULL;
 	ss->prio = false;
+	ss->reissued = false;
 }
 
 /**
@@ -742,12 +743,22 @@ void vgpu_sched_stress(struct vgpu_sched *s)
 		const struct vgpu_smst_slot *sl =
 			vgpu_smst_slot(&s->smst, sm, slot);
 		enum vgpu_preempt_tech tech = VGPU_TECH_SWITCH;
-		u64 insts;
+		u64 insts, start;
 		u32 flags;
 
 		if (!sl || !sl->job || vgpu_sched_slot_of(s, sm, slot)->preempting)
 			continue;
-		if ((s->stress_rng >> 32) & 1) {
+		/* a block runs a period on its SM before it is picked again */
+		if (!vgpu_sched_tb_progress(s, sm, slot, &insts, &flags, &start) &&
+		    s->cycle - start < s->stress_period)
+			continue;
+		/*
+		 * A block flushed once is switched from then on: it keeps its
+		 * progress, so that the last blocks of a kernel finish however
+		 * often the stress mode comes back (every sync quantum).
+		 */
+		if (((s->stress_rng >> 32) & 1) &&
+		    !vgpu_sched_slot_of(s, sm, slot)->reissued) {
 			if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags,
 						   NULL))
 				flags = 0;
