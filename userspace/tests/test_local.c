@@ -211,6 +211,68 @@ static void t_suite_scheds(void)
 	       total[5] != total[0] && total[9] != total[6] ? 0 : -1);
 }
 
+/*
+ * The device attributes warp_sched and subcore_assign reach the model as
+ * its configuration keys do: a workload takes the same cycles either way,
+ * and "config" gives the configured scheduler back.
+ */
+static int attr_run(const char *wl, const char *const *attrs, const char *const *kv,
+		    uint64_t *cycles)
+{
+	const struct vgpu_workload *w = vgpu_workload_find(wl);
+	struct vgpu_sim_config saved = cfg;
+	struct workload_args args = { .seed = 1 };
+	struct workload_result res = { 0 };
+	struct vgpu_device *dev;
+	char msg[256] = "";
+	int ret;
+
+	CHECK(w, "%s", wl);
+	args.size = w->small_size;
+	for (; kv && *kv; kv += 2)
+		CHECK(vgpu_sim_config_set(&cfg, kv[0], kv[1]) == 0, "%s", kv[0]);
+	ret = open_local(&dev);
+	cfg = saved;
+	CHECK(ret == 0, "open_local");
+	for (; attrs && *attrs; attrs += 2)
+		CHECK(vgpu_local_attr_store(dev, attrs[0], attrs[1]) == 0, "%s = %s", attrs[0],
+		      attrs[1]);
+	ret = w->run(dev, &args, &res, msg, sizeof(msg));
+	vgpu_device_close(dev);
+	CHECK(ret == 0, "%s: %s", wl, msg);
+	*cycles = res.cycles;
+	return 0;
+}
+
+static int t_sched_attrs(void)
+{
+	static const char *const pp_a[] = { "warp_sched", "elf++", NULL };
+	static const char *const pp_k[] = { "scheduler", "elf", "newcar", "1", "l1i_prefetch", "1",
+					    NULL };
+	static const char *const back_a[] = { "warp_sched", "elf", "warp_sched", "config", NULL };
+	static const char *const srr_a[] = { "subcore_assign", "srr", NULL };
+	static const char *const srr_k[] = { "subcore_assign", "srr", NULL };
+	static const char *const bad_a[] = { "warp_sched", "fastest", NULL };
+	uint64_t a, b, c;
+	struct vgpu_device *dev;
+
+	CHECK(attr_run("fdtd2d", NULL, NULL, &c) == 0, "configured");
+
+	CHECK(attr_run("fdtd2d", pp_a, NULL, &a) == 0, "warp_sched=elf++");
+	CHECK(attr_run("fdtd2d", NULL, pp_k, &b) == 0, "elf, newcar, l1i_prefetch");
+	CHECK(a == b && a != c, "elf++: %" PRIu64 " cycles by attribute, %" PRIu64
+	      " by configuration, %" PRIu64 " configured", a, b, c);
+	CHECK(attr_run("fdtd2d", back_a, NULL, &a) == 0, "back to config");
+	CHECK(a == c, "config: %" PRIu64 " cycles, %" PRIu64 " before", a, c);
+	CHECK(attr_run("hotspot", srr_a, NULL, &a) == 0, "subcore_assign=srr");
+	CHECK(attr_run("hotspot", NULL, srr_k, &b) == 0, "subcore_assign = srr");
+	CHECK(a == b, "srr: %" PRIu64 " cycles by attribute, %" PRIu64 " by configuration", a, b);
+	CHECK(open_local(&dev) == 0, "open_local");
+	CHECK(vgpu_local_attr_store(dev, bad_a[0], bad_a[1]) == -EINVAL, "a bad value refused");
+	vgpu_device_close(dev);
+	return 0;
+}
+
 static int t_params(void)
 {
 	struct vgpu_device *dev;
@@ -714,6 +776,8 @@ int main(void)
 	report("a second run of the suite gives identical cycles and warp_insts",
 	       t_suite_deterministic());
 	t_suite_scheds();
+	report("warp_sched and subcore_assign set the model's scheduler as its configuration "
+	       "does; config restores it", t_sched_attrs());
 	report("get_param answers from the configuration and the model", t_params());
 	report("buffer objects: best fit, page aligned, zeroed, address 0 unused",
 	       t_bo_alloc());
