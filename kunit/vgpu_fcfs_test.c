@@ -438,6 +438,46 @@ static void fcfs_kernel_sched(struct kunit *test)
 	mock_finish(hw);
 }
 
+/*
+ * The warp scheduler and the sub-core assignment reach the hardware at once
+ * when they change, once each; the jobs still run; back to the daemon's
+ * configured ones is a command too.
+ */
+static void fcfs_warp_sched(struct kunit *test)
+{
+	struct mock_hw *hw = mock_new(test, MOCK_RING_MAX);
+	struct mock_job *a;
+	u32 n;
+
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_warp_sched(&hw->s, VGPU_WARP_SCHED_ELF_PP);
+	vgpu_sched_set_warp_sched(&hw->s, VGPU_WARP_SCHED_ELF_PP);
+	vgpu_sched_set_subcore_assign(&hw->s, VGPU_SUBCORE_ASSIGN_SHUFFLE);
+	mutex_unlock(&hw->lock);
+	KUNIT_ASSERT_EQ(test, hw->nr_cmds, 2);
+	KUNIT_EXPECT_EQ(test, hw->cmds[0].op, VGPU_CMD_SET_WARP_SCHED);
+	KUNIT_EXPECT_EQ(test, hw->cmds[0].flags, VGPU_WARP_SCHED_ELF_PP);
+	KUNIT_EXPECT_EQ(test, hw->cmds[1].op, VGPU_CMD_SET_SUBCORE_ASSIGN);
+	KUNIT_EXPECT_EQ(test, hw->cmds[1].flags, VGPU_SUBCORE_ASSIGN_SHUFFLE);
+
+	a = mock_job_new(hw, 4, 64, 8, 0, 10);
+	mock_submit(hw, a);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	KUNIT_EXPECT_EQ(test, hw->wsched_cmds, 1);
+	KUNIT_EXPECT_EQ(test, hw->wsched, VGPU_WARP_SCHED_ELF_PP);
+	KUNIT_EXPECT_EQ(test, hw->subcore, VGPU_SUBCORE_ASSIGN_SHUFFLE);
+	n = hw->nr_cmds;
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_warp_sched(&hw->s, VGPU_WARP_SCHED_CONFIG);
+	mutex_unlock(&hw->lock);
+	KUNIT_ASSERT_EQ(test, hw->nr_cmds, n + 1);
+	KUNIT_EXPECT_EQ(test, hw->cmds[n].op, VGPU_CMD_SET_WARP_SCHED);
+	KUNIT_EXPECT_EQ(test, hw->cmds[n].flags, VGPU_WARP_SCHED_CONFIG);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
 static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_every_tb_once),
 	KUNIT_CASE(fcfs_waits_for_earlier_job),
@@ -451,6 +491,7 @@ static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_idle_repeats),
 	KUNIT_CASE(fcfs_start_cycle_when_applied),
 	KUNIT_CASE(fcfs_kernel_sched),
+	KUNIT_CASE(fcfs_warp_sched),
 	{}
 };
 

@@ -19,8 +19,8 @@
 static const char * const knob_abi_names[] = {
 	"partition_policy", "preempt_policy", "smst_alloc", "smk_quota_min",
 	"idempotence", "latency_budget_us", "latency_margin_pct",
-	"latency_feedback", "preempt_stress", "kernel_sched",
-	"job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
+	"latency_feedback", "preempt_stress", "kernel_sched", "warp_sched",
+	"subcore_assign", "job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
 	"daemon_timeout_ms", "fair_slice_us", "file_max_tbs", "file_max_jobs",
 	"file_vram_pct", "maestro_epoch_cycles", "maestro_objective",
 };
@@ -294,6 +294,18 @@ static void knob_choices(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, knob_store(d, "kernel_sched", "gto"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "kernel_sched"),
 			   "none [lrr] ipr fair\n");
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "warp_sched"),
+			   "[config] lrr gto two-level elf elf-newcar elf++ rba\n");
+	KUNIT_EXPECT_EQ(test, knob_store(d, "warp_sched", "elf++\n"), 0);
+	KUNIT_EXPECT_EQ(test, d->s.warp_sched, VGPU_WARP_SCHED_ELF_PP);
+	KUNIT_EXPECT_EQ(test, knob_store(d, "warp_sched", "elf+"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, d->s.warp_sched, VGPU_WARP_SCHED_ELF_PP);
+	KUNIT_EXPECT_EQ(test, knob_store(d, "subcore_assign", "srr"), 0);
+	KUNIT_EXPECT_EQ(test, d->s.subcore_assign, VGPU_SUBCORE_ASSIGN_SRR);
+	KUNIT_EXPECT_EQ(test, knob_store(d, "subcore_assign", "random"),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "subcore_assign"),
+			   "config rr [srr] shuffle\n");
 	KUNIT_EXPECT_EQ(test, knob_store(d, "smst_alloc", "2-way"), 0);
 	KUNIT_EXPECT_EQ(test, d->s.alloc_mode, VGPU_SMST_TWO_WAY);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_objective", "antt"), 0);

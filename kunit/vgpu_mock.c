@@ -448,6 +448,16 @@ void mock_apply(struct mock_hw *hw)
 			hw->ksched = cmd->flags;
 			hw->ksched_cmds++;
 			break;
+		case VGPU_CMD_SET_WARP_SCHED:
+			KUNIT_EXPECT_LT(test, cmd->flags, VGPU_WARP_SCHED_COUNT);
+			hw->wsched = cmd->flags;
+			hw->wsched_cmds++;
+			break;
+		case VGPU_CMD_SET_SUBCORE_ASSIGN:
+			KUNIT_EXPECT_LT(test, cmd->flags,
+					VGPU_SUBCORE_ASSIGN_COUNT);
+			hw->subcore = cmd->flags;
+			break;
 		case VGPU_CMD_SET_TB_PRIORITY:
 			/* Once per block, and only for one that runs there. */
 			hw->prio_cmds++;

@@ -81,6 +81,9 @@ struct mock_hw {
 	u32 resets;
 	u32 ksched_cmds;
 	u32 ksched;
+	u32 wsched_cmds;
+	u32 wsched;
+	u32 subcore;
 	u32 prio_cmds;
 	/* preemptions carried out, save areas handed out and not yet freed */
 	u32 switches, flushes, restores;

@@ -252,6 +252,63 @@ enum vgpu_cmd_op {
 	 * two or more kernels share the SM; mode %VGPU_KSCHED_NONE ignores it.
 	 */
 	VGPU_CMD_SET_TB_PRIORITY = 8,
+	/**
+	 * The warp scheduler of every SM (Park, dissertation, Ch. III; Barnes
+	 * et al., sub-core partitioning): @flags is the &enum vgpu_warp_sched
+	 * the schedulers use from the command's cycle on.
+	 */
+	VGPU_CMD_SET_WARP_SCHED = 9,
+	/**
+	 * The assignment of warps to sub-cores (Barnes et al.): @flags is the
+	 * &enum vgpu_subcore_assign_mode for the warps dispatched from the
+	 * command's cycle on; resident warps stay where they are.
+	 */
+	VGPU_CMD_SET_SUBCORE_ASSIGN = 10,
+};
+
+/**
+ * enum vgpu_warp_sched - &vgpu_cmd.flags of %VGPU_CMD_SET_WARP_SCHED.
+ * @VGPU_WARP_SCHED_CONFIG: the scheduler of the daemon's configuration
+ *	(default).
+ * @VGPU_WARP_SCHED_LRR: loose round robin.
+ * @VGPU_WARP_SCHED_GTO: greedy then oldest.
+ * @VGPU_WARP_SCHED_TWO_LEVEL: two-level active and pending sets.
+ * @VGPU_WARP_SCHED_ELF: earliest load first (Ch. III), without NewCAR
+ *	and instruction prefetch.
+ * @VGPU_WARP_SCHED_ELF_NEWCAR: ELF with the NewCAR re-execution queue.
+ * @VGPU_WARP_SCHED_ELF_PP: ELF++: ELF, NewCAR and next-line instruction
+ *	prefetch.
+ * @VGPU_WARP_SCHED_RBA: register-bank-aware scheduling.
+ * @VGPU_WARP_SCHED_COUNT: number of values.
+ */
+enum vgpu_warp_sched {
+	VGPU_WARP_SCHED_CONFIG = 0,
+	VGPU_WARP_SCHED_LRR = 1,
+	VGPU_WARP_SCHED_GTO = 2,
+	VGPU_WARP_SCHED_TWO_LEVEL = 3,
+	VGPU_WARP_SCHED_ELF = 4,
+	VGPU_WARP_SCHED_ELF_NEWCAR = 5,
+	VGPU_WARP_SCHED_ELF_PP = 6,
+	VGPU_WARP_SCHED_RBA = 7,
+	VGPU_WARP_SCHED_COUNT
+};
+
+/**
+ * enum vgpu_subcore_assign_mode - &vgpu_cmd.flags of
+ * %VGPU_CMD_SET_SUBCORE_ASSIGN.
+ * @VGPU_SUBCORE_ASSIGN_CONFIG: the assignment of the daemon's
+ *	configuration (default).
+ * @VGPU_SUBCORE_ASSIGN_RR: round robin, warp W to sub-core W mod N.
+ * @VGPU_SUBCORE_ASSIGN_SRR: skewed round robin, (W + W / N) mod N.
+ * @VGPU_SUBCORE_ASSIGN_SHUFFLE: seeded balanced random permutations.
+ * @VGPU_SUBCORE_ASSIGN_COUNT: number of values.
+ */
+enum vgpu_subcore_assign_mode {
+	VGPU_SUBCORE_ASSIGN_CONFIG = 0,
+	VGPU_SUBCORE_ASSIGN_RR = 1,
+	VGPU_SUBCORE_ASSIGN_SRR = 2,
+	VGPU_SUBCORE_ASSIGN_SHUFFLE = 3,
+	VGPU_SUBCORE_ASSIGN_COUNT
 };
 
 /**
@@ -312,7 +369,9 @@ static inline __u64 vgpu_ctx_bytes(__u32 threads, __u32 regs_per_thread,
  * struct vgpu_cmd - one command-ring entry (64 bytes).
  * @op: &enum vgpu_cmd_op.
  * @flags: DISPATCH: %VGPU_DISPATCH_RESTORE or zero; PREEMPT: the
- *	technique; SET_KERNEL_SCHED: &enum vgpu_kernel_sched; otherwise zero.
+ *	technique; SET_KERNEL_SCHED: &enum vgpu_kernel_sched; SET_WARP_SCHED:
+ *	&enum vgpu_warp_sched; SET_SUBCORE_ASSIGN: &enum
+ *	vgpu_subcore_assign_mode; otherwise zero.
  * @job: job id (kernel-global).
  * @addr: JOB_BEGIN: device address of the job descriptor; WAKE_AT: cycle;
  *	PREEMPT (switch) and DISPATCH (restore): the context save area.

@@ -197,10 +197,14 @@ static const struct key {
 	CK(l2_size), CK(l2_assoc), CK(l2_latency), CK(mem_partitions), CK(mem_latency),
 	CK(dram_bandwidth_mbs), CK(dram_banks), CK(dram_row_bytes), CK(dram_row_miss),
 	CK(icnt_latency), CK(atomic_latency), CK(l1i_size), CK(l1i_assoc), CK(reg_banks),
-	CK(collectors), CK(threads),
+	CK(collectors), CK(threads), CK(newcar), CK(l1i_prefetch), CK(subcore_seed),
 };
 
-static const char *const sched_names[VGPU_SCHED_COUNT_] = { "lrr", "gto", "two-level" };
+static const char *const sched_names[VGPU_SCHED_COUNT_] = {
+	"lrr", "gto", "two-level", "elf", "rba",
+};
+/* subcore_assign (enum vgpu_subcore_assign; sub-core paper Sec. IV-B) */
+static const char *const subcore_names[VGPU_SUBCORE_COUNT_] = { "rr", "srr", "shuffle" };
 /* kernel_sched (enum vgpu_kernel_sched; thesis §5.4.3, §5.5.2) */
 static const char *const ksched_names[VGPU_KSCHED_COUNT] = { "none", "lrr", "ipr", "fair" };
 
@@ -250,6 +254,15 @@ int vgpu_sim_config_set(struct vgpu_sim_config *c, const char *key, const char *
 		for (uint32_t i = 0; i < VGPU_SCHED_COUNT_; i++) {
 			if (!strcmp(value, sched_names[i])) {
 				c->scheduler = i;
+				return 0;
+			}
+		}
+		return -EINVAL;
+	}
+	if (!strcmp(key, "subcore_assign")) {
+		for (uint32_t i = 0; i < VGPU_SUBCORE_COUNT_; i++) {
+			if (!strcmp(value, subcore_names[i])) {
+				c->subcore_assign = i;
 				return 0;
 			}
 		}
@@ -339,11 +352,14 @@ int vgpu_sim_config_write(const struct vgpu_sim_config *c, char *buf, size_t len
 	size_t n = 0;
 	int r;
 
-	r = snprintf(buf, len, "name = %.*s\nscheduler = %s\nkernel_sched = %s\n",
+	r = snprintf(buf, len, "name = %.*s\nscheduler = %s\nkernel_sched = %s\n"
+		     "subcore_assign = %s\n",
 		     (int)sizeof(c->desc.name), c->desc.name,
 		     c->scheduler < VGPU_SCHED_COUNT_ ? sched_names[c->scheduler] : "lrr",
 		     c->kernel_sched < VGPU_KSCHED_COUNT ? ksched_names[c->kernel_sched] :
-		     "none");
+		     "none",
+		     c->subcore_assign < VGPU_SUBCORE_COUNT_ ? subcore_names[c->subcore_assign] :
+		     "rr");
 	if (r < 0)
 		return -EINVAL;
 	n = (size_t)r;

@@ -121,6 +121,43 @@ static int64_t sext8(unsigned int v)
 	return (int8_t)(uint8_t)v;
 }
 
+/*
+ * ELF's program points of the job's entry from the image's analysis
+ * section (vgpu_program.h), at decoded instruction indices (@map: word
+ * index in the entry to instruction, -1 for none). An image without the
+ * section, or with one that does not fit, gives no points: every warp has
+ * the same priority. The code runs the same either way.
+ */
+static void elf_points(struct job *j, const struct vgpu_program_header *h, const uint8_t *img,
+		       const int32_t *map, uint32_t words)
+{
+	struct vgpu_program_analysis an;
+	uint32_t sz;
+	uint64_t at;
+
+	j->nelf = 0;
+	if (h->version_minor < 1 || !h->analysis_offset || h->analysis_offset % 8 ||
+	    (uint64_t)h->analysis_offset + h->analysis_size > h->image_size ||
+	    h->analysis_size < 4)
+		return;
+	memcpy(&sz, img + h->analysis_offset, sizeof(sz));
+	if (sz < sizeof(an) || (uint64_t)sz * h->num_entries > h->analysis_size)
+		return;
+	at = h->analysis_offset + (uint64_t)sz * j->desc.entry;
+	memcpy(&an, img + at, sizeof(an));
+	for (uint32_t i = 0; i < an.num_elf_points && i < VGPU_ELF_SLOTS; i++) {
+		const struct vgpu_elf_point *p = &an.elf[i];
+
+		if (p->pc >= words || map[p->pc] < 0 ||
+		    (j->nelf && j->elf[j->nelf - 1].idx >= (uint32_t)map[p->pc]))
+			continue;
+		j->elf[j->nelf++] = (struct elf_pt){
+			.idx = (uint32_t)map[p->pc], .score = p->score,
+			.branch = p->flags & VGPU_ELF_BRANCH,
+		};
+	}
+}
+
 int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t size)
 {
 	const struct vgpu_program_header *h = (const void *)img;
@@ -283,6 +320,7 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 	}
 	(void)nwords;
 	j->ncode = n;
+	elf_points(j, h, img, map, last - first);
 	ret = 0;
 out:
 	free(map);

@@ -108,6 +108,22 @@ static int apply_one(struct vgpu_lockstep *ls, const struct vgpu_cmd *c)
 			lockstep_log(ls, "kernel-aware scheduling mode %u at cycle %" PRIu64,
 				     c->flags, vgpu_sim_cycle(ls->sim));
 		return 0;
+	case VGPU_CMD_SET_WARP_SCHED:
+		/* the warp scheduler (model.rst) from this cycle on */
+		if (vgpu_sim_warp_sched_cmd(ls->sim, c->flags))
+			lockstep_log(ls, "warp scheduler %u refused", c->flags);
+		else if (ls->verbose)
+			lockstep_log(ls, "warp scheduler %u at cycle %" PRIu64, c->flags,
+				     vgpu_sim_cycle(ls->sim));
+		return 0;
+	case VGPU_CMD_SET_SUBCORE_ASSIGN:
+		/* sub-core assignment of the warps dispatched from this cycle on */
+		if (vgpu_sim_subcore_assign_cmd(ls->sim, c->flags))
+			lockstep_log(ls, "sub-core assignment %u refused", c->flags);
+		else if (ls->verbose)
+			lockstep_log(ls, "sub-core assignment %u at cycle %" PRIu64, c->flags,
+				     vgpu_sim_cycle(ls->sim));
+		return 0;
 	case VGPU_CMD_SET_TB_PRIORITY:
 		/* a block another kernel waits for (model.rst) issues first */
 		if (vgpu_sim_tb_priority_cmd(ls->sim, c) && ls->verbose)

@@ -234,6 +234,8 @@ int mem_create(struct vgpu_sim *s)
 		struct smt *t = &s->sms[i].t;
 
 		t->mshr = sim_calloc(cfg->l1d_mshrs, sizeof(*t->mshr));
+		t->nmshr = cfg->l1d_mshrs;
+		t->prefetch = cfg->l1i_prefetch;
 		t->fu_free = sim_calloc((size_t)ns * FU_N, sizeof(*t->fu_free));
 		t->bank_free = sim_calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
 		t->coll_free = sim_calloc((size_t)ns * (cfg->collectors + 1),
@@ -301,6 +303,7 @@ void mem_reset(struct vgpu_sim *s)
 		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
 		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
 		t->ldst_free = 0;
+		memset(t->car, 0, sizeof(t->car));
 	}
 }
 
@@ -336,6 +339,7 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
 		if (t->ldst_free)
 			t->ldst_free += (uint64_t)delta;
+		shift_arr(t->car, VGPU_SIM_NEWCAR_ENTRIES, delta);
 	}
 }
 
@@ -403,13 +407,39 @@ static unsigned int space_of(unsigned int sp, uint64_t *a)
 	return VGPU_SP_GLOBAL;
 }
 
+/*
+ * NewCAR (thesis Sec. 3.3.4, Fig. 3.4): a request the L1D cannot take at
+ * *@t until @ready (no free MSHR or way) enters the re-execution queue and
+ * leaves the LD/ST unit free; it is executed again at @ready. With the
+ * queue full the unit waits for an entry (*@t moves). Returns the time
+ * the request executes; the warp's later stores wait for it (Fig. 3.5).
+ */
+static uint64_t car_enqueue(struct sm *sm, struct warp *w, uint64_t *t, uint64_t ready)
+{
+	uint64_t *q = sm->t.car;
+	uint32_t qi = 0;
+
+	for (uint32_t i = 1; i < VGPU_SIM_NEWCAR_ENTRIES; i++)
+		if (q[i] < q[qi])
+			qi = i;
+	if (q[qi] > *t)
+		*t = q[qi];	/* full: the unit waits for an entry */
+	if (ready <= *t)
+		return *t;
+	q[qi] = ready;
+	if (ready > w->car_until)
+		w->car_until = ready;
+	return ready;
+}
+
 /* One L1D load transaction at *@t; returns its data time, may delay *@t. */
-static uint64_t l1_load(struct mctx *c, struct sm *sm, uint64_t line, uint8_t sect, uint64_t *t)
+static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t line,
+			uint8_t sect, uint64_t *t)
 {
 	struct vgpu_sim *s = c->s;
 	struct smt *st = &sm->t;
 	uint32_t nm = s->cfg.l1d_mshrs, mi = 0, busy = 0;
-	uint64_t wait, back;
+	uint64_t wait, back, tx;
 	struct cline *x;
 	bool hit;
 
@@ -422,26 +452,33 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, uint64_t line, uint8_t se
 		CNT(c, l1d_hits, 1);
 		return max64(*t + s->cfg.l1d_latency, x->fill);
 	}
+	tx = *t;
 	if (!x) {
 		/* every way of the set has a fill pending: reservation fail */
 		CNT(c, mshr_fails, 1);
-		*t = wait;
-		x = cache_look(&st->l1d, line, line, *t, &hit, &wait);
+		if (s->cfg.newcar)
+			tx = car_enqueue(sm, w, t, wait);
+		else
+			tx = *t = wait;
+		x = cache_look(&st->l1d, line, line, tx, &hit, &wait);
 		if (!x)
-			return *t + s->cfg.l2_latency;
+			return tx + s->cfg.l2_latency;
 	}
 	for (uint32_t i = 1; i < nm; i++)
 		if (st->mshr[i] < st->mshr[mi])
 			mi = i;
-	if (st->mshr[mi] > *t) {
+	if (st->mshr[mi] > tx) {
 		/* no free MSHR: the LD/ST unit waits for one (reservation fail) */
 		CNT(c, mshr_fails, 1);
-		*t = st->mshr[mi];
+		if (s->cfg.newcar)
+			tx = car_enqueue(sm, w, t, st->mshr[mi]);
+		else
+			tx = *t = st->mshr[mi];
 	}
 	for (uint32_t i = 0; i < nm; i++)
-		busy += st->mshr[i] > *t;
+		busy += st->mshr[i] > tx;
 	CNT(c, mshr_busy, busy);
-	back = l2_access(c, line, sect, *t + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
+	back = l2_access(c, line, sect, tx + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
 	if (!hit) {
 		x->tag = line + 1;
 		x->valid = 0;
@@ -556,7 +593,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 
 		switch (r->kind) {
 		case MR_LD:
-			done = l1_load(&c, sm, lines[k], sects[k], &t);
+			done = l1_load(&c, sm, w, lines[k], sects[k], &t);
 			break;
 		case MR_ST:
 			/* write-through, write-evict at L1D */
@@ -569,7 +606,8 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 				if (hit && x->fill <= t)
 					x->tag = 0;
 			}
-			l2_access(&c, lines[k], sects[k], t + icnt, L2_WR, 1);
+			/* NewCAR: no store passes the warp's queued requests */
+			l2_access(&c, lines[k], sects[k], max64(t, w->car_until) + icnt, L2_WR, 1);
 			done = t + 1;
 			break;
 		default:
@@ -587,17 +625,63 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	return ready;
 }
 
+/*
+ * Next-line instruction prefetch (thesis Sec. 3.3.5): when @w fetches from
+ * a new line, the next line is brought into the L1I unless it is there or
+ * on its way, or the occupied MSHRs of L1I (fills pending) and L1D
+ * together are VGPU_SIM_PREFETCH_MSHRS or more (memory contention).
+ */
+static void prefetch(struct sm *sm, struct warp *w, uint64_t line, uint64_t now)
+{
+	struct cache *c = &sm->t.l1i;
+	struct cline *ways = c->l + (size_t)(line % c->sets) * c->assoc, *x;
+	uint32_t occ = 0;
+	uint64_t wait;
+	bool hit;
+
+	for (uint32_t i = 0; i < c->assoc; i++)
+		if (ways[i].tag == line + 1)
+			return;
+	for (uint32_t i = 0; i < sm->t.nmshr; i++)
+		occ += sm->t.mshr[i] > now;
+	for (size_t i = 0; i < (size_t)c->sets * c->assoc; i++)
+		occ += c->l[i].tag && c->l[i].fill > now;
+	if (occ >= VGPU_SIM_PREFETCH_MSHRS)
+		return;
+	x = cache_look(c, line, line, now, &hit, &wait);
+	if (!x)
+		return;
+	x->tag = line + 1;
+	x->valid = 0xf;
+	x->fill = FILL_PENDING;
+	sm->fetch[sm->nfetch++] = (struct fetch_miss){
+		.w = w, .x = x, .line = line, .prefetch = true,
+	};
+}
+
+static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_t now);
+
 uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 {
 	struct job *j = w->tb->job;
 	uint64_t addr = j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8;
-	uint64_t line = addr >> LINE_SHIFT, wait;
-	struct cline *x;
-	bool hit;
+	uint64_t line = addr >> LINE_SHIFT, r;
 
 	if (!sm->t.l1i.sets || w->iline == line + 1)
 		return now;
 	w->iline = line + 1;
+	r = fetch_line(sm, w, line, now);
+	if (sm->t.prefetch)
+		prefetch(sm, w, line + 1, now);
+	return r;
+}
+
+static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_t now)
+{
+	uint64_t wait;
+	struct cline *x;
+	bool hit;
+
 	x = cache_look(&sm->t.l1i, line, line, now, &hit, &wait);
 	if (hit) {
 		if (x->fill != FILL_PENDING)
@@ -614,9 +698,51 @@ uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 	return FETCH_DEFERRED;
 }
 
+/*
+ * ELF's fetch scheduling (thesis Sec. 3.3.3): the L1I misses of a cycle go
+ * to L2 in the warps' issue priority, each scheduler's misses by ELF
+ * priority (ties in the order they came), the schedulers' orders
+ * interleaved: the first of each scheduler, then the second of each, ...
+ */
+static void fetch_order(const struct vgpu_sim *s, struct sm *sm)
+{
+	uint32_t n = sm->nfetch, ns = s->cfg.schedulers_per_sm, key[128];
+	struct fetch_miss *f = sm->fetch;
+
+	if (n > 128)
+		return;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t q = f[i].w->slot % ns, p = f[i].w->elf, rank = 0;
+
+		for (uint32_t j = 0; j < n; j++) {
+			uint32_t pj = f[j].w->elf;
+
+			if (j != i && f[j].w->slot % ns == q && (pj < p || (pj == p && j < i)))
+				rank++;
+		}
+		key[i] = rank * ns + q;
+	}
+	/* stable insertion sort by key */
+	for (uint32_t i = 1; i < n; i++) {
+		struct fetch_miss x = f[i];
+		uint32_t kx = key[i], at = i;
+
+		while (at > 0 && key[at - 1] > kx) {
+			f[at] = f[at - 1];
+			key[at] = key[at - 1];
+			at--;
+		}
+		f[at] = x;
+		key[at] = kx;
+	}
+}
+
 void mem_fetch_resolve(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 {
 	struct cache *l1i = &sm->t.l1i;
+
+	if (s->cfg.scheduler == VGPU_SCHED_ELF && sm->nfetch > 1)
+		fetch_order(s, sm);
 
 	/* the L2 accesses, in the order of the misses */
 	for (uint32_t i = 0; i < sm->nfetch; i++) {

@@ -15,6 +15,18 @@
  *              scheduled round robin; a warp that issues a long-latency
  *              (global/local memory) instruction leaves the set for the
  *              pending pool, and pending warps fill free places in slot order.
+ *   elf        earliest load first (thesis Ch. III): the issuable warp with
+ *              the fewest instructions to its next global/local load, from
+ *              the compiler's program points the image carries (Algorithms
+ *              1-2: 32 points, 8-bit scores; job_elf_prio()); ties go to the
+ *              oldest warp. Fetch follows the same priority (mem.c,
+ *              mem_fetch_resolve()).
+ *   rba        register-bank-aware (sub-core paper Sec. IV-A): score = the
+ *              sum over the source operands of the requests queued at the
+ *              operand's register bank (bank (reg + warp slot) % reg_banks
+ *              of the scheduler's sub-core; a bank reads one register a
+ *              cycle, so the queue is its busy time beyond now); the
+ *              lowest score issues, ties to the oldest warp.
  *
  * A new policy adds an ops table here and an enum value in vgpu_sim.h.
  *
@@ -208,11 +220,168 @@ static void tl_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp
 		w->active = 0;
 }
 
+/*
+ * ELF's priority of instruction @pc (decoded index) from the program points
+ * of @j (thesis Sec. 3.3.2): the first point at or after @pc, d
+ * instructions away, gives d plus its score for a branch; a load whose
+ * score s > 0 stands for a merged earlier point s before it, so d - s
+ * while d > s; no point ahead gives VGPU_ELF_MAX_SCORE. Lower issues first.
+ */
+uint8_t job_elf_prio(const struct elf_pt *pt, uint32_t n, uint32_t pc)
+{
+	uint32_t d;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (pt[i].idx < pc)
+			continue;
+		d = pt[i].idx - pc;
+		if (pt[i].branch)
+			d += pt[i].score;
+		else if (pt[i].score && d > pt[i].score)
+			d -= pt[i].score;
+		return (uint8_t)(d < VGPU_ELF_MAX_SCORE ? d : VGPU_ELF_MAX_SCORE);
+	}
+	return VGPU_ELF_MAX_SCORE;
+}
+
+/* ELF: the lowest priority value among the issuable warps, oldest first. */
+static struct warp *elf_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+				const uint8_t *tag, uint8_t want, const uint32_t *last)
+{
+	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t best = UINT32_MAX, bp = UINT32_MAX;
+
+	(void)s;
+	(void)last;
+	for (uint32_t i = 0; i < sm->nord[k] && bp; i++) {
+		uint32_t slot = o[i];
+
+		if ((tag && tag[slot] != want) || !sim_can_issue(sm, k, slot, now))
+			continue;
+		if (sm->sum[slot].prio < bp) {
+			bp = sm->sum[slot].prio;
+			best = slot;
+		}
+	}
+	return best == UINT32_MAX ? NULL : sm->ws[best];
+}
+
+static struct warp *elf_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
+{
+	return elf_pick_in(s, sm, k, now, NULL, 0, NULL);
+}
+
+static void nop_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
+		       bool long_lat)
+{
+	(void)s;
+	(void)sm;
+	(void)k;
+	(void)w;
+	(void)long_lat;
+}
+
+/*
+ * RBA's score of the warp in @slot on scheduler @k at @now: over the source
+ * operands of its next instruction, the reads queued at each one's bank.
+ */
+uint32_t rba_score(const struct vgpu_sim *s, const struct sm *sm, uint32_t k, uint32_t slot,
+		   uint64_t now)
+{
+	uint32_t nb = s->cfg.reg_banks, score = 0;
+	const uint64_t *bank = sm->t.bank_free + (size_t)k * (nb + 1);
+	const struct warp *w = sm->ws[slot];
+	const struct job *j = w->tb->job;
+	uint32_t pc = w->stack[w->sp - 1].pc;
+	const struct itime *ti;
+
+	if (!nb || !s->cfg.collectors || pc >= j->ncode)
+		return 0;
+	ti = &j->tim[pc];
+	for (unsigned int i = 0; i < ti->nsrc; i++) {
+		uint64_t b = bank[(ti->src[i] + slot) % nb];
+
+		if (b > now)
+			score += (uint32_t)(b - now < 1024 ? b - now : 1024);
+	}
+	return score;
+}
+
+static struct warp *rba_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+				const uint8_t *tag, uint8_t want, const uint32_t *last)
+{
+	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t best = UINT32_MAX, bs = UINT32_MAX;
+
+	(void)last;
+	for (uint32_t i = 0; i < sm->nord[k] && bs; i++) {
+		uint32_t slot = o[i], sc;
+
+		if ((tag && tag[slot] != want) || !sim_can_issue(sm, k, slot, now))
+			continue;
+		sc = rba_score(s, sm, k, slot, now);
+		if (sc < bs) {
+			bs = sc;
+			best = slot;
+		}
+	}
+	return best == UINT32_MAX ? NULL : sm->ws[best];
+}
+
+static struct warp *rba_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
+{
+	return rba_pick_in(s, sm, k, now, NULL, 0, NULL);
+}
+
 static const struct sched_ops ops[VGPU_SCHED_COUNT_] = {
 	[VGPU_SCHED_LRR] = { "lrr", lrr_pick, lrr_issued, lrr_pick_in },
 	[VGPU_SCHED_GTO] = { "gto", gto_pick, gto_issued, gto_pick_in },
 	[VGPU_SCHED_TWO_LEVEL] = { "two-level", tl_pick, tl_issued, tl_pick_in },
+	[VGPU_SCHED_ELF] = { "elf", elf_pick, nop_issued, elf_pick_in },
+	[VGPU_SCHED_RBA] = { "rba", rba_pick, nop_issued, rba_pick_in },
 };
+
+/* The sub-core of warp id @w (sub-core paper Sec. IV-B). */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+uint32_t vgpu_sim_subcore_of(uint32_t mode, uint32_t seed, uint32_t sm, uint32_t w, uint32_t n)
+{
+	uint32_t perm[64], g = w / n;
+	uint64_t r;
+
+	if (n <= 1)
+		return 0;
+	switch (mode) {
+	case VGPU_SUBCORE_SRR:
+		return (w + w / n) % n;
+	case VGPU_SUBCORE_SHUFFLE:
+		/*
+		 * Each group of n consecutive warp ids takes a permutation of
+		 * the sub-cores (balanced), drawn from (seed, SM, group) alone:
+		 * the same every run.
+		 */
+		r = mix64((uint64_t)seed << 32 ^ (uint64_t)sm << 20 ^ g);
+		for (uint32_t i = 0; i < n && i < 64; i++)
+			perm[i] = i;
+		for (uint32_t i = n - 1; i > 0 && n <= 64; i--) {
+			uint32_t x = (uint32_t)(r % (i + 1)), t;
+
+			r = mix64(r);
+			t = perm[i];
+			perm[i] = perm[x];
+			perm[x] = t;
+		}
+		return n <= 64 ? perm[w % n] : w % n;
+	default:
+		return w % n;
+	}
+}
 
 const struct sched_ops *sched_get(uint32_t policy)
 {

@@ -41,7 +41,8 @@ static int config_check(const struct vgpu_sim_config *c)
 	    c->l1d_mshrs > 65536 || c->shared_banks > 64 || c->reg_banks > 64 ||
 	    c->collectors > 64 || c->dram_banks > 1024 || c->l1d_size > (64u << 20) ||
 	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024 ||
-	    c->kernel_sched >= VGPU_KSCHED_COUNT)
+	    c->kernel_sched >= VGPU_KSCHED_COUNT || c->newcar > 1 || c->l1i_prefetch > 1 ||
+	    c->subcore_assign >= VGPU_SUBCORE_COUNT_)
 		return -EINVAL;
 	return 0;
 }
@@ -61,6 +62,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	if (!s)
 		return NULL;
 	s->cfg = c;
+	s->cfg0 = c;
 	cfg = &s->cfg;
 	s->sched = sched_get(cfg->scheduler);
 	s->kmode = cfg->kernel_sched;
@@ -91,7 +93,9 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(sm->nws, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
-		sm->fetch = sim_calloc(sm->nws, sizeof(*sm->fetch));
+		/* a demand miss and a prefetch per warp */
+		sm->fetch = sim_calloc((size_t)sm->nws * 2, sizeof(*sm->fetch));
+		sm->wid_used = sim_calloc(sm->nws, 1);
 		sm->ended = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->ended));
 		sm->nsched = cfg->schedulers_per_sm;
 		sm->dirty = ~0ull;
@@ -106,7 +110,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
-		    !sm->wp)
+		    !sm->wp || !sm->wid_used)
 			goto fail;
 		ka_restart(s, sm);
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
@@ -183,6 +187,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->plast);
 			free(sm->wk);
 			free(sm->wp);
+			free(sm->wid_used);
 		}
 		mem_destroy(s);
 		free(s->sms);
@@ -441,6 +446,8 @@ static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < j->ncode; i++)
 		itime_of(s, j, &j->code[i], &j->tim[i]);
+	for (uint32_t i = 0; i < j->ncode; i++)
+		j->tim[i].elf = job_elf_prio(j->elf, j->nelf, i);
 	if (j->entry.param_size != d->params_size ||
 	    j->entry.regs_per_thread > dev->max_regs_per_thread ||
 	    (uint64_t)j->entry.shared_static + d->dynamic_shared > d->shared_bytes ||
@@ -678,6 +685,7 @@ static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
 	pc = w->stack[w->sp - 1].pc;
 	if (pc >= j->ncode) {
 		w->ready = r;
+		w->elf = VGPU_ELF_MAX_SCORE;
 		w->fu = FU_SP;
 		w->why = WHY_OTHER;
 		sim_wsync(sm, w);
@@ -712,6 +720,7 @@ static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
 	w->ready = r;
 	w->why = why;
 	w->fu = ti->fu;
+	w->elf = ti->elf;
 	sim_wsync(sm, w);
 }
 
@@ -729,7 +738,7 @@ static void fetches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		const struct fetch_miss *f = &sm->fetch[i];
 		struct warp *w = f->w;
 
-		if (w->tb->ended || f->avail <= w->ready)
+		if (f->prefetch || w->tb->ended || f->avail <= w->ready)
 			continue;
 		w->ready = f->avail;
 		w->why = WHY_FETCH;
@@ -755,6 +764,7 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 
 		if (sm->ws[w->slot] == w) {
 			sm->ws[w->slot] = NULL;
+			sm->wid_used[w->wid] = 0;
 			sm->sum[w->slot].run = 0;
 			sm->sum[w->slot].ready = UINT64_MAX;
 			sm->dirty |= 1ull << (w->slot % sm->nsched);
@@ -800,6 +810,30 @@ static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int statu
 	remove_tb(s, sm, tb, now);
 	s->stats.tbs_done++;
 	return post(s, &e);
+}
+
+/*
+ * The warp slot of a new warp (sub-core paper Sec. IV-B): it takes the
+ * lowest free warp id W; the assignment maps W to a sub-core, and the warp
+ * takes that sub-core's first free slot (slot k belongs to scheduler
+ * k % schedulers_per_sm), or, with none free there, the first free slot.
+ * Under round robin W's own slot is free, so W is the slot, as it always was.
+ */
+static uint32_t slot_for(struct vgpu_sim *s, struct sm *sm, struct warp *w)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm, wid = 0, q, k;
+
+	while (sm->wid_used[wid])
+		wid++;
+	sm->wid_used[wid] = 1;
+	w->wid = wid;
+	q = vgpu_sim_subcore_of(s->cfg.subcore_assign, s->cfg.subcore_seed, sm->id, wid, ns);
+	for (k = q; k < sm->nws; k += ns)
+		if (!sm->ws[k])
+			return k;
+	for (k = 0; sm->ws[k]; k++)
+		;
+	return k;
 }
 
 static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
@@ -907,13 +941,13 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		sm->xfer_free = resume;
 	}
 	tb->kidx = ka_join(s, sm, j);
-	for (uint32_t i = 0, k = 0; i < j->nwarps; i++) {
+	for (uint32_t i = 0; i < j->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
+		uint32_t k;
 
 		if (w->state == W_DONE)
 			continue;	/* no warp slot: sm->ws[w->slot] is never it */
-		while (sm->ws[k])
-			k++;
+		k = slot_for(s, sm, w);
 		w->slot = k;
 		w->age = s->age++;
 		sm->ws[k] = w;
@@ -1116,6 +1150,71 @@ int vgpu_sim_set_kernel_sched(struct vgpu_sim *s, uint32_t mode)
 	return 0;
 }
 
+int vgpu_sim_set_warp_sched(struct vgpu_sim *s, uint32_t policy, uint32_t newcar,
+			    uint32_t prefetch)
+{
+	if (policy >= VGPU_SCHED_COUNT_ || newcar > 1 || prefetch > 1)
+		return -EINVAL;
+	s->cfg.scheduler = policy;
+	s->cfg.newcar = newcar;
+	s->cfg.l1i_prefetch = prefetch;
+	s->sched = sched_get(policy);
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
+		struct sm *sm = &s->sms[i];
+
+		sm_catch_up(s, sm, s->cycle);
+		sm->t.prefetch = prefetch;
+		for (uint32_t k = 0; k < s->cfg.schedulers_per_sm; k++)
+			sm->rr[k] = sm->last[k] = UINT32_MAX;
+		for (uint32_t k = 0; k < sm->nws; k++)
+			if (sm->ws[k])
+				sm->ws[k]->active = 0;
+	}
+	return 0;
+}
+
+int vgpu_sim_set_subcore_assign(struct vgpu_sim *s, uint32_t mode)
+{
+	if (mode >= VGPU_SUBCORE_COUNT_)
+		return -EINVAL;
+	s->cfg.subcore_assign = mode;
+	return 0;
+}
+
+int vgpu_sim_warp_sched_cmd(struct vgpu_sim *s, uint32_t mode)
+{
+	static const uint8_t policy[VGPU_WARP_SCHED_COUNT] = {
+		[VGPU_WARP_SCHED_LRR] = VGPU_SCHED_LRR,
+		[VGPU_WARP_SCHED_GTO] = VGPU_SCHED_GTO,
+		[VGPU_WARP_SCHED_TWO_LEVEL] = VGPU_SCHED_TWO_LEVEL,
+		[VGPU_WARP_SCHED_ELF] = VGPU_SCHED_ELF,
+		[VGPU_WARP_SCHED_ELF_NEWCAR] = VGPU_SCHED_ELF,
+		[VGPU_WARP_SCHED_ELF_PP] = VGPU_SCHED_ELF,
+		[VGPU_WARP_SCHED_RBA] = VGPU_SCHED_RBA,
+	};
+
+	if (mode >= VGPU_WARP_SCHED_COUNT)
+		return -EINVAL;
+	if (mode == VGPU_WARP_SCHED_CONFIG)
+		return vgpu_sim_set_warp_sched(s, s->cfg0.scheduler, s->cfg0.newcar,
+					       s->cfg0.l1i_prefetch);
+	return vgpu_sim_set_warp_sched(s, policy[mode], mode == VGPU_WARP_SCHED_ELF_NEWCAR ||
+				       mode == VGPU_WARP_SCHED_ELF_PP,
+				       mode == VGPU_WARP_SCHED_ELF_PP);
+}
+
+_Static_assert(VGPU_SUBCORE_ASSIGN_RR - 1 == VGPU_SUBCORE_RR &&
+	       VGPU_SUBCORE_ASSIGN_SRR - 1 == VGPU_SUBCORE_SRR &&
+	       VGPU_SUBCORE_ASSIGN_SHUFFLE - 1 == VGPU_SUBCORE_SHUFFLE, "sub-core modes");
+
+int vgpu_sim_subcore_assign_cmd(struct vgpu_sim *s, uint32_t mode)
+{
+	if (mode >= VGPU_SUBCORE_ASSIGN_COUNT)
+		return -EINVAL;
+	return vgpu_sim_set_subcore_assign(s, mode == VGPU_SUBCORE_ASSIGN_CONFIG ?
+					   s->cfg0.subcore_assign : mode - 1);
+}
+
 int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool prio)
 {
 	struct sm *sm;
@@ -1216,6 +1315,8 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 			sim_wsync(sm, w);
 			if (w->pred_rdy)
 				w->pred_rdy += (uint64_t)delta;
+			if (w->car_until)
+				w->car_until += (uint64_t)delta;
 			for (uint32_t r = 0; r <= w->tb->job->entry.regs_per_thread; r++)
 				if (w->sb[r])
 					w->sb[r] += (uint64_t)(delta * 2);
@@ -1453,6 +1554,7 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	s->sched->issued(s, sm, k, w, is_mem);
 	if (w->state == W_DONE) {
 		sm->ws[w->slot] = NULL;
+		sm->wid_used[w->wid] = 0;
 		sm->sum[w->slot].run = 0;
 		sm->sum[w->slot].ready = UINT64_MAX;
 		sm->dirty |= 1ull << (w->slot % sm->nsched);

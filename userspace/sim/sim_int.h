@@ -43,6 +43,13 @@ struct dinst {
 	int64_t off;		/* memory offset */
 };
 
+/* An ELF program point (vgpu_program.h), at a decoded instruction index. */
+struct elf_pt {
+	uint32_t idx;
+	uint8_t score;
+	bool branch;
+};
+
 struct job {
 	struct job *next;
 	uint32_t id;
@@ -70,6 +77,9 @@ struct job {
 	 */
 	uint32_t tfit;
 	uint64_t alone_cycles, alone_issue;
+	/* ELF's program points from the image's analysis section (none: 0) */
+	struct elf_pt elf[VGPU_ELF_SLOTS];
+	uint32_t nelf;
 };
 
 struct simt {
@@ -97,6 +107,9 @@ struct warp {
 	uint8_t why;		/* WHY_*: what @ready waits for */
 	uint8_t fu;		/* unit of the next instruction */
 	uint8_t active;		/* two-level: in the active set */
+	uint8_t elf;		/* ELF priority of the next instruction */
+	uint32_t wid;		/* warp id on the SM (sub-core assignment) */
+	uint64_t car_until;	/* NewCAR: its last queued request's re-execution */
 	uint64_t iline;		/* L1I line of the last fetch + 1 */
 	int sp;
 	struct simt stack[SIMT_STACK_MAX];
@@ -135,6 +148,7 @@ struct wsum {
 	uint64_t ready;		/* warp->ready; UINT64_MAX: no warp in W_RUN */
 	uint8_t fu, why;	/* warp->fu, warp->why */
 	uint8_t run;		/* a warp in W_RUN */
+	uint8_t prio;		/* warp->elf */
 };
 
 /*
@@ -208,6 +222,7 @@ struct sm {
 	uint32_t *plast;	/* per scheduler: priority warp slot issued last */
 	uint8_t *wk;		/* per warp slot: kernel index */
 	uint8_t *wp;		/* per warp slot: 1 when its block has priority */
+	uint8_t *wid_used;	/* per warp id: taken by a resident warp */
 };
 
 struct vgpu_sim {
@@ -235,6 +250,7 @@ struct vgpu_sim {
 	uint32_t nthreads;
 	uint64_t now;		/* the cycle being simulated */
 	uint32_t kmode;		/* enum vgpu_kernel_sched */
+	struct vgpu_sim_config cfg0;	/* as created (SET_WARP_SCHED "config") */
 };
 
 /*
@@ -246,6 +262,11 @@ uint8_t ka_join(struct vgpu_sim *s, struct sm *sm, struct job *j);
 void ka_leave(struct vgpu_sim *s, struct sm *sm, uint8_t kidx);
 void ka_update(const struct vgpu_sim *s, struct sm *sm);
 void ka_restart(struct vgpu_sim *s, struct sm *sm);
+
+/* sched.c: ELF's priority at instruction @pc; RBA's score of a warp slot. */
+uint8_t job_elf_prio(const struct elf_pt *pt, uint32_t n, uint32_t pc);
+uint32_t rba_score(const struct vgpu_sim *s, const struct sm *sm, uint32_t k, uint32_t slot,
+		   uint64_t now);
 
 /*
  * pool.c: host threads running one function together. pool_run() calls
@@ -309,6 +330,7 @@ static inline void sim_wsync(struct sm *sm, const struct warp *w)
 	x->ready = x->run ? w->ready : UINT64_MAX;
 	x->fu = w->fu;
 	x->why = w->why;
+	x->prio = w->elf;
 	sm->dirty |= 1ull << (w->slot % sm->nsched);
 }
 

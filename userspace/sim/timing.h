@@ -15,6 +15,7 @@
 #ifndef VGPU_TIMING_H
 #define VGPU_TIMING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "vgpu_sim.h"
@@ -38,6 +39,7 @@ struct itime {
 	uint8_t src[IT_MAXOP], dst[IT_MAXOP];
 	uint32_t lat;		/* result latency (non-memory) */
 	uint32_t ii;		/* initiation interval of its unit */
+	uint8_t elf;		/* ELF priority (sched.c job_elf_prio()) */
 };
 
 /* Memory access of the instruction just executed (filled by exec.c). */
@@ -60,6 +62,7 @@ struct fetch_miss {
 	struct warp *w;
 	struct cline *x;
 	uint64_t line, avail;
+	bool prefetch;		/* a next-line prefetch (@w made it) */
 };
 /* cline.fill of a line whose L2 access is still to be made */
 #define FILL_PENDING	UINT64_MAX
@@ -98,6 +101,9 @@ struct smt {
 	uint64_t *fu_free;		/* [scheduler][FU_N] */
 	uint64_t *bank_free;		/* [scheduler][reg_banks] */
 	uint64_t *coll_free;		/* [scheduler][collectors] */
+	uint64_t car[VGPU_SIM_NEWCAR_ENTRIES];	/* NewCAR queue: each entry's departure */
+	uint32_t nmshr;			/* L1D MSHRs (l1d_mshrs) */
+	bool prefetch;			/* next-line L1I prefetch (l1i_prefetch) */
 	uint64_t last;			/* last cycle accounted */
 	uint64_t idle_since;		/* no block resident since; UINT64_MAX busy */
 	uint8_t wclass;			/* stall class of the cycles after @last */

@@ -31,8 +31,23 @@ enum vgpu_sched_policy {
 	VGPU_SCHED_LRR = 0,	/* loose round robin */
 	VGPU_SCHED_GTO,		/* greedy then oldest */
 	VGPU_SCHED_TWO_LEVEL,	/* two-level active/pending sets (Narasiman et al.) */
+	VGPU_SCHED_ELF,		/* earliest load first (thesis Ch. III) */
+	VGPU_SCHED_RBA,		/* register-bank-aware (sub-core paper Sec. IV) */
 	VGPU_SCHED_COUNT_
 };
+
+/* Assignment of warps to sub-cores (config key "subcore_assign"). */
+enum vgpu_subcore_assign {
+	VGPU_SUBCORE_RR = 0,	/* round robin: sub = W mod N */
+	VGPU_SUBCORE_SRR,	/* skewed round robin: sub = (W + W / N) mod N */
+	VGPU_SUBCORE_SHUFFLE,	/* balanced seeded random permutations */
+	VGPU_SUBCORE_COUNT_
+};
+
+/* The occupied L1I and L1D MSHRs below which next-line prefetch fetches. */
+#define VGPU_SIM_PREFETCH_MSHRS	16
+/* Entries of the NewCAR re-execution queue (thesis Sec. 3.3.4, Mascar's CAR). */
+#define VGPU_SIM_NEWCAR_ENTRIES	32
 
 /**
  * struct vgpu_sim_config - what the model is built from. Documented with the
@@ -54,6 +69,15 @@ enum vgpu_sched_policy {
  *	(config key "kernel_sched"; thesis Ch. V §5.4.3): how a warp
  *	scheduler chooses between the kernels sharing its SM, on top of
  *	@scheduler. Changed at run time by vgpu_sim_set_kernel_sched().
+ * @newcar: 1: the LD/ST unit has the NewCAR re-execution queue (thesis
+ *	Sec. 3.3.4): an L1D miss without a free MSHR or way waits in the
+ *	queue instead of stalling the unit.
+ * @l1i_prefetch: 1: next-line L1I prefetch while fewer than
+ *	%VGPU_SIM_PREFETCH_MSHRS L1I and L1D MSHRs are occupied (Sec. 3.3.5).
+ * @subcore_assign: &enum vgpu_subcore_assign: which sub-core (scheduler)
+ *	a new warp goes to; @subcore_seed seeds Shuffle's permutations.
+ * The warp scheduler and these change at run time by
+ * vgpu_sim_set_warp_sched() and vgpu_sim_set_subcore_assign().
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -80,6 +104,9 @@ struct vgpu_sim_config {
 	uint32_t reg_banks, collectors;	/* per scheduler; 0: ideal operand reads */
 	uint32_t threads;		/* host threads; 0 or 1: the calling thread */
 	uint32_t kernel_sched;		/* enum vgpu_kernel_sched */
+	uint32_t newcar, l1i_prefetch;	/* ELF's companions: 0 off, 1 on */
+	uint32_t subcore_assign;	/* enum vgpu_subcore_assign */
+	uint32_t subcore_seed;		/* Shuffle's seed */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */
@@ -147,6 +174,34 @@ int vgpu_sim_preempt(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
  * The schedulers' kernel-aware counters start afresh.
  */
 int vgpu_sim_set_kernel_sched(struct vgpu_sim *sim, uint32_t mode);
+/*
+ * SET_WARP_SCHED command: the warp scheduler (&enum vgpu_sched_policy) and
+ * the NewCAR queue and L1I prefetch (@newcar, @prefetch: 0 or 1) from the
+ * current cycle on; every scheduler's state starts afresh (as at an idle
+ * device). Requests already in the NewCAR queue stay there. -EINVAL for
+ * an unknown policy.
+ */
+int vgpu_sim_set_warp_sched(struct vgpu_sim *sim, uint32_t policy, uint32_t newcar,
+			    uint32_t prefetch);
+/*
+ * SET_SUBCORE_ASSIGN command: the sub-core assignment (&enum
+ * vgpu_subcore_assign) of warps dispatched from the current cycle on;
+ * resident warps stay where they are. -EINVAL for an unknown mode.
+ */
+int vgpu_sim_set_subcore_assign(struct vgpu_sim *sim, uint32_t mode);
+/*
+ * SET_WARP_SCHED and SET_SUBCORE_ASSIGN commands (&enum vgpu_warp_sched,
+ * &enum vgpu_subcore_assign_mode of vgpu_backend.h): the same from the
+ * current cycle on, CONFIG being what the model was created with; -EINVAL
+ * for an unknown value.
+ */
+int vgpu_sim_warp_sched_cmd(struct vgpu_sim *sim, uint32_t mode);
+int vgpu_sim_subcore_assign_cmd(struct vgpu_sim *sim, uint32_t mode);
+/*
+ * The sub-core that warp id @w of SM @sm goes to under @mode with @n
+ * sub-cores and Shuffle seed @seed (exposed for the tests).
+ */
+uint32_t vgpu_sim_subcore_of(uint32_t mode, uint32_t seed, uint32_t sm, uint32_t w, uint32_t n);
 /*
  * Gives the block in @slot of @sm issue priority (or takes it away): in
  * the kernel-aware modes other than none, and with two or more kernels on

@@ -144,6 +144,135 @@ static int t_suite_deterministic(void)
 /* ------------------------------------------------------------------ */
 /* the device */
 
+/*
+ * The suite under another warp scheduler or sub-core assignment (@kv: key,
+ * value, ..., NULL over @preset): every workload matches its CPU reference
+ * and a second run takes the same cycles. *@total: the cycles summed.
+ */
+static struct suite_run sched_a, sched_b;
+
+static int t_suite_sched(const char *preset, const char *const *kv, uint64_t *total)
+{
+	struct vgpu_sim_config saved = cfg;
+	int i = 0, ret = 0;
+
+	CHECK(vgpu_sim_preset(preset, &cfg) == 0, "preset %s", preset);
+	for (; *kv; kv += 2)
+		CHECK(vgpu_sim_config_set(&cfg, kv[0], kv[1]) == 0, "%s = %s", kv[0], kv[1]);
+	if (run_suite(&sched_a) || run_suite(&sched_b))
+		ret = -1;
+	cfg = saved;
+	CHECK(!ret, "the suite runs");
+	*total = 0;
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++) {
+		CHECK(!sched_a.ret[i], "%s: %s", (*w)->name, sched_a.msg[i]);
+		CHECK(!sched_b.ret[i], "%s (second run): %s", (*w)->name, sched_b.msg[i]);
+		CHECK(sched_a.res[i].cycles == sched_b.res[i].cycles &&
+		      sched_a.res[i].warp_insts == sched_b.res[i].warp_insts,
+		      "%s: %" PRIu64 "/%" PRIu64 " cycles", (*w)->name, sched_a.res[i].cycles,
+		      sched_b.res[i].cycles);
+		*total += sched_a.res[i].cycles;
+	}
+	return 0;
+}
+
+static void t_suite_scheds(void)
+{
+	static const struct {
+		const char *preset;
+		const char *kv[8];
+	} c[] = {
+		{ "fermi-gtx480", { "scheduler", "gto", NULL } },
+		{ "fermi-gtx480", { "scheduler", "lrr", NULL } },
+		{ "fermi-gtx480", { "scheduler", "two-level", NULL } },
+		{ "fermi-gtx480", { "scheduler", "elf", NULL } },
+		{ "fermi-gtx480", { "scheduler", "elf", "newcar", "1", NULL } },
+		{ "fermi-gtx480", { "scheduler", "elf", "newcar", "1", "l1i_prefetch", "1", NULL } },
+		{ "volta-v100", { "scheduler", "gto", NULL } },
+		{ "volta-v100", { "scheduler", "rba", NULL } },
+		{ "volta-v100", { "scheduler", "rba", "subcore_assign", "srr", NULL } },
+		{ "volta-v100", { "scheduler", "rba", "subcore_assign", "shuffle", NULL } },
+	};
+	uint64_t total[sizeof(c) / sizeof(c[0])];
+
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char name[256];
+		int n = snprintf(name, sizeof(name), "local %s", c[i].preset);
+
+		for (const char *const *kv = c[i].kv; *kv; kv += 2)
+			n += snprintf(name + n, sizeof(name) - (size_t)n, " %s=%s", kv[0], kv[1]);
+		snprintf(name + n, sizeof(name) - (size_t)n,
+			 ": the suite matches its CPU references, the same cycles twice");
+		report(name, t_suite_sched(c[i].preset, c[i].kv, &total[i]));
+		printf("#   %" PRIu64 " cycles in all\n", total[i]);
+	}
+	/* the schedulers are not all the same one */
+	report("ELF++ and RBA with Shuffle change the suite's cycles",
+	       total[5] != total[0] && total[9] != total[6] ? 0 : -1);
+}
+
+/*
+ * The device attributes warp_sched and subcore_assign reach the model as
+ * its configuration keys do: a workload takes the same cycles either way,
+ * and "config" gives the configured scheduler back.
+ */
+static int attr_run(const char *wl, const char *const *attrs, const char *const *kv,
+		    uint64_t *cycles)
+{
+	const struct vgpu_workload *w = vgpu_workload_find(wl);
+	struct vgpu_sim_config saved = cfg;
+	struct workload_args args = { .seed = 1 };
+	struct workload_result res = { 0 };
+	struct vgpu_device *dev;
+	char msg[256] = "";
+	int ret;
+
+	CHECK(w, "%s", wl);
+	args.size = w->small_size;
+	for (; kv && *kv; kv += 2)
+		CHECK(vgpu_sim_config_set(&cfg, kv[0], kv[1]) == 0, "%s", kv[0]);
+	ret = open_local(&dev);
+	cfg = saved;
+	CHECK(ret == 0, "open_local");
+	for (; attrs && *attrs; attrs += 2)
+		CHECK(vgpu_local_attr_store(dev, attrs[0], attrs[1]) == 0, "%s = %s", attrs[0],
+		      attrs[1]);
+	ret = w->run(dev, &args, &res, msg, sizeof(msg));
+	vgpu_device_close(dev);
+	CHECK(ret == 0, "%s: %s", wl, msg);
+	*cycles = res.cycles;
+	return 0;
+}
+
+static int t_sched_attrs(void)
+{
+	static const char *const pp_a[] = { "warp_sched", "elf++", NULL };
+	static const char *const pp_k[] = { "scheduler", "elf", "newcar", "1", "l1i_prefetch", "1",
+					    NULL };
+	static const char *const back_a[] = { "warp_sched", "elf", "warp_sched", "config", NULL };
+	static const char *const srr_a[] = { "subcore_assign", "srr", NULL };
+	static const char *const srr_k[] = { "subcore_assign", "srr", NULL };
+	static const char *const bad_a[] = { "warp_sched", "fastest", NULL };
+	uint64_t a, b, c;
+	struct vgpu_device *dev;
+
+	CHECK(attr_run("fdtd2d", NULL, NULL, &c) == 0, "configured");
+
+	CHECK(attr_run("fdtd2d", pp_a, NULL, &a) == 0, "warp_sched=elf++");
+	CHECK(attr_run("fdtd2d", NULL, pp_k, &b) == 0, "elf, newcar, l1i_prefetch");
+	CHECK(a == b && a != c, "elf++: %" PRIu64 " cycles by attribute, %" PRIu64
+	      " by configuration, %" PRIu64 " configured", a, b, c);
+	CHECK(attr_run("fdtd2d", back_a, NULL, &a) == 0, "back to config");
+	CHECK(a == c, "config: %" PRIu64 " cycles, %" PRIu64 " before", a, c);
+	CHECK(attr_run("hotspot", srr_a, NULL, &a) == 0, "subcore_assign=srr");
+	CHECK(attr_run("hotspot", NULL, srr_k, &b) == 0, "subcore_assign = srr");
+	CHECK(a == b, "srr: %" PRIu64 " cycles by attribute, %" PRIu64 " by configuration", a, b);
+	CHECK(open_local(&dev) == 0, "open_local");
+	CHECK(vgpu_local_attr_store(dev, bad_a[0], bad_a[1]) == -EINVAL, "a bad value refused");
+	vgpu_device_close(dev);
+	return 0;
+}
+
 static int t_params(void)
 {
 	struct vgpu_device *dev;
@@ -646,6 +775,9 @@ int main(void)
 	t_suite();
 	report("a second run of the suite gives identical cycles and warp_insts",
 	       t_suite_deterministic());
+	t_suite_scheds();
+	report("warp_sched and subcore_assign set the model's scheduler as its configuration "
+	       "does; config restores it", t_sched_attrs());
 	report("get_param answers from the configuration and the model", t_params());
 	report("buffer objects: best fit, page aligned, zeroed, address 0 unused",
 	       t_bo_alloc());

@@ -215,6 +215,26 @@ check "lrr, smk-even: saxpy and histogram at once are ok, exit 0" sh -c \
 	 test $ra = 0 -a $rb = 0"
 echo none > $sysdev/kernel_sched
 echo $pdef > $sysdev/partition_policy
+# Warp schedulers and sub-core assignment (issue 16): config by default;
+# elf++ and rba with srr reach the daemon: fdtd2d verifies, and
+# tools/check runs the same on the local device (the lines behind
+# "wsched: ", which must agree to the letter).
+check "warp_sched and subcore_assign list their values; config active and the default" sh -c \
+	"grep -q '^\[config\] lrr gto two-level elf elf-newcar elf++ rba$' $sysdev/warp_sched &&
+	 grep -q '^\[config\] rr srr shuffle$' $sysdev/subcore_assign &&
+	 grep -qx config $sysdev/.defaults/warp_sched && grep -qx config $sysdev/.defaults/subcore_assign"
+check "a bad warp_sched or subcore_assign is refused and changes nothing" sh -c \
+	"! echo elf+ > $sysdev/warp_sched 2>/dev/null && ! echo rand > $sysdev/subcore_assign 2>/dev/null &&
+	 grep -q '^\[config\]' $sysdev/warp_sched && grep -q '^\[config\]' $sysdev/subcore_assign"
+for ws in elf++:config rba:srr; do
+	echo ${ws%%:*} > $sysdev/warp_sched
+	echo ${ws##*:} > $sysdev/subcore_assign
+	vgpu run fdtd2d --size small > /tmp/ws.out 2>&1
+	sed "s/^/wsched: ${ws%%:*} ${ws##*:} /" /tmp/ws.out
+	check "warp_sched ${ws%%:*}, subcore_assign ${ws##*:}: fdtd2d ok" grep -q "^fdtd2d: ok" /tmp/ws.out
+done
+echo config > $sysdev/warp_sched
+echo config > $sysdev/subcore_assign
 # maestro's knobs (issue 7): defaults, a bad value refused, 2-way while active.
 echo 50000 > $sysdev/maestro_epoch_cycles
 check "maestro_epoch_cycles and maestro_objective have their defaults" sh -c \

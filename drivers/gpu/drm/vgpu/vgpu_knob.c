@@ -49,6 +49,33 @@ static const char * const vgpu_kernel_sched_names[] = {
 
 static_assert(ARRAY_SIZE(vgpu_kernel_sched_names) == VGPU_KSCHED_COUNT + 1);
 
+/* Warp schedulers (&enum vgpu_warp_sched). */
+static const char * const vgpu_warp_sched_names[] = {
+	[VGPU_WARP_SCHED_CONFIG] = "config",
+	[VGPU_WARP_SCHED_LRR] = "lrr",
+	[VGPU_WARP_SCHED_GTO] = "gto",
+	[VGPU_WARP_SCHED_TWO_LEVEL] = "two-level",
+	[VGPU_WARP_SCHED_ELF] = "elf",
+	[VGPU_WARP_SCHED_ELF_NEWCAR] = "elf-newcar",
+	[VGPU_WARP_SCHED_ELF_PP] = "elf++",
+	[VGPU_WARP_SCHED_RBA] = "rba",
+	NULL
+};
+
+static_assert(ARRAY_SIZE(vgpu_warp_sched_names) == VGPU_WARP_SCHED_COUNT + 1);
+
+/* Sub-core assignments of warps (&enum vgpu_subcore_assign_mode). */
+static const char * const vgpu_subcore_assign_names[] = {
+	[VGPU_SUBCORE_ASSIGN_CONFIG] = "config",
+	[VGPU_SUBCORE_ASSIGN_RR] = "rr",
+	[VGPU_SUBCORE_ASSIGN_SRR] = "srr",
+	[VGPU_SUBCORE_ASSIGN_SHUFFLE] = "shuffle",
+	NULL
+};
+
+static_assert(ARRAY_SIZE(vgpu_subcore_assign_names) ==
+	      VGPU_SUBCORE_ASSIGN_COUNT + 1);
+
 static const char *vgpu_knob_partition_name(u32 i)
 {
 	const struct vgpu_partition_ops *ops = vgpu_partition_policies[i];
@@ -129,6 +156,27 @@ static void vgpu_knob_kernel_sched_set(struct vgpu_sched *s, u32 v)
 	vgpu_sched_set_kernel_sched(s, v);
 }
 
+static u32 vgpu_knob_warp_sched_get(const struct vgpu_sched *s)
+{
+	return s->warp_sched;
+}
+
+static void vgpu_knob_warp_sched_set(struct vgpu_sched *s, u32 v)
+{
+	/* Sent to an attached daemon at once. */
+	vgpu_sched_set_warp_sched(s, v);
+}
+
+static u32 vgpu_knob_subcore_assign_get(const struct vgpu_sched *s)
+{
+	return s->subcore_assign;
+}
+
+static void vgpu_knob_subcore_assign_set(struct vgpu_sched *s, u32 v)
+{
+	vgpu_sched_set_subcore_assign(s, v);
+}
+
 /* The core's knobs; the policies' follow (vgpu_knob_at()). */
 static const struct vgpu_knob vgpu_knobs[] = {
 	{
@@ -191,6 +239,20 @@ static const struct vgpu_knob vgpu_knobs[] = {
 		.choices = vgpu_kernel_sched_names,
 		.get = vgpu_knob_kernel_sched_get,
 		.set = vgpu_knob_kernel_sched_set,
+	}, {
+		.name = "warp_sched",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_WARP_SCHED_CONFIG,
+		.choices = vgpu_warp_sched_names,
+		.get = vgpu_knob_warp_sched_get,
+		.set = vgpu_knob_warp_sched_set,
+	}, {
+		.name = "subcore_assign",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_SUBCORE_ASSIGN_CONFIG,
+		.choices = vgpu_subcore_assign_names,
+		.get = vgpu_knob_subcore_assign_get,
+		.set = vgpu_knob_subcore_assign_set,
 	}, {
 		.name = "job_timeout_us",
 		.kind = VGPU_KNOB_U32,

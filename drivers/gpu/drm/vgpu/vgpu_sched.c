@@ -361,40 +361,70 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon)
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_fresh_start);
 
-/* Issues %VGPU_CMD_SET_KERNEL_SCHED if it is due; false when the ring is full. */
-static bool vgpu_sched_emit_kernel_sched(struct vgpu_sched *s)
+/* Issues command @op with @flags if *@pending; false when the ring is full. */
+static bool vgpu_sched_emit_setting(struct vgpu_sched *s, u16 op, u16 flags,
+				    bool *pending)
 {
 	struct vgpu_cmd cmd = {
-		.op = VGPU_CMD_SET_KERNEL_SCHED,
-		.flags = s->kernel_sched,
+		.op = op,
+		.flags = flags,
 	};
 
-	if (!s->kernel_sched_pending || !s->attached)
+	if (!*pending || !s->attached)
 		return true;
 	if (!vgpu_sched_emit(s, &cmd))
 		return false;
-	s->kernel_sched_pending = false;
+	*pending = false;
 	return true;
 }
 
+/*
+ * Issues %VGPU_CMD_SET_KERNEL_SCHED, %VGPU_CMD_SET_WARP_SCHED and
+ * %VGPU_CMD_SET_SUBCORE_ASSIGN where due, in that order; false when the
+ * ring is full.
+ */
+static bool vgpu_sched_emit_kernel_sched(struct vgpu_sched *s)
+{
+	return vgpu_sched_emit_setting(s, VGPU_CMD_SET_KERNEL_SCHED,
+				       s->kernel_sched,
+				       &s->kernel_sched_pending) &&
+	       vgpu_sched_emit_setting(s, VGPU_CMD_SET_WARP_SCHED,
+				       s->warp_sched, &s->warp_sched_pending) &&
+	       vgpu_sched_emit_setting(s, VGPU_CMD_SET_SUBCORE_ASSIGN,
+				       s->subcore_assign,
+				       &s->subcore_assign_pending);
+}
+
+/* Sends what is pending to an attached daemon and publishes it. */
+static void vgpu_sched_send_settings(struct vgpu_sched *s)
+{
+	if (!s->attached)
+		return;
+	vgpu_sched_emit_kernel_sched(s);
+	s->sink->publish(s->sink_ctx);
+}
+
 /**
- * vgpu_sched_send_kernel_sched() - tell the daemon the kernel-aware mode.
+ * vgpu_sched_send_kernel_sched() - tell the daemon the warp scheduling.
  * @s: the scheduler.
  *
- * Issues %VGPU_CMD_SET_KERNEL_SCHED with &vgpu_sched.kernel_sched and
- * publishes it; the daemon's warp schedulers use it from the cycle at which
- * it applies the command. The backend calls it when a daemon attaches, so
- * that a new daemon starts with the mode sysfs shows. With the command ring
- * full the next scheduling pass sends it. Caller holds the device lock.
+ * Issues %VGPU_CMD_SET_KERNEL_SCHED with &vgpu_sched.kernel_sched, then
+ * %VGPU_CMD_SET_WARP_SCHED and %VGPU_CMD_SET_SUBCORE_ASSIGN where those are
+ * not the daemon's configured ones, and publishes them; the daemon's warp
+ * schedulers use them from the cycle at which it applies the commands. The
+ * backend calls it when a daemon attaches, so that a new daemon starts
+ * with the settings sysfs shows. With the command ring full the next
+ * scheduling pass sends them. Caller holds the device lock.
  */
 void vgpu_sched_send_kernel_sched(struct vgpu_sched *s)
 {
 	lockdep_assert_held(s->lock);
 	s->kernel_sched_pending = true;
-	if (!s->attached)
-		return;
-	vgpu_sched_emit_kernel_sched(s);
-	s->sink->publish(s->sink_ctx);
+	if (s->warp_sched != VGPU_WARP_SCHED_CONFIG)
+		s->warp_sched_pending = true;
+	if (s->subcore_assign != VGPU_SUBCORE_ASSIGN_CONFIG)
+		s->subcore_assign_pending = true;
+	vgpu_sched_send_settings(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_send_kernel_sched);
 
@@ -413,9 +443,50 @@ void vgpu_sched_set_kernel_sched(struct vgpu_sched *s,
 	if (s->kernel_sched == mode)
 		return;
 	s->kernel_sched = mode;
-	vgpu_sched_send_kernel_sched(s);
+	s->kernel_sched_pending = true;
+	vgpu_sched_send_settings(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_kernel_sched);
+
+/**
+ * vgpu_sched_set_warp_sched() - choose the SMs' warp scheduler.
+ * @s: the scheduler.
+ * @mode: &enum vgpu_warp_sched, below %VGPU_WARP_SCHED_COUNT.
+ *
+ * Kept across re-attach; sent to an attached daemon at once when it
+ * changes, which applies it from the cycle it takes the command at.
+ * Caller holds the device lock.
+ */
+void vgpu_sched_set_warp_sched(struct vgpu_sched *s, enum vgpu_warp_sched mode)
+{
+	lockdep_assert_held(s->lock);
+	if (s->warp_sched == mode)
+		return;
+	s->warp_sched = mode;
+	s->warp_sched_pending = true;
+	vgpu_sched_send_settings(s);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_warp_sched);
+
+/**
+ * vgpu_sched_set_subcore_assign() - choose the sub-core assignment of warps.
+ * @s: the scheduler.
+ * @mode: &enum vgpu_subcore_assign_mode, below %VGPU_SUBCORE_ASSIGN_COUNT.
+ *
+ * As vgpu_sched_set_warp_sched(); the daemon assigns the warps it
+ * dispatches from then on by @mode. Caller holds the device lock.
+ */
+void vgpu_sched_set_subcore_assign(struct vgpu_sched *s,
+				   enum vgpu_subcore_assign_mode mode)
+{
+	lockdep_assert_held(s->lock);
+	if (s->subcore_assign == mode)
+		return;
+	s->subcore_assign = mode;
+	s->subcore_assign_pending = true;
+	vgpu_sched_send_settings(s);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_subcore_assign);
 
 /**
  * vgpu_sched_detach() - the backend went away.

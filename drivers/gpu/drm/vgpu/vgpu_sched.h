@@ -391,6 +391,16 @@ struct vgpu_sched_preempt_stats {
  *	whenever it changes; kept across re-attach.
  * @kernel_sched_pending: @kernel_sched still has to be sent (the command
  *	ring was full); the next scheduling pass sends it.
+ * @warp_sched: the warp scheduler of the SMs (&enum vgpu_warp_sched; Park,
+ *	dissertation, Ch. III; Barnes et al.), sent to the daemon with
+ *	%VGPU_CMD_SET_WARP_SCHED whenever it changes, and when a daemon
+ *	attaches unless it is %VGPU_WARP_SCHED_CONFIG (the daemon's own
+ *	configuration); kept across re-attach.
+ * @warp_sched_pending: @warp_sched still has to be sent.
+ * @subcore_assign: the assignment of warps to sub-cores (&enum
+ *	vgpu_subcore_assign_mode), sent as @warp_sched is with
+ *	%VGPU_CMD_SET_SUBCORE_ASSIGN.
+ * @subcore_assign_pending: @subcore_assign still has to be sent.
  * @job_timeout_us: the device's time limit of a job, in simulated
  *	microseconds from its first dispatch; 0 none (vgpu_sched_deadline()).
  * @sync_quantum: while blocks run, the hardware comes back to the
@@ -453,6 +463,10 @@ struct vgpu_sched {
 	bool held;
 	enum vgpu_kernel_sched kernel_sched;
 	bool kernel_sched_pending;
+	enum vgpu_warp_sched warp_sched;
+	bool warp_sched_pending;
+	enum vgpu_subcore_assign_mode subcore_assign;
+	bool subcore_assign_pending;
 	u32 job_timeout_us;
 	u32 sync_quantum;
 	u32 clock_hold_ms;
@@ -499,6 +513,9 @@ void vgpu_sched_fresh_start(struct vgpu_sched *s, bool tell_daemon);
 void vgpu_sched_set_kernel_sched(struct vgpu_sched *s,
 				 enum vgpu_kernel_sched mode);
 void vgpu_sched_send_kernel_sched(struct vgpu_sched *s);
+void vgpu_sched_set_warp_sched(struct vgpu_sched *s, enum vgpu_warp_sched mode);
+void vgpu_sched_set_subcore_assign(struct vgpu_sched *s,
+				   enum vgpu_subcore_assign_mode mode);
 
 /* vgpu_sched_cancel.c */
 u64 vgpu_cycle_add(u64 cycle, u64 delta);

@@ -63,8 +63,9 @@ static ssize_t vgpu_sysfs_store(struct device *dev,
 	emitted = vdev->sched.emitted;
 	mutex_unlock(&vdev->lock);
 	/*
-	 * A knob the daemon must hear of (kernel_sched) queued a command: the
-	 * daemon may sleep in poll() with nothing to simulate.
+	 * A knob the daemon must hear of (kernel_sched, warp_sched,
+	 * subcore_assign) queued a command: the daemon may sleep in poll()
+	 * with nothing to simulate.
 	 */
 	if (emitted)
 		vgpu_backend_notify(vdev);
