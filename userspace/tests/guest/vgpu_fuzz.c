@@ -1917,7 +1917,8 @@ static void op_syncobj(struct ffile *f)
 			else if (i < 0 && !f->ghosts)
 				predict(OP_SYNCOBJ_DESTROY, err, EINVAL, "of a handle this file does not have");
 		}
-		if (!err && i >= 0) {
+		/* From a read-only place it was destroyed all the same. */
+		if ((!err || g.placed == AT_READONLY) && i >= 0) {
 			stale_add(f->stale_sync, f->sync[i]);
 			f->sync[i] = f->sync[--f->nsync];
 		}
@@ -2165,8 +2166,10 @@ static void op_core(struct ffile *f)
 			arg[i] = one_in(3) ? (uint8_t)rnd32() : 0;
 		err = xioctl(OP_DRM_REFUSED, f->fd, req, arg,
 			     _IOC_SIZE(req) < sizeof(arg) ? _IOC_SIZE(req) : sizeof(arg), 0);
-		if (!predict_placement(OP_DRM_REFUSED, req, err) && err != EACCES &&
-		    err != EOPNOTSUPP && err != EINVAL)
+		/* The core reads the argument first (when it has one), then refuses. */
+		if (placed_badly() && (_IOC_DIR(req) & _IOC_WRITE) && _IOC_SIZE(req))
+			predict(OP_DRM_REFUSED, err, EFAULT, "with its argument at a bad address");
+		else if (err != EACCES && err != EOPNOTSUPP && err != EINVAL)
 			predict(OP_DRM_REFUSED, err, EACCES, "refused to render clients");
 		break;
 	}
