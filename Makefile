@@ -76,7 +76,7 @@ deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
 	@. tools/lib.sh && vgpu_need_packages build-essential pkg-config libdrm-dev \
 		linux-source-6.12 bc bison flex libelf-dev libssl-dev kmod cpio \
-		qemu-system-x86 busybox-static file
+		qemu-system-x86 busybox-static file trinity
 	@mkdir -p $(B) && touch $@
 
 module: $(DEPS_STAMP)
