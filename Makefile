@@ -3,12 +3,13 @@
 #   make            module (against the cached test kernel) + userspace
 #   make demo       runs the three workloads in a QEMU guest
 #   make check      every test: host unit tests, KUnit and end-to-end in QEMU
+#   make fuzz-long  a long fuzzing campaign in QEMU (hours; not part of check)
 #   make checkpatch kernel style of the module sources
 #
 # The test kernel is built once by tools/build-kernel and cached outside the
 # tree (~/.cache/vgpu, or $VGPU_CACHE).
 
-.PHONY: all module userspace guest host-tests check demo checkpatch clean deps
+.PHONY: all module userspace guest host-tests check demo checkpatch clean deps fuzz-long
 .DEFAULT_GOAL := all
 
 SHELL := /bin/bash
@@ -162,6 +163,19 @@ host-tests: $(HOST_TESTS)
 
 check: $(DEPS_STAMP)
 	@tools/check
+
+# The long fuzzing campaign (Documentation/testing.rst): vgpu_fuzz in rounds
+# of FUZZ_CALLS / FUZZ_ROUNDS calls (seeds FUZZ_SEED, FUZZ_SEED + 1, ...),
+# then TRINITY_COUNT trinity syscalls, then kmemleak; in one guest with KASAN
+# and lockdep. FUZZ_TIMEOUT seconds at most (the guest is stopped then).
+FUZZ_CALLS ?= 1000000
+FUZZ_ROUNDS ?= 20
+FUZZ_SEED ?= 1
+TRINITY_COUNT ?= 100000
+FUZZ_TIMEOUT ?= 43200
+fuzz-long: $(DEPS_STAMP)
+	@tools/vgpu-vm --kmemleak --timeout $(FUZZ_TIMEOUT) -- fuzz --calls $(FUZZ_CALLS) \
+		--rounds $(FUZZ_ROUNDS) --seed $(FUZZ_SEED) --trinity $(TRINITY_COUNT) --hang-limit 120
 
 demo: $(DEPS_STAMP)
 	@tools/vgpu-vm -- sh -c 'vgpu run saxpy && vgpu run reduce && vgpu run histogram'
