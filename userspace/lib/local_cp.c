@@ -850,6 +850,7 @@ static void wait_turn(struct local_cp *cp, int64_t deadline_ns)
 int local_cp_wait(struct local_file *f, uint32_t id, int64_t deadline_ns)
 {
 	struct local_cp *cp = f->cp;
+	struct vgpu_clock_wait wait;
 	struct local_job *job;
 	int ret = 0;
 
@@ -859,8 +860,9 @@ int local_cp_wait(struct local_file *f, uint32_t id, int64_t deadline_ns)
 	mutex_lock(&cp->lock);
 	f->in_wait = true;
 	cp->waiting++;
+	INIT_LIST_HEAD(&wait.link);
 	if (job->kcb.state != VGPU_KCB_DONE)
-		vgpu_clock_wait_begin(&cp->clock, &f->clock, job->kcb.id);
+		vgpu_clock_wait_begin(&cp->clock, &f->clock, &wait, job->kcb.id);
 	pthread_cond_broadcast(&cp->turn);
 	while (job->kcb.state != VGPU_KCB_DONE) {
 		if (deadline_ns >= 0 && now_ns() >= deadline_ns) {
@@ -891,7 +893,7 @@ int local_cp_wait(struct local_file *f, uint32_t id, int64_t deadline_ns)
 			wait_turn(cp, deadline_ns);
 		}
 	}
-	vgpu_clock_wait_end(&cp->clock, &f->clock);
+	vgpu_clock_wait_end(&cp->clock, &f->clock, &wait);
 	cp->waiting--;
 	f->in_wait = false;
 	mutex_unlock(&cp->lock);

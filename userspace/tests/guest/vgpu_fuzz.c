@@ -54,14 +54,16 @@
  * calls per ioctl and the results per errno (--verbose: per ioctl and
  * errno).
  *
- * What it does not do unless asked (--known-bugs), because the kernel is
- * known to report it: two processes of one file that joined the clock
- * waiting at once (WARN_ON in vgpu_clock_hold.c, and the clock can hold for
- * good), and SYNCOBJ_WAIT with 2^30 handles (the DRM core's kmalloc WARNs).
+ * Runaway kernels (hours of simulated time) and mutated programs the
+ * driver accepted are launched with a time limit (drm_vgpu_submit.timeout_us)
+ * and must end with -ETIMEDOUT or another documented error while the other
+ * files' jobs go on.
+ *
+ * What it does not do unless asked (--known-bugs), because the DRM core is
+ * known to report it: SYNCOBJ_WAIT with 2^30 handles (its kmalloc WARNs).
  * It never joins the clock with a file and then blocks in anything but a
- * WAIT on that file's jobs, never launches a grid of hours or a program it
- * mutated: those stall the device for everybody by design (a joined file
- * that does not wait holds the clock; there is no job timeout yet).
+ * WAIT on that file's jobs: such a file holds its group's clock until the
+ * hold limit (clock_hold_ms) makes it leave, which would only slow the run.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -285,6 +287,8 @@ struct shared {
 	unsigned long race_children, race_killed, race_exited_running, race_reaped_late;
 	unsigned long rogue_events, rogue_bad_events, rogue_kicks, rogue_cmds, rogue_attaches;
 	unsigned long hangs, bad_deaths, stalls;
+	unsigned long joined_waits, joined_waits_late;
+	unsigned long runaways, mutants_run;
 	int stop_monitor_stall;	/* the backend is ours: its clock is its business */
 	uint64_t longest_ns;
 	int longest_op;
@@ -1203,6 +1207,44 @@ static void op_bo_mmap(struct ffile *f)
 	munmap(p, len);
 }
 
+/*
+ * A mutated image the driver took may run anything: launch it once, with a
+ * time limit of its own and only this file's buffers, and expect any
+ * documented end (the job's end is checked like every other's).
+ */
+static void launch_mutated(struct ffile *f, uint32_t handle)
+{
+	static uint8_t params[256] __attribute__((aligned(8)));
+	uint32_t bos[4];
+	struct drm_vgpu_submit s = { 0 };
+	struct fjob j = { .want_error = 1, .finite = !rogue_device, .unchecked = true,
+			  .kind = JK_OTHER };
+	int k = (int)below(4);
+
+	if (f->njob == MAX_JOBS)
+		return;
+	s.program = handle;
+	/* The entries and parameter sizes of the images it came from. */
+	s.entry = k == 0 ? entry_fill : k == 1 ? entry_spin : k == 2 ? entry_poke : 0;
+	s.params_size = k == 0 ? param_fill : k == 1 ? param_spin : k == 2 ? param_poke : 0;
+	s.grid[0] = 1 + (uint32_t)below(4);
+	s.grid[1] = s.grid[2] = 1;
+	s.block[0] = 1 + (uint32_t)below(64);
+	s.block[1] = s.block[2] = 1;
+	for (size_t i = 0; i < sizeof(params); i++)
+		params[i] = (uint8_t)rnd32();
+	s.params = (uintptr_t)params;
+	for (int i = 0; i < f->nbo && s.num_bos < 4; i++)
+		bos[s.num_bos++] = f->bo[i].handle;
+	s.bo_handles = (uintptr_t)bos;
+	s.timeout_us = 1 + (uint32_t)below(500);
+	if (xioctl(OP_SUBMIT, f->fd, DRM_IOCTL_VGPU_SUBMIT, &s, sizeof(s), 0))
+		return;
+	ADD(mutants_run, 1);
+	j.id = s.job_id;
+	f->job[f->njob++] = j;
+}
+
 /* A program image: the real one, one that exits or traps, or a mutation. */
 static void op_program_create(struct ffile *f)
 {
@@ -1277,8 +1319,10 @@ static void op_program_create(struct ffile *f)
 	}
 	if (err || !placed_normally())
 		return;
-	/* A mutation that passed may run anything: never launched. */
+	/* A mutation that passed may run anything: launched once, bounded. */
 	if (mutated || pc.data != (uintptr_t)buf || pc.size != size) {
+		if (one_in(2))
+			launch_mutated(f, pc.handle);
 		program_destroy(f, pc.handle);
 		return;
 	}
@@ -1346,7 +1390,7 @@ static void op_submit(struct ffile *f)
 	int want = -1, err, pi = -1, kind;
 	uint32_t nthreads = 0, vbo = 0;
 	uint64_t vbo_addr = 0, vbo_size = 0;
-	bool bad;
+	bool bad, runaway = false;
 
 	if (f->njob == MAX_JOBS)
 		return;
@@ -1409,6 +1453,15 @@ static void op_submit(struct ffile *f)
 				block = 32;
 				s.grid[0] = 1;
 				j.a = (uint32_t)(g_long_spin + below(g_long_spin));
+			} else if (one_in(12)) {
+				/*
+				 * A runaway: hours of simulated time, failed at
+				 * its own time limit while the others go on.
+				 */
+				j.a = 0x40000000u + (uint32_t)below(1u << 30);
+				s.timeout_us = 1 + (uint32_t)below(200);
+				runaway = true;
+				ADD(runaways, 1);
 			}
 			nthreads = s.grid[0] * block;
 			j.n = nthreads;
@@ -1440,8 +1493,9 @@ static void op_submit(struct ffile *f)
 			memcpy(params, &j.a, 4);
 			memcpy(params + 8, &vbo_addr, 8);
 		}
-		/* Threads beyond the page-rounded buffer fault. */
-		j.want_error = (uint64_t)nthreads * 4 > j.vbo_size ? -EFAULT : 0;
+		/* Threads beyond the page-rounded buffer fault (at the end). */
+		j.want_error = runaway ? -ETIMEDOUT :
+			       (uint64_t)nthreads * 4 > j.vbo_size ? -EFAULT : 0;
 	} else if (kind == JK_POKE) {
 		struct ffile *o = other_file(f);
 		uint64_t addr;
@@ -1501,6 +1555,11 @@ static void op_submit(struct ffile *f)
 		s.priority = (uint32_t)below(3);
 	if (one_in(6))
 		s.latency_budget_us = (uint32_t)below(200);
+	if (!runaway && one_in(10)) {
+		s.timeout_us = one_in(2) ? fuzz32() : 1 + (uint32_t)below(1000);
+		if (s.timeout_us < 1000000 && j.want_error != 1)
+			j.want_error = 1;	/* it may run out of time */
+	}
 	if (one_in(8)) {
 		s.flags = DRM_VGPU_SUBMIT_NOT_BEFORE;
 		s.not_before_cycle = one_in(4) ? below(1000) : current_cycle(f) + below(50000);
@@ -1524,8 +1583,11 @@ static void op_submit(struct ffile *f)
 				spoiled = "with an unknown flag", want = EINVAL;
 			break;
 		case 2:
-			s.pad = fuzz32() | 1;
-			spoiled = "with pad set", want = EINVAL;
+			/* The clock may not be moved far: 2^32 cycles at most. */
+			s.flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
+			s.not_before_cycle = one_in(3) ? UINT64_MAX - below(1u << 20) :
+					     current_cycle(f) + (1ull << 33) + below(1ull << 40);
+			spoiled = "not before a cycle over 2^32 ahead", want = EINVAL;
 			break;
 		case 3:
 			s.priority = DRM_VGPU_PRIORITY_REALTIME + 1 + (uint32_t)below(100);
@@ -1662,6 +1724,7 @@ static void job_ended(struct ffile *f, struct fjob *j, const struct drm_vgpu_job
 	j->checked = true;
 	ADD(jobs_checked, 1);
 	if (e && e != -EFAULT && e != -EIO && e != -EILSEQ && e != -ENOMEM &&
+	    e != -ETIMEDOUT && e != -ENODEV &&
 	    !(rogue_device && e < 0 && e >= -4095)) {
 		ADD(jobs_bad, 1);
 		note("job %" PRIu64 " ended with error %d, not a documented one", j->id, e);
@@ -1673,7 +1736,8 @@ static void job_ended(struct ffile *f, struct fjob *j, const struct drm_vgpu_job
 		ADD(jobs_bad, 1);
 		note("job %" PRIu64 " (%s) ended with error %d, want %d%s%.0" PRIx64 "%s", j->id,
 		     j->kind == JK_FILL ? "fill" : j->kind == JK_SPIN ? "spin" :
-		     j->kind == JK_POKE ? "poke" : j->kind == JK_EXIT ? "exit" : "trap",
+		     j->kind == JK_POKE ? "poke" : j->kind == JK_EXIT ? "exit" :
+		     j->kind == JK_TRAP ? "trap" : "other",
 		     e, j->want_error, j->kind == JK_POKE ? "; store at " : "",
 		     j->kind == JK_POKE ? j->poke_addr : 0, j->kind == JK_POKE ? j->named : "");
 	}
@@ -2166,10 +2230,13 @@ static void op_core(struct ffile *f)
 			arg[i] = one_in(3) ? (uint8_t)rnd32() : 0;
 		err = xioctl(OP_DRM_REFUSED, f->fd, req, arg,
 			     _IOC_SIZE(req) < sizeof(arg) ? _IOC_SIZE(req) : sizeof(arg), 0);
-		/* The core reads the argument first (when it has one), then refuses. */
-		if (placed_badly() && (_IOC_DIR(req) & _IOC_WRITE) && _IOC_SIZE(req))
-			predict(OP_DRM_REFUSED, err, EFAULT, "with its argument at a bad address");
-		else if (err != EACCES && err != EOPNOTSUPP && err != EINVAL)
+		/*
+		 * The core reads the argument first (when it has one), refuses,
+		 * and writes the argument back all the same.
+		 */
+		if (_IOC_SIZE(req) && predict_placement(OP_DRM_REFUSED, req, err))
+			break;
+		if (err != EACCES && err != EOPNOTSUPP && err != EINVAL)
 			predict(OP_DRM_REFUSED, err, EACCES, "refused to render clients");
 		break;
 	}
@@ -2598,16 +2665,20 @@ static void race_joined_waiter(void *arg)
 
 	g.quota_ctr = &sh->race_calls;
 	w.job_id = f->job[1].id;
-	if (raw_ioctl(OP_WAIT, f->fd, DRM_IOCTL_VGPU_WAIT, &w, (uint64_t)w.timeout_ns))
-		note("known bug: the second waiter of a joined file timed out (job %" PRIu64 ")",
+	ADD(joined_waits, 1);
+	if (raw_ioctl(OP_WAIT, f->fd, DRM_IOCTL_VGPU_WAIT, &w, (uint64_t)w.timeout_ns)) {
+		ADD(joined_waits_late, 1);
+		note("the second waiter of a joined file timed out (job %" PRIu64 ")",
 		     (uint64_t)w.job_id);
+	}
 }
 
 /*
- * --known-bugs: two processes of one file that joined the clock wait at
- * once, for different jobs. The clock keeps one wait per file: the second
- * wait trips WARN_ON(!clock->running) and the clock's count goes wrong,
- * which can hold the device for good.
+ * Two processes of one file that joined the clock wait at once, for
+ * different jobs: the file waits while either does, and both jobs end
+ * (vgpu_clock_hold.c once kept one wait per file: the second wait tripped
+ * a WARN_ON and the count of running files went wrong, which could hold
+ * the device for good).
  */
 static void race_joined_waits(uint64_t seed, uint64_t n)
 {
@@ -2631,8 +2702,11 @@ static void race_joined_waits(uint64_t seed, uint64_t n)
 		pid = spawn(seed, 4000000 + n, race_joined_waiter, f);
 		usleep(20000);
 		w.job_id = f->job[0].id;
-		if (raw_ioctl(OP_WAIT, f->fd, DRM_IOCTL_VGPU_WAIT, &w, (uint64_t)w.timeout_ns))
-			note("known bug: the first waiter of a joined file timed out");
+		ADD(joined_waits, 1);
+		if (raw_ioctl(OP_WAIT, f->fd, DRM_IOCTL_VGPU_WAIT, &w, (uint64_t)w.timeout_ns)) {
+			ADD(joined_waits_late, 1);
+			note("the first waiter of a joined file timed out");
+		}
 		clock_leave(f);
 		reap_child(pid, 4 * g.hang_limit);
 	}
@@ -2651,7 +2725,7 @@ static void race_driver(void *arg)
 	file_open(&files[0]);
 	file_open(&files[1]);
 	for (uint64_t n = 0; budget_left(); n++) {
-		int scenario = (int)below(known_bugs ? 5 : 4), mode;
+		int scenario = (int)below(5), mode;
 		pid_t pid, pid2;
 
 		if (f->fd < 0)
@@ -4066,6 +4140,11 @@ int main(int argc, char **argv)
 	    "(%lu problems)", sh->jobs_checked, sh->verified, sh->jobs_bad);
 	tap(!sh->stray_bad, "%lu stray stores into another file's buffer changed nothing",
 	    sh->stray_checked);
+	printf("# %lu runaway kernels launched with a time limit, %lu mutated programs run\n",
+	       sh->runaways, sh->mutants_run);
+	tap(!sh->joined_waits_late,
+	    "%lu waits of two processes of one joined file, none timed out (%lu did)",
+	    sh->joined_waits, sh->joined_waits_late);
 	tap(!sh->race_reaped_late && sh->race_children > 0,
 	    "races: %lu children (%lu killed, %lu exited with jobs running), all gone in time",
 	    sh->race_children, sh->race_killed, sh->race_exited_running);

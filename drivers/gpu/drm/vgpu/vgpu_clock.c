@@ -161,6 +161,7 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	struct drm_vgpu_wait *args = data;
 	struct vgpu_file *vf = file->driver_priv;
 	struct dma_fence *fence = NULL;
+	struct vgpu_clock_wait wait;
 	struct vgpu_job *job;
 	long timeout, left;
 
@@ -185,7 +186,8 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 	mutex_lock(&vdev->lock);
 	if (job->kcb.state != VGPU_KCB_DONE && job->fence) {
 		fence = dma_fence_get(job->fence);
-		vgpu_clock_wait_begin(&vdev->clock, &vf->clock, job->kcb.id);
+		vgpu_clock_wait_begin(&vdev->clock, &vf->clock, &wait,
+				      job->kcb.id);
 	}
 	mutex_unlock(&vdev->lock);
 	vgpu_kcb_put(&job->kcb);
@@ -202,7 +204,7 @@ int vgpu_wait_ioctl(struct drm_device *drm, void *data, struct drm_file *file)
 
 	/* Woken by a timeout or a signal, not by the job's end? */
 	mutex_lock(&vdev->lock);
-	vgpu_clock_wait_end(&vdev->clock, &vf->clock);
+	vgpu_clock_wait_end(&vdev->clock, &vf->clock, &wait);
 	mutex_unlock(&vdev->lock);
 	if (left < 0)
 		return left;

@@ -127,8 +127,7 @@ void vgpu_clock_file_init(struct vgpu_clock_file *cf)
 	INIT_LIST_HEAD(&cf->link);
 	cf->rank = 0;
 	cf->arena = 0;
-	cf->waiting = false;
-	cf->wait_job = 0;
+	INIT_LIST_HEAD(&cf->waits);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_file_init);
 
@@ -201,50 +200,60 @@ void vgpu_clock_leave(struct vgpu_clock *clock, struct vgpu_clock_file *cf)
 		return;
 	WRITE_ONCE(cf->arena, 0);
 	list_del_init(&cf->link);
-	if (!cf->waiting)
+	if (list_empty(&cf->waits))
 		vgpu_clock_stop_running(clock);
-	cf->waiting = false;
+	/* Its threads' waits end on their own; they find themselves unlinked. */
+	while (!list_empty(&cf->waits))
+		list_del_init(cf->waits.next);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_leave);
 
 /**
- * vgpu_clock_wait_begin() - a file starts waiting for a job that has not
- *	ended.
+ * vgpu_clock_wait_begin() - a thread of a file starts waiting for a job
+ *	that has not ended.
  * @clock: the device's clock.
  * @cf: the file's part.
+ * @wait: the wait, which must stay put until vgpu_clock_wait_end().
  * @job_id: the job.
  *
- * A joined file stops running; when it was the last one, time runs again.
- * Device lock held.
+ * A joined file stops running when its first thread waits; when it was the
+ * last running file, time runs again. Device lock held.
  */
 void vgpu_clock_wait_begin(struct vgpu_clock *clock,
-			   struct vgpu_clock_file *cf, u32 job_id)
+			   struct vgpu_clock_file *cf,
+			   struct vgpu_clock_wait *wait, u32 job_id)
 {
+	bool first = list_empty(&cf->waits);
+
 	lockdep_assert_held(clock->sched->lock);
+	INIT_LIST_HEAD(&wait->link);
+	wait->job_id = job_id;
 	if (list_empty(&cf->link))
 		return;
-	cf->waiting = true;
-	cf->wait_job = job_id;
-	vgpu_clock_stop_running(clock);
+	list_add_tail(&wait->link, &cf->waits);
+	if (first)
+		vgpu_clock_stop_running(clock);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_wait_begin);
 
 /**
- * vgpu_clock_wait_end() - a file's wait ended other than by its job's end
- *	(a timeout, a signal).
+ * vgpu_clock_wait_end() - a thread's wait is over, whatever ended it.
  * @clock: the device's clock.
  * @cf: the file's part.
+ * @wait: what vgpu_clock_wait_begin() was given.
  *
- * A joined file runs again (the job's end did that already otherwise).
+ * A wait that ended other than by its job's end (a timeout, a signal) is
+ * still on the file's list; the file runs again when it was its last.
  * Device lock held.
  */
-void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf)
+void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf,
+			 struct vgpu_clock_wait *wait)
 {
 	lockdep_assert_held(clock->sched->lock);
-	if (!cf->waiting)
+	if (list_empty(&wait->link))
 		return;
-	cf->waiting = false;
-	if (!list_empty(&cf->link))
+	list_del_init(&wait->link);
+	if (list_empty(&cf->waits) && !list_empty(&cf->link))
 		vgpu_clock_hold(clock, cf);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_wait_end);
@@ -286,16 +295,20 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_clock_job_added);
 void vgpu_clock_job_done(struct vgpu_clock *clock,
 			 const struct vgpu_kcb_entry *e)
 {
+	struct vgpu_clock_wait *wait, *next;
 	struct vgpu_clock_file *cf;
 
 	lockdep_assert_held(clock->sched->lock);
 	if (e->unclocked && !WARN_ON(!clock->foreign))
 		clock->foreign--;
 	list_for_each_entry(cf, &clock->joined, link) {
-		if (cf->waiting && cf->wait_job == e->id) {
-			cf->waiting = false;
+		if (list_empty(&cf->waits))
+			continue;
+		list_for_each_entry_safe(wait, next, &cf->waits, link)
+			if (wait->job_id == e->id)
+				list_del_init(&wait->link);
+		if (list_empty(&cf->waits))
 			vgpu_clock_hold(clock, cf);
-		}
 	}
 	if (vgpu_clock_holds(clock))
 		WRITE_ONCE(clock->sched->held, true);
@@ -321,7 +334,7 @@ struct vgpu_clock_file *vgpu_clock_overdue(struct vgpu_clock *clock, u64 now,
 
 	lockdep_assert_held(clock->sched->lock);
 	list_for_each_entry(cf, &clock->joined, link)
-		if (!cf->waiting && now > cf->running_since &&
+		if (list_empty(&cf->waits) && now > cf->running_since &&
 		    now - cf->running_since > limit)
 			return cf;
 	return NULL;

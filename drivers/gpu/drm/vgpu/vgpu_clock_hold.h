@@ -54,8 +54,8 @@ struct vgpu_clock {
  * @rank: orders its jobs among those arriving at the same cycle.
  * @arena: where its device memory goes (vgpu_clock_arena()); written under
  *	the device lock, read without it.
- * @waiting: blocked in a wait for @wait_job.
- * @wait_job: the job it waits for.
+ * @waits: its threads' waits for jobs that have not ended, linked by
+ *	&vgpu_clock_wait.link; the file runs while it is empty.
  * @running_since: &vgpu_clock.host_ms when it last started running.
  *
  * Protected by the device lock.
@@ -64,9 +64,24 @@ struct vgpu_clock_file {
 	struct list_head link;
 	u32 rank;
 	u32 arena;
-	bool waiting;
-	u32 wait_job;
+	struct list_head waits;
 	u64 running_since;
+};
+
+/**
+ * struct vgpu_clock_wait - one thread's wait for a job, on its stack.
+ * @link: on &vgpu_clock_file.waits until the job ends, the wait ends or
+ *	the file leaves; then empty.
+ * @job_id: the job it waits for.
+ *
+ * Several threads of one file may wait at once, each for its own job or
+ * the same one: the file waits while any of them does.
+ *
+ * Protected by the device lock.
+ */
+struct vgpu_clock_wait {
+	struct list_head link;
+	u32 job_id;
 };
 
 void vgpu_clock_init(struct vgpu_clock *clock, struct vgpu_sched *sched,
@@ -78,8 +93,10 @@ void vgpu_clock_join(struct vgpu_clock *clock, struct vgpu_clock_file *cf,
 		     u32 rank);
 void vgpu_clock_leave(struct vgpu_clock *clock, struct vgpu_clock_file *cf);
 void vgpu_clock_wait_begin(struct vgpu_clock *clock,
-			   struct vgpu_clock_file *cf, u32 job_id);
-void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf);
+			   struct vgpu_clock_file *cf,
+			   struct vgpu_clock_wait *wait, u32 job_id);
+void vgpu_clock_wait_end(struct vgpu_clock *clock, struct vgpu_clock_file *cf,
+			 struct vgpu_clock_wait *wait);
 void vgpu_clock_job_added(struct vgpu_clock *clock,
 			  const struct vgpu_clock_file *cf,
 			  struct vgpu_kcb_entry *e);
