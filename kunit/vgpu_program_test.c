@@ -146,6 +146,9 @@ GARBAGE(code_wraps, { H(buf)->code_offset = 0xfffffff8u; H(buf)->code_size = 16;
 GARBAGE(data_init_gt_size, H(buf)->data_init_size = H(buf)->data_size + 1)
 GARBAGE(data_beyond, H(buf)->data_offset = IMG_SIZE - 4)
 GARBAGE(data_wraps, H(buf)->data_offset = 0xfffffffcu)
+/* vgpud refused what the driver took (a job ended with -EINVAL): vgpu_fuzz. */
+GARBAGE(data_offset_beyond_empty, { H(buf)->data_offset = IMG_SIZE + 8;
+				    H(buf)->data_init_size = 0; })
 GARBAGE(code_overlaps_entries, H(buf)->code_offset = IMG_ENTRIES + 128)
 GARBAGE(data_overlaps_code, H(buf)->data_offset = IMG_CODE + 8)
 GARBAGE(entries_overlap_header, H(buf)->entries_offset = 8)
@@ -171,6 +174,7 @@ static const struct garbage garbage_cases[] = {
 	G(entries_beyond), G(entries_offset_huge), G(code_misaligned),
 	G(code_size_zero), G(code_size_odd), G(code_beyond), G(code_wraps),
 	G(data_init_gt_size), G(data_beyond), G(data_wraps),
+	G(data_offset_beyond_empty),
 	G(code_overlaps_entries), G(data_overlaps_code),
 	G(entries_overlap_header), G(name_unterminated), G(name_empty),
 	G(entry_code_empty), G(entry_code_beyond), G(entry_code_misaligned),

@@ -121,8 +121,8 @@ static int vgpu_program_check_format(const void *image, size_t size,
 		*why = "data_init_size larger than data_size";
 		return -EINVAL;
 	}
-	if (h->data_init_size &&
-	    !vgpu_in_bounds(h->data_offset, h->data_init_size, size)) {
+	/* Even with nothing initialised: the hardware checks the offset too. */
+	if (!vgpu_in_bounds(h->data_offset, h->data_init_size, size)) {
 		*why = "initialised data beyond the image";
 		return -EINVAL;
 	}
