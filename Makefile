@@ -4,11 +4,13 @@
 #   make demo       runs the three workloads in a QEMU guest
 #   make check      every test: host unit tests, KUnit and end-to-end in QEMU
 #   make checkpatch kernel style of the module sources
+#   make dkms       vgpu.ko through DKMS for the running kernel (a host; root)
+#   make host-install  vgpud, vgpu, vgpud's systemd unit and the udev rule
 #
 # The test kernel is built once by tools/build-kernel and cached outside the
 # tree (~/.cache/vgpu, or $VGPU_CACHE).
 
-.PHONY: all module userspace guest host-tests check demo checkpatch clean deps
+.PHONY: all module userspace guest host-tests check demo checkpatch clean deps dkms host-install
 .DEFAULT_GOAL := all
 
 SHELL := /bin/bash
@@ -170,6 +172,23 @@ checkpatch:
 	@kdir=$$(tools/build-kernel) && "$$kdir/scripts/checkpatch.pl" --no-tree --strict \
 		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] kunit/*.c)) \
 		uapi/drm/*.h
+
+# On a host (Documentation/host.rst): the module through DKMS for the
+# running kernel, then the daemon, the tool, vgpud's systemd unit and the
+# udev rule for the render node.
+PREFIX ?= /usr/local
+DESTDIR ?=
+dkms:
+	@tools/dkms install
+
+host-install: $(B)/guest/vgpud $(B)/guest/vgpu
+	install -D -m 755 $(B)/guest/vgpud $(DESTDIR)$(PREFIX)/sbin/vgpud
+	install -D -m 755 $(B)/guest/vgpu $(DESTDIR)$(PREFIX)/bin/vgpu
+	install -D -m 644 Documentation/host.rst $(DESTDIR)$(PREFIX)/share/doc/vgpu/host.rst
+	@mkdir -p $(DESTDIR)/etc/systemd/system
+	sed -e 's|@SBINDIR@|$(PREFIX)/sbin|g' -e 's|@DOCDIR@|$(PREFIX)/share/doc/vgpu|g' \
+		tools/host/vgpud.service > $(DESTDIR)/etc/systemd/system/vgpud.service
+	install -D -m 644 tools/host/70-vgpu.rules $(DESTDIR)/etc/udev/rules.d/70-vgpu.rules
 
 clean:
 	rm -rf $(B)
