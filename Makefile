@@ -5,11 +5,15 @@
 #   make check      every test: host unit tests, KUnit and end-to-end in QEMU
 #   make fuzz-long  a long fuzzing campaign in QEMU (hours; not part of check)
 #   make checkpatch kernel style of the module sources
+#   make htmldocs   Documentation/ as HTML in build/htmldocs (Sphinx)
+#   make dkms       vgpu.ko through DKMS for the running kernel (a host; root)
+#   make host-install  vgpud, vgpu, vgpud's systemd unit and the udev rule
 #
 # The test kernel is built once by tools/build-kernel and cached outside the
 # tree (~/.cache/vgpu, or $VGPU_CACHE).
 
-.PHONY: all module userspace guest host-tests check demo checkpatch clean deps fuzz-long
+.PHONY: all module userspace guest host-tests check demo checkpatch clean deps fuzz-long \
+	dkms host-install htmldocs
 .DEFAULT_GOAL := all
 
 SHELL := /bin/bash
@@ -77,7 +81,7 @@ deps: $(DEPS_STAMP)
 $(DEPS_STAMP):
 	@. tools/lib.sh && vgpu_need_packages build-essential pkg-config libdrm-dev \
 		linux-source-6.12 bc bison flex libelf-dev libssl-dev kmod cpio \
-		qemu-system-x86 busybox-static file trinity
+		qemu-system-x86 busybox-static file trinity python3-sphinx
 	@mkdir -p $(B) && touch $@
 
 module: $(DEPS_STAMP)
@@ -184,6 +188,31 @@ checkpatch:
 	@kdir=$$(tools/build-kernel) && "$$kdir/scripts/checkpatch.pl" --no-tree --strict \
 		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] kunit/*.c)) \
 		uapi/drm/*.h
+
+# Documentation/ with the uapi and the driver's kernel-doc pulled in by the
+# kernel's own kernel-doc Sphinx extension (from the test kernel's source);
+# a warning fails the build.
+htmldocs: $(DEPS_STAMP)
+	@kdir=$$(tools/build-kernel) && VGPU_KDIR="$$kdir" \
+		sphinx-build -q -W --keep-going -b html Documentation $(B)/htmldocs
+	@echo "htmldocs: $(B)/htmldocs/index.html"
+
+# On a host (Documentation/host.rst): the module through DKMS for the
+# running kernel, then the daemon, the tool, vgpud's systemd unit and the
+# udev rule for the render node.
+PREFIX ?= /usr/local
+DESTDIR ?=
+dkms:
+	@tools/dkms install
+
+host-install: $(B)/guest/vgpud $(B)/guest/vgpu
+	install -D -m 755 $(B)/guest/vgpud $(DESTDIR)$(PREFIX)/sbin/vgpud
+	install -D -m 755 $(B)/guest/vgpu $(DESTDIR)$(PREFIX)/bin/vgpu
+	install -D -m 644 Documentation/host.rst $(DESTDIR)$(PREFIX)/share/doc/vgpu/host.rst
+	@mkdir -p $(DESTDIR)/etc/systemd/system
+	sed -e 's|@SBINDIR@|$(PREFIX)/sbin|g' -e 's|@DOCDIR@|$(PREFIX)/share/doc/vgpu|g' \
+		tools/host/vgpud.service > $(DESTDIR)/etc/systemd/system/vgpud.service
+	install -D -m 644 tools/host/70-vgpu.rules $(DESTDIR)/etc/udev/rules.d/70-vgpu.rules
 
 clean:
 	rm -rf $(B)

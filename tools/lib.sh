@@ -1,6 +1,9 @@
 # Shared helpers for the scripts in tools/. Sourced, not executed.
 
-# vgpu_need_packages PKG... - installs the Debian packages that are missing.
+# vgpu_need_packages PKG... - installs the Debian packages that are missing
+# (without the packages they only recommend when VGPU_APT_NO_RECOMMENDS is
+# set: dkms recommends the running kernel's headers, which the test does
+# not use).
 vgpu_need_packages() {
 	local missing=() p
 	for p in "$@"; do
@@ -11,7 +14,8 @@ vgpu_need_packages() {
 	local sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo
 	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+		${VGPU_APT_NO_RECOMMENDS:+--no-install-recommends} "${missing[@]}"
 }
 
 # vgpu_copy_libs DIR BINARY... - copies the shared libraries the binaries

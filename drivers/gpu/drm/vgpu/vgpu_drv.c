@@ -2,7 +2,7 @@
 /*
  * vgpu - DRM driver of a virtual GPU.
  *
- * The kernel half of the device (ARCHITECTURE.md): the command processor
+ * The kernel half of the device (Documentation/design.rst): the command processor
  * and thread-block scheduler. Applications use the render node (GEM buffer
  * objects in device memory, programs, launches, sync objects); the vgpud
  * daemon attaches through /dev/vgpu-backend and models the SMs. This file

@@ -7,7 +7,7 @@
  * job - a KCB entry plus the references it holds on its program and
  * buffers -, lays its struct vgpu_job_desc out in device memory for the
  * daemon, installs its fence in the out-syncobj and lets the scheduler act
- * (ARCHITECTURE.md, "The flow of one launch", step 2).
+ * (Documentation/design.rst, "The flow of one launch", step 2).
  *
  * A job lives while anything references it: the KCB until it ends, the
  * submitting file's job record until JOB_INFO releases it or the file is

@@ -5,11 +5,11 @@
  * An image (uapi vgpu_program.h) is a header, entry descriptors, code for
  * vgpud and an optional initialised data segment. The driver validates the
  * header and every entry against the attached device's limits (the
- * program's resource needs, ARCHITECTURE.md "Programs") and copies the
- * image into device memory where the daemon fetches the code. Free of
- * ioctl and file glue (vgpu_program.c), so that libvgpu's local device
- * loads programs with this same code (Documentation/design.rst, "One
- * command processor, two hosts").
+ * program's resource needs; Documentation/isa.rst, "The program image")
+ * and copies the image into device memory where the daemon fetches the
+ * code. Free of ioctl and file glue (vgpu_program.c), so that libvgpu's
+ * local device loads programs with this same code (Documentation/design.rst,
+ * "One command processor, two hosts").
  */
 
 #include <linux/align.h>

@@ -336,7 +336,7 @@ static bool vgpu_sched_end(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
  * daemon to forget what its
  * caches, row buffers and pipelines hold (%VGPU_CMD_RESET), so that a
  * program run on an unused device takes the same cycles every time
- * (ARCHITECTURE.md, "Time and determinism"). Between the launches of
+ * (Documentation/design.rst, "Time and determinism"). Between the launches of
  * programs that keep the device open, that state carries over, as it does
  * on a real GPU. Caller holds the device lock; the caller publishes.
  */

@@ -2,8 +2,8 @@
 /*
  * vgpu thread-block scheduler.
  *
- * The command processor half of the device (ARCHITECTURE.md, "The flow of
- * one launch"): it keeps the KCB and the SMST, lets a partition policy pick
+ * The command processor half of the device (Documentation/design.rst,
+ * "The flow of one launch"): it keeps the KCB and the SMST, lets a partition policy pick
  * the TBs to run, and turns the decisions into commands for the daemon.
  */
 #ifndef _VGPU_SCHED_H_

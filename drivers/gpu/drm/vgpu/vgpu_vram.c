@@ -2,7 +2,7 @@
 /*
  * vgpu device memory.
  *
- * One vmalloc_user() region is the whole device memory (ARCHITECTURE.md,
+ * One vmalloc_user() region is the whole device memory (Documentation/design.rst,
  * "Device memory and isolation"). A device address is a byte offset in it.
  * Buffer objects, program images, data segments and job descriptors are
  * ranges handed out by a drm_mm allocator under its own mutex. The first
