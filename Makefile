@@ -39,9 +39,6 @@ DAEMON_SRCS := $(wildcard userspace/daemon/*.c)
 WORKLOAD_SRCS := $(wildcard userspace/workloads/*.c)
 TOOL_SRCS := $(wildcard userspace/tools/*.c)
 WORKLOAD_PTX := $(sort $(wildcard userspace/workloads/*.ptx))
-USER_HDRS := $(wildcard uapi/drm/*.h userspace/include/vgpu/*.h userspace/lib/*.h \
-	userspace/lib/compiler/*.h userspace/sim/*.h userspace/daemon/*.h \
-	userspace/workloads/*.h userspace/tools/*.h)
 HOST_TESTS := $(patsubst userspace/tests/%.c,$(B)/host/%,$(wildcard userspace/tests/test_*.c))
 
 all: module userspace
@@ -54,27 +51,21 @@ include drivers/gpu/drm/vgpu/vgpu_cp.mk
 CP_SRCS := $(addprefix drivers/gpu/drm/vgpu/,$(vgpu-cp-y:.o=.c))
 KCOMPAT_SRCS := $(wildcard userspace/kcompat/*.c)
 CP_LIB_SRCS := $(CP_SRCS) $(KCOMPAT_SRCS) userspace/lib/local_cp.c
-CP_HDRS := $(wildcard drivers/gpu/drm/vgpu/*.h userspace/kcompat/include/*/*.h) \
-	userspace/lib/local_cp.h
 KCOMPAT_CFLAGS = -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	-Wno-sign-compare -Wno-missing-field-initializers -Werror -include kcompat.h \
 	-Iuserspace/kcompat/include -Idrivers/gpu/drm/vgpu $(INC) $(DRM_CFLAGS)
 HOST_SAN := -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 vpath %.c drivers/gpu/drm/vgpu userspace/kcompat userspace/lib
 
-$(B)/guest/cp/%.o: %.c $(CP_HDRS) $(USER_HDRS) $(DEPS_STAMP)
+$(B)/guest/cp/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(KCOMPAT_CFLAGS) -O2 -g -c $< -o $@
-$(B)/host/cp/%.o: %.c $(CP_HDRS) $(USER_HDRS) $(DEPS_STAMP)
+	$(CC) $(KCOMPAT_CFLAGS) -O2 -g -MMD -MP -c $< -o $@
+$(B)/host/cp/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(KCOMPAT_CFLAGS) -O1 -g $(HOST_SAN) -c $< -o $@
+	$(CC) $(KCOMPAT_CFLAGS) -O1 -g $(HOST_SAN) -MMD -MP -c $< -o $@
 CP_OBJS = $(patsubst %.c,$(B)/$(1)/cp/%.o,$(notdir $(CP_LIB_SRCS)))
 $(B)/guest/libvgpu_cp.a: $(call CP_OBJS,guest)
-	@rm -f $@
-	ar rcs $@ $^
 $(B)/host/libvgpu_cp.a: $(call CP_OBJS,host)
-	@rm -f $@
-	ar rcs $@ $^
 
 # Debian packages the build needs; installed when missing.
 deps: $(DEPS_STAMP)
@@ -108,60 +99,76 @@ ptx:
 		"$(NVCC)" -O3 -ptx -arch=sm_75 "$$cu" -o "$${cu%.cu}.ptx" || exit 1; \
 	done
 
+# Userspace: one object per source, with its dependency file (-MMD), and a
+# static library per component, so that touching one .c rebuilds one object
+# and relinks. Two flavours: guest (optimised; the programs the guest runs,
+# and the tool) and host (AddressSanitizer + UBSan; the host unit tests).
+FLAVOR_CFLAGS_guest = $(GUEST_CFLAGS) $(DRM_CFLAGS)
+FLAVOR_CFLAGS_host = $(HOST_CFLAGS) $(DRM_CFLAGS)
+$(B)/guest/obj/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAVOR_CFLAGS_guest) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/host/obj/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAVOR_CFLAGS_host) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+# test_kcompat includes kcompat's kernel headers.
+$(B)/host/obj/userspace/tests/test_kcompat.o: EXTRA_CFLAGS := -Iuserspace/kcompat/include -std=gnu11
+
+objs = $(patsubst %.c,$(B)/$(1)/obj/%.o,$(2))
+define component_libs
+$(B)/$(1)/libvgpu_compiler.a: $(call objs,$(1),$(COMPILER_SRCS))
+$(B)/$(1)/libvgpu_sim.a: $(call objs,$(1),$(SIM_SRCS))
+$(B)/$(1)/libvgpu_runtime.a: $(call objs,$(1),$(RUNTIME_SRCS))
+$(B)/$(1)/libvgpu_workloads.a: $(call objs,$(1),$(WORKLOAD_SRCS) $(B)/gen/workload_ptx.c)
+endef
+$(foreach f,guest host,$(eval $(call component_libs,$(f))))
+$(B)/%.a:
+	@rm -f $@
+	ar rcs $@ $^
+
+# Every library of a flavour, in one group: a program takes what it uses.
+LIBS = $(addprefix $(B)/$(1)/,libvgpu_workloads.a libvgpu_runtime.a libvgpu_cp.a \
+	libvgpu_compiler.a libvgpu_sim.a)
 define link
 	@mkdir -p $(dir $@)
-	$(CC) $(1) -o $@ $(2) $(3)
+	$(CC) $(FLAVOR_CFLAGS_$(1)) -o $@ $(filter %.o,$^) -Wl,--start-group \
+		$(filter %.a,$^) -Wl,--end-group $(DRM_LIBS) -lm -lpthread
 endef
 
 # Guest programs (optimised, no sanitizers).
-$(B)/guest/vgpud: $(DAEMON_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(GUEST_CFLAGS),$(DAEMON_SRCS) $(SIM_SRCS),-lm -lpthread)
-$(B)/guest/vgpu: $(TOOL_SRCS) $(WORKLOAD_SRCS) $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
-		$(B)/gen/workload_ptx.c $(B)/guest/libvgpu_cp.a $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$(TOOL_SRCS) $(WORKLOAD_SRCS) \
-		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(B)/gen/workload_ptx.c,\
-		$(B)/guest/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
-$(B)/guest/ioctl_test: userspace/tests/ioctl_test.c $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),userspace/tests/ioctl_test.c,$(DRM_LIBS))
-$(B)/guest/%: userspace/tests/guest/%.c $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) \
-		$(B)/guest/libvgpu_cp.a $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(GUEST_CFLAGS) $(DRM_CFLAGS),$< $(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS),\
-		$(B)/guest/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
+$(B)/guest/vgpud: $(call objs,guest,$(DAEMON_SRCS)) $(B)/guest/libvgpu_sim.a
+	$(call link,guest)
+$(B)/guest/vgpu: $(call objs,guest,$(TOOL_SRCS)) $(call LIBS,guest)
+	$(call link,guest)
+$(B)/guest/ioctl_test: $(call objs,guest,userspace/tests/ioctl_test.c)
+	$(call link,guest)
+$(B)/guest/%: $(B)/guest/obj/userspace/tests/guest/%.o $(call LIBS,guest)
+	$(call link,guest)
 
 GUEST_PROGS := $(B)/guest/vgpud $(B)/guest/vgpu $(B)/guest/ioctl_test \
 	$(patsubst userspace/tests/guest/%.c,$(B)/guest/%,$(wildcard userspace/tests/guest/*.c))
-GUEST_SCRIPTS := $(wildcard userspace/tests/guest/*.sh)
+GUEST_SCRIPTS := $(patsubst userspace/tests/guest/%.sh,$(B)/guest/%,\
+	$(wildcard userspace/tests/guest/*.sh))
+$(B)/guest/%: userspace/tests/guest/%.sh
+	@mkdir -p $(dir $@)
+	install -m 755 $< $@
 
 userspace: $(GUEST_PROGS) host-tests
 
 # Everything the guest image needs (tools/vgpu-vm calls this).
-guest: module $(GUEST_PROGS)
-	@mkdir -p $(B)/guest
-	@for s in $(GUEST_SCRIPTS); do install -m 755 $$s $(B)/guest/$$(basename $$s .sh); done
+guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS)
 
-# Host unit tests, under AddressSanitizer and UBSan.
-$(B)/host/test_%: userspace/tests/test_%.c userspace/tests/tap.c userspace/tests/tap.h \
-		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(COMPILER_SRCS) \
-		$(SIM_SRCS),-lm -lpthread)
+# Host unit tests, under AddressSanitizer and UBSan; each links what it
+# uses of the libraries (test_local: the workload suite on the local device;
+# test_kcompat: kcompat against the kernel's checksums in
+# kunit/vgpu_kcompat_cases.h).
+$(B)/host/test_%: $(B)/host/obj/userspace/tests/test_%.o $(B)/host/obj/userspace/tests/tap.o \
+		$(call LIBS,host)
+	$(call link,host)
 
-# test_local runs the workload suite on the in-process device, so it also
-# links the runtime (libdrm), the workloads and their embedded PTX.
-$(B)/host/test_local: userspace/tests/test_local.c userspace/tests/tap.c userspace/tests/tap.h \
-		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) \
-		$(B)/gen/workload_ptx.c $(B)/host/libvgpu_cp.a $(USER_HDRS) $(DEPS_STAMP)
-	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(RUNTIME_SRCS) \
-		$(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) $(B)/gen/workload_ptx.c,\
-		$(B)/host/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
-
-# test_kcompat checks kcompat's drm_mm, XArray and sort() (through Algorithm 3)
-# against the checksums the KUnit suite vgpu_kcompat gets from the kernel
-# (kunit/vgpu_kcompat_cases.h).
-$(B)/host/test_kcompat: userspace/tests/test_kcompat.c userspace/tests/tap.c \
-		userspace/tests/tap.h kunit/vgpu_kcompat_cases.h $(B)/host/libvgpu_cp.a \
-		$(CP_HDRS) $(DEPS_STAMP)
-	$(call link,$(HOST_CFLAGS) -Iuserspace/kcompat/include -std=gnu11,\
-		$< userspace/tests/tap.c,$(B)/host/libvgpu_cp.a -lpthread)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+# Objects made through pattern rules are kept, not deleted as intermediates.
+.SECONDARY:
 
 host-tests: $(HOST_TESTS)
 

@@ -49,6 +49,8 @@ int cmd_bench(int argc, char **argv)
 		return bench_usage(stderr, 2);
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
 		return bench_usage(stdout, 0);
+	/* What a Slurm array task runs again (bench_slurm.c). */
+	bench_slurm_command(argc, argv);
 	for (size_t i = 0; i < sizeof(bench_cmds) / sizeof(bench_cmds[0]); i++) {
 		if (!strcmp(argv[1], bench_cmds[i].name))
 			return bench_cmds[i].run(argc - 1, argv + 1);

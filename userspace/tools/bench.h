@@ -83,16 +83,33 @@ struct bench_target {
 	unsigned int nattr;
 };
 
+/* Option codes of the Slurm options (bench_slurm.c), beyond any letter. */
+enum {
+	BENCH_OPT_SLURM = 0x100,
+	BENCH_OPT_SLURM_DIR,
+	BENCH_OPT_PARTITION,
+	BENCH_OPT_TIME,
+	BENCH_OPT_ACCOUNT,
+	BENCH_OPT_SLURM_TASK,
+};
+
 /* getopt_long() entries of the target options, their short letters and usage. */
 #define BENCH_TARGET_LONGOPTS \
 	{ "local", no_argument, NULL, 'L' }, \
 	{ "gpu", required_argument, NULL, 'G' }, \
 	{ "config", required_argument, NULL, 'C' }, \
 	{ "vram-mb", required_argument, NULL, 'V' }, \
-	{ "jobs", required_argument, NULL, 'j' }
+	{ "jobs", required_argument, NULL, 'j' }, \
+	{ "slurm", no_argument, NULL, BENCH_OPT_SLURM }, \
+	{ "slurm-dir", required_argument, NULL, BENCH_OPT_SLURM_DIR }, \
+	{ "partition", required_argument, NULL, BENCH_OPT_PARTITION }, \
+	{ "time", required_argument, NULL, BENCH_OPT_TIME }, \
+	{ "account", required_argument, NULL, BENCH_OPT_ACCOUNT }, \
+	{ "slurm-task", required_argument, NULL, BENCH_OPT_SLURM_TASK }
 #define BENCH_TARGET_SHORTOPTS	"j:"
 #define BENCH_TARGET_USAGE \
-	"[--local [--gpu NAME] [--config FILE] [--vram-mb N] [-j N]]"
+	"[--local [--gpu NAME] [--config FILE] [--vram-mb N] [-j N | --slurm --slurm-dir DIR" \
+	" [--partition P] [--time T] [--account A]]]"
 /*
  * Option @opt (one of those) with @arg into @o: 1 when taken, 0 when it is
  * not a target option, -EINVAL (said) for a bad value.
@@ -165,6 +182,22 @@ int bench_parse_jobs(const char *s, unsigned int *jobs);
 /* Zeroed memory the worker and member processes write into; NULL when none. */
 void *bench_shared_alloc(size_t size);
 void bench_shared_free(void *p, size_t size);
+
+/*
+ * Slurm (bench_slurm.c): with --slurm, bench_run_tasks() runs its tasks as
+ * a Slurm job array and merges what they wrote into the memory of
+ * bench_shared_alloc(). bench_slurm_command() records the command line
+ * (from "bench" on) that each array task runs again; bench_slurm_opt()
+ * takes the options (1 taken, 0 not a Slurm option, -EINVAL);
+ * bench_slurm_check() refuses them without --local.
+ */
+void bench_slurm_command(int argc, char **argv);
+int bench_slurm_opt(int opt, const char *arg);
+int bench_slurm_check(bool local);
+bool bench_slurm_active(void);
+int bench_slurm_run(unsigned int ntasks, bench_task_fn fn, void *arg);
+void bench_slurm_region_add(void *p, size_t size);
+void bench_slurm_region_remove(void *p);
 
 /*
  * The model's configuration for a local device: preset @gpu, then the

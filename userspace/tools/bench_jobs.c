@@ -63,6 +63,8 @@ int bench_run_tasks(unsigned int ntasks, unsigned int jobs, bench_task_fn fn, vo
 	pid_t *pid;
 	unsigned int started = 0;
 
+	if (bench_slurm_active())
+		return bench_slurm_run(ntasks, fn, arg);
 	if (jobs > ntasks)
 		jobs = ntasks;
 	if (jobs <= 1) {
@@ -127,11 +129,14 @@ void *bench_shared_alloc(size_t size)
 	if (p == MAP_FAILED)
 		return NULL;
 	memset(p, 0, size);
+	bench_slurm_region_add(p, size);
 	return p;
 }
 
 void bench_shared_free(void *p, size_t size)
 {
-	if (p)
+	if (p) {
+		bench_slurm_region_remove(p);
 		munmap(p, size ? size : 1);
+	}
 }

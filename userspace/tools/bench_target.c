@@ -143,7 +143,7 @@ int bench_target_opt(int opt, const char *arg, struct bench_target_opts *o)
 	case 'j':
 		return bench_parse_jobs(arg, &o->jobs) ? -EINVAL : 1;
 	default:
-		return 0;
+		return bench_slurm_opt(opt, arg);
 	}
 }
 
@@ -159,6 +159,9 @@ int bench_target_open(struct bench_target *t, const struct bench_target_opts *o)
 		fprintf(stderr, "vgpu bench: -j needs --local (the render node is one device)\n");
 		return -EINVAL;
 	}
+	ret = bench_slurm_check(o->local);
+	if (ret)
+		return ret;
 	if (o->local) {
 		unsigned int used;
 
