@@ -149,6 +149,14 @@ $(B)/host/test_local: userspace/tests/test_local.c userspace/tests/tap.c userspa
 		$(COMPILER_SRCS) $(SIM_SRCS) $(WORKLOAD_SRCS) $(B)/gen/workload_ptx.c,\
 		$(B)/host/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
 
+# test_sim runs its models as local devices: the runtime and the command
+# processor of vgpu.ko place and schedule the launches.
+$(B)/host/test_sim: userspace/tests/test_sim.c userspace/tests/tap.c userspace/tests/tap.h \
+		$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS) $(B)/host/libvgpu_cp.a \
+		$(USER_HDRS) $(DEPS_STAMP)
+	$(call link,$(HOST_CFLAGS) $(DRM_CFLAGS),$< userspace/tests/tap.c $(RUNTIME_SRCS) \
+		$(COMPILER_SRCS) $(SIM_SRCS),$(B)/host/libvgpu_cp.a $(DRM_LIBS) -lm -lpthread)
+
 # test_kcompat checks kcompat's drm_mm, XArray and sort() (through Algorithm 3)
 # against the checksums the KUnit suite vgpu_kcompat gets from the kernel
 # (kunit/vgpu_kcompat_cases.h).
