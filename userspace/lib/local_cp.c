@@ -716,35 +716,48 @@ static const struct vgpu_kcb_entry_ops local_job_ops = {
 	.release = job_release,
 };
 
+/*
+ * The checks of a SUBMIT: its program *@prog, the resources of one of its
+ * blocks in *@res and their number in *@num_tbs (vgpu_submit_validate()).
+ */
+static int submit_check(struct local_file *f, const struct drm_vgpu_submit *args,
+			struct vgpu_program **prog, struct vgpu_tb_res *res, u32 *num_tbs)
+{
+	struct vgpu_device_desc desc;
+	const char *why;
+	int ret;
+
+	*prog = xa_load(&f->programs, args->program);
+	if (!*prog) {
+		fprintf(stderr, "libvgpu: local device: unknown program handle %u\n",
+			args->program);
+		return -ENOENT;
+	}
+	mutex_lock(&f->cp->lock);
+	desc = f->cp->sched.desc;
+	mutex_unlock(&f->cp->lock);
+	ret = vgpu_submit_validate(args, &desc, (*prog)->entries, (*prog)->num_entries, res,
+				   num_tbs, &why);
+	if (ret)
+		fprintf(stderr, "libvgpu: local device: launch rejected: %s\n", why);
+	return ret;
+}
+
 int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		    const uint32_t *bo_handles, const void *params, uint32_t *id)
 {
 	struct local_cp *cp = f->cp;
 	struct vgpu_sched *s = &cp->sched;
-	struct vgpu_device_desc desc;
 	struct vgpu_mem_range *r;
 	struct vgpu_program *prog;
 	struct local_job *job;
 	struct vgpu_tb_res res;
-	const char *why;
 	u32 num_tbs;
 	int ret;
 
-	prog = xa_load(&f->programs, args->program);
-	if (!prog) {
-		fprintf(stderr, "libvgpu: local device: unknown program handle %u\n",
-			args->program);
-		return -ENOENT;
-	}
-	mutex_lock(&cp->lock);
-	desc = s->desc;
-	mutex_unlock(&cp->lock);
-	ret = vgpu_submit_validate(args, &desc, prog->entries, prog->num_entries, &res,
-				   &num_tbs, &why);
-	if (ret) {
-		fprintf(stderr, "libvgpu: local device: launch rejected: %s\n", why);
+	ret = submit_check(f, args, &prog, &res, &num_tbs);
+	if (ret)
 		return ret;
-	}
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
@@ -833,35 +846,21 @@ int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 		      struct local_cp_layout *out)
 {
 	struct local_cp *cp = f->cp;
-	struct vgpu_device_desc desc;
 	struct vgpu_mem_range *r;
 	struct vgpu_program *prog;
 	struct local_bo *bo, *named;
 	struct vgpu_tb_res res;
-	const char *why;
 	u32 num_tbs, handle;
 	uint64_t addr;
 	size_t size;
 	int ret;
 
-	prog = xa_load(&f->programs, args->program);
-	if (!prog) {
-		fprintf(stderr, "libvgpu: local device: unknown program handle %u\n",
-			args->program);
-		return -ENOENT;
-	}
-	mutex_lock(&cp->lock);
-	desc = cp->sched.desc;
-	out->tbs_per_sm = 0;
-	ret = vgpu_submit_validate(args, &desc, prog->entries, prog->num_entries, &res,
-				   &num_tbs, &why);
-	if (!ret)
-		out->tbs_per_sm = vgpu_smst_occupancy(&cp->sched.smst, &res);
-	mutex_unlock(&cp->lock);
-	if (ret) {
-		fprintf(stderr, "libvgpu: local device: launch rejected: %s\n", why);
+	ret = submit_check(f, args, &prog, &res, &num_tbs);
+	if (ret)
 		return ret;
-	}
+	mutex_lock(&cp->lock);
+	out->tbs_per_sm = vgpu_smst_occupancy(&cp->sched.smst, &res);
+	mutex_unlock(&cp->lock);
 	for (u32 i = 0; i < args->num_bos; i++) {
 		if (!xa_load(&f->bos, bo_handles[i])) {
 			fprintf(stderr, "libvgpu: local device: unknown buffer handle %u (index %u)\n",
