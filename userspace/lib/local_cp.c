@@ -122,6 +122,9 @@ struct local_file {
  * @evts: the event queue.
  * @evt_head: events the command processor consumed.
  * @evt_tail: events the model posted.
+ * @evt_hook: called with every event the model posts (the driving thread),
+ *	or NULL; local_cp_set_evt_hook().
+ * @evt_hook_ctx: its argument.
  */
 struct local_cp {
 	struct mutex lock;
@@ -145,6 +148,8 @@ struct local_cp {
 	struct vgpu_evt evts[VGPU_CMD_RING_ENTRIES];
 	u32 evt_head;
 	u32 evt_tail;
+	void (*evt_hook)(void *ctx, const struct vgpu_evt *evt);
+	void *evt_hook_ctx;
 };
 
 /* ------------------------------------------------------------------ */
@@ -226,6 +231,8 @@ static void ls_evt_push(void *ctx, const struct vgpu_evt *evt)
 {
 	struct local_cp *cp = ctx;
 
+	if (cp->evt_hook)
+		cp->evt_hook(cp->evt_hook_ctx, evt);
 	cp->evts[cp->evt_tail++ & QUEUE_MASK] = *evt;
 }
 
@@ -368,6 +375,13 @@ static void cp_free(struct local_cp *cp)
 	kfree(cp);
 }
 
+void local_cp_get(struct local_cp *cp)
+{
+	mutex_lock(&cp->lock);
+	cp->refs++;
+	mutex_unlock(&cp->lock);
+}
+
 void local_cp_put(struct local_cp *cp)
 {
 	bool last;
@@ -384,6 +398,11 @@ void local_cp_put(struct local_cp *cp)
 uint8_t *local_cp_vram(struct local_cp *cp)
 {
 	return cp->vram.vaddr;
+}
+
+uint64_t local_cp_vram_size(struct local_cp *cp)
+{
+	return cp->vram.size;
 }
 
 struct vgpu_sim *local_cp_sim(struct local_cp *cp)
@@ -647,6 +666,18 @@ int local_cp_program_destroy(struct local_file *f, uint32_t handle)
 	return 0;
 }
 
+int local_cp_program_data(struct local_file *f, uint32_t handle, uint64_t *addr,
+			  uint32_t *size)
+{
+	struct vgpu_program *prog = xa_load(&f->programs, handle);
+
+	if (!prog)
+		return -ENOENT;
+	*addr = prog->data_size ? prog->data.start : 0;
+	*size = prog->data_size;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* jobs */
 
@@ -685,35 +716,48 @@ static const struct vgpu_kcb_entry_ops local_job_ops = {
 	.release = job_release,
 };
 
+/*
+ * The checks of a SUBMIT: its program *@prog, the resources of one of its
+ * blocks in *@res and their number in *@num_tbs (vgpu_submit_validate()).
+ */
+static int submit_check(struct local_file *f, const struct drm_vgpu_submit *args,
+			struct vgpu_program **prog, struct vgpu_tb_res *res, u32 *num_tbs)
+{
+	struct vgpu_device_desc desc;
+	const char *why;
+	int ret;
+
+	*prog = xa_load(&f->programs, args->program);
+	if (!*prog) {
+		fprintf(stderr, "libvgpu: local device: unknown program handle %u\n",
+			args->program);
+		return -ENOENT;
+	}
+	mutex_lock(&f->cp->lock);
+	desc = f->cp->sched.desc;
+	mutex_unlock(&f->cp->lock);
+	ret = vgpu_submit_validate(args, &desc, (*prog)->entries, (*prog)->num_entries, res,
+				   num_tbs, &why);
+	if (ret)
+		fprintf(stderr, "libvgpu: local device: launch rejected: %s\n", why);
+	return ret;
+}
+
 int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		    const uint32_t *bo_handles, const void *params, uint32_t *id)
 {
 	struct local_cp *cp = f->cp;
 	struct vgpu_sched *s = &cp->sched;
-	struct vgpu_device_desc desc;
 	struct vgpu_mem_range *r;
 	struct vgpu_program *prog;
 	struct local_job *job;
 	struct vgpu_tb_res res;
-	const char *why;
 	u32 num_tbs;
 	int ret;
 
-	prog = xa_load(&f->programs, args->program);
-	if (!prog) {
-		fprintf(stderr, "libvgpu: local device: unknown program handle %u\n",
-			args->program);
-		return -ENOENT;
-	}
-	mutex_lock(&cp->lock);
-	desc = s->desc;
-	mutex_unlock(&cp->lock);
-	ret = vgpu_submit_validate(args, &desc, prog->entries, prog->num_entries, &res,
-				   &num_tbs, &why);
-	if (ret) {
-		fprintf(stderr, "libvgpu: local device: launch rejected: %s\n", why);
+	ret = submit_check(f, args, &prog, &res, &num_tbs);
+	if (ret)
 		return ret;
-	}
 	job = kzalloc(sizeof(*job), GFP_KERNEL);
 	if (!job)
 		return -ENOMEM;
@@ -795,6 +839,62 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 err:
 	vgpu_kcb_put(&job->kcb);
 	return ret;
+}
+
+int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
+		      const uint32_t *bo_handles, const void *params, uint32_t job,
+		      struct local_cp_layout *out)
+{
+	struct local_cp *cp = f->cp;
+	struct vgpu_mem_range *r;
+	struct vgpu_program *prog;
+	struct local_bo *bo, *named;
+	struct vgpu_tb_res res;
+	u32 num_tbs, handle;
+	uint64_t addr;
+	size_t size;
+	int ret;
+
+	ret = submit_check(f, args, &prog, &res, &num_tbs);
+	if (ret)
+		return ret;
+	mutex_lock(&cp->lock);
+	out->tbs_per_sm = vgpu_smst_occupancy(&cp->sched.smst, &res);
+	mutex_unlock(&cp->lock);
+	for (u32 i = 0; i < args->num_bos; i++) {
+		if (!xa_load(&f->bos, bo_handles[i])) {
+			fprintf(stderr, "libvgpu: local device: unknown buffer handle %u (index %u)\n",
+				bo_handles[i], i);
+			return -ENOENT;
+		}
+	}
+	/* the descriptor is a buffer of the file: it goes when the file closes */
+	size = vgpu_job_desc_size(args->num_bos, prog, args->params_size);
+	ret = local_cp_bo_create(f, size, &handle, &addr);
+	if (ret)
+		return ret;
+	bo = xa_load(&f->bos, handle);
+	r = vgpu_job_desc_init(vgpu_vram_ptr(&cp->vram, addr), bo->node.size, job, prog, args,
+			       args->num_bos, params);
+	for (u32 i = 0; i < args->num_bos; i++) {
+		named = xa_load(&f->bos, bo_handles[i]);
+		r[i].start = named->node.start;
+		r[i].size = named->node.size;
+	}
+	out->desc_addr = addr;
+	out->num_tbs = num_tbs;
+	out->regs_per_tb = res.regs;
+	out->shared_per_tb = res.shared;
+	return 0;
+}
+
+void local_cp_set_evt_hook(struct local_cp *cp,
+			   void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx)
+{
+	mutex_lock(&cp->lock);
+	cp->evt_hook = hook;
+	cp->evt_hook_ctx = ctx;
+	mutex_unlock(&cp->lock);
 }
 
 static int64_t now_ns(void)

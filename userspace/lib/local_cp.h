@@ -26,6 +26,7 @@ struct local_cp;
 struct local_file;
 struct vgpu_sim;
 struct vgpu_sim_config;
+struct vgpu_evt;
 
 /* Device memory of vgpu.ko's default (its module parameter vram_size_mb). */
 #define LOCAL_CP_VRAM_DEFAULT	(256ull << 20)
@@ -33,12 +34,15 @@ struct vgpu_sim_config;
 /*
  * A device of @vram_size bytes (0: the default) whose hardware is @cfg,
  * with the model attached, as vgpu.ko is once vgpud attached. It lives
- * until local_cp_put() has dropped this reference and every file is closed.
+ * until local_cp_put() has dropped this reference (and every other that
+ * local_cp_get() took) and every file is closed.
  */
 int local_cp_create(const struct vgpu_sim_config *cfg, uint64_t vram_size,
 		    struct local_cp **out);
+void local_cp_get(struct local_cp *cp);
 void local_cp_put(struct local_cp *cp);
 uint8_t *local_cp_vram(struct local_cp *cp);
+uint64_t local_cp_vram_size(struct local_cp *cp);
 struct vgpu_sim *local_cp_sim(struct local_cp *cp);
 
 /*
@@ -71,6 +75,9 @@ int local_cp_bo_destroy(struct local_file *f, uint32_t handle);
 int local_cp_program_create(struct local_file *f, const void *image, size_t size,
 			    uint32_t *handle);
 int local_cp_program_destroy(struct local_file *f, uint32_t handle);
+/* The data segment the driver placed for program @handle (0 and 0: none). */
+int local_cp_program_data(struct local_file *f, uint32_t handle, uint64_t *addr,
+			  uint32_t *size);
 /*
  * DRM_IOCTL_VGPU_SUBMIT: @args as the ioctl takes it, with its buffer
  * handles and parameters at @bo_handles and @params (its pointer fields
@@ -89,6 +96,39 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 int local_cp_wait(struct local_file *f, uint32_t job, int64_t deadline_ns);
 /* DRM_IOCTL_VGPU_JOB_INFO, with or without DRM_VGPU_JOB_INFO_RELEASE. */
 int local_cp_job_info(struct local_file *f, struct drm_vgpu_job_info *info);
+/**
+ * struct local_cp_layout - a launch as the driver lays it out for the model.
+ * @desc_addr: its job descriptor (struct vgpu_job_desc, ranges, parameters).
+ * @num_tbs: thread blocks of the grid.
+ * @tbs_per_sm: blocks that fit an empty SM (vgpu_smst_occupancy()).
+ * @regs_per_tb: registers a block occupies (&vgpu_tb_res.regs).
+ * @shared_per_tb: shared-memory bytes a block occupies (&vgpu_tb_res.shared).
+ */
+struct local_cp_layout {
+	uint64_t desc_addr;
+	uint32_t num_tbs;
+	uint32_t tbs_per_sm;
+	uint32_t regs_per_tb;
+	uint32_t shared_per_tb;
+};
+
+/*
+ * For tests of the model's command interface: what DRM_IOCTL_VGPU_SUBMIT
+ * does before the scheduler takes over - the launch validated and its
+ * descriptor, naming job @job, laid out by the driver's code in a new
+ * buffer of the file - but nothing entered into the KCB: the caller
+ * begins the job on the model and dispatches its blocks itself.
+ */
+int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
+		      const uint32_t *bo_handles, const void *params, uint32_t job,
+		      struct local_cp_layout *out);
+/*
+ * @hook is called with every event the model posts, before the command
+ * processor sees it, on the thread that runs the model (NULL: none).
+ */
+void local_cp_set_evt_hook(struct local_cp *cp,
+			   void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx);
+
 /* DRM_IOCTL_VGPU_CLOCK_SYNC. */
 int local_cp_clock_sync(struct local_file *f, bool join, uint32_t rank);
 

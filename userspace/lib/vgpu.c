@@ -346,14 +346,11 @@ void vgpu_params_ptr(struct vgpu_params *p, const struct vgpu_bo *bo)
 	vgpu_params_u64(p, bo->addr);
 }
 
-int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
-		const struct vgpu_launch *launch, struct vgpu_job *job)
+/* The SUBMIT arguments of @launch, its buffers' handles into @handles. */
+static int submit_args(struct vgpu_device *dev, const struct vgpu_program *prog,
+		       const struct vgpu_launch *launch, struct drm_vgpu_submit *s,
+		       uint32_t *handles)
 {
-	uint32_t handles[DRM_VGPU_MAX_SUBMIT_BOS];
-	struct drm_vgpu_submit s = { 0 };
-	uint32_t syncobj = 0;
-	int ret;
-
 	if (launch->params && launch->params->overflow)
 		return -E2BIG;
 	if (launch->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
@@ -365,28 +362,42 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	}
 	if (prog->dev != dev)
 		return -ENOENT;
+	memset(s, 0, sizeof(*s));
+	s->program = prog->handle;
+	s->entry = launch->entry;
+	memcpy(s->grid, launch->grid, sizeof(s->grid));
+	memcpy(s->block, launch->block, sizeof(s->block));
+	s->dynamic_shared = launch->dynamic_shared;
+	if (launch->params) {
+		s->params = (uintptr_t)launch->params->bytes;
+		s->params_size = launch->params->size;
+	}
+	s->bo_handles = (uintptr_t)handles;
+	s->num_bos = launch->num_bos;
+	s->priority = launch->priority;
+	s->latency_budget_us = launch->latency_budget_us;
+	s->timeout_us = launch->timeout_us;
+	if (launch->not_before) {
+		s->flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
+		s->not_before_cycle = launch->not_before_cycle;
+	}
+	return 0;
+}
+
+int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
+		const struct vgpu_launch *launch, struct vgpu_job *job)
+{
+	uint32_t handles[DRM_VGPU_MAX_SUBMIT_BOS];
+	struct drm_vgpu_submit s;
+	uint32_t syncobj = 0;
+	int ret;
+
+	ret = submit_args(dev, prog, launch, &s, handles);
+	if (ret)
+		return ret;
 	if (!dev->local && drmSyncobjCreate(dev->fd, 0, &syncobj))
 		return -errno;
-
-	s.program = prog->handle;
-	s.entry = launch->entry;
-	memcpy(s.grid, launch->grid, sizeof(s.grid));
-	memcpy(s.block, launch->block, sizeof(s.block));
-	s.dynamic_shared = launch->dynamic_shared;
-	if (launch->params) {
-		s.params = (uintptr_t)launch->params->bytes;
-		s.params_size = launch->params->size;
-	}
-	s.bo_handles = (uintptr_t)handles;
-	s.num_bos = launch->num_bos;
 	s.out_syncobj = syncobj;
-	s.priority = launch->priority;
-	s.latency_budget_us = launch->latency_budget_us;
-	s.timeout_us = launch->timeout_us;
-	if (launch->not_before) {
-		s.flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
-		s.not_before_cycle = launch->not_before_cycle;
-	}
 	if (dev->local) {
 		uint32_t id = 0;
 
@@ -404,6 +415,38 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	job->id = s.job_id;
 	job->syncobj = syncobj;
 	return 0;
+}
+
+int vgpu_local_job_desc(struct vgpu_device *dev, const struct vgpu_program *prog,
+			const struct vgpu_launch *launch, uint32_t job,
+			struct vgpu_local_layout *out)
+{
+	uint32_t handles[DRM_VGPU_MAX_SUBMIT_BOS];
+	struct local_cp_layout l;
+	struct drm_vgpu_submit s;
+	int ret;
+
+	if (!dev->local)
+		return -ENODEV;
+	ret = submit_args(dev, prog, launch, &s, handles);
+	if (!ret)
+		ret = local_cp_job_desc(vgpu_local_file(dev->local), &s, handles,
+					launch->params ? launch->params->bytes : NULL, job, &l);
+	if (ret)
+		return ret;
+	out->desc_addr = l.desc_addr;
+	out->num_tbs = l.num_tbs;
+	out->tbs_per_sm = l.tbs_per_sm;
+	out->regs_per_tb = l.regs_per_tb;
+	out->shared_per_tb = l.shared_per_tb;
+	return 0;
+}
+
+int vgpu_local_program_data(const struct vgpu_program *prog, uint64_t *addr, uint32_t *size)
+{
+	if (!prog->dev->local)
+		return -ENODEV;
+	return local_cp_program_data(vgpu_local_file(prog->dev->local), prog->handle, addr, size);
 }
 
 int vgpu_clock_sync(struct vgpu_device *dev, bool join, uint32_t rank)

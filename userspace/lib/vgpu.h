@@ -19,6 +19,8 @@
 struct vgpu_device;
 struct vgpu_sim_config;
 struct vgpu_sim_stats;
+struct vgpu_sim;
+struct vgpu_evt;
 
 /**
  * struct vgpu_bo - a buffer object, mapped into the process.
@@ -219,5 +221,58 @@ int vgpu_local_debugfs(struct vgpu_device *dev, const char *name, char *buf, siz
 int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st);
 /* Host time spent in the model so far (in waits); -ENODEV if not local. */
 int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns);
+
+/*
+ * For the model's own tests (userspace/tests/test_sim.c), on a local
+ * device: the model and its device memory (@size out), which tests of the
+ * model's command interface drive directly while no launch of the device
+ * runs; NULL if not local.
+ */
+struct vgpu_sim *vgpu_local_sim(struct vgpu_device *dev);
+uint8_t *vgpu_local_vram(struct vgpu_device *dev, uint64_t *size);
+/*
+ * @hook sees every event the model posts, before the command processor
+ * does, on the thread that runs the model (NULL: none); -ENODEV if not
+ * local.
+ */
+int vgpu_local_set_evt_hook(struct vgpu_device *dev,
+			    void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx);
+/*
+ * Closes @dev's file and opens a new one on the same local device, as a
+ * program that exits and the next one that starts: in between no file is
+ * open, so the device starts afresh (the driver forgets its round robin
+ * and tells the model to forget its caches, vgpu_sched_fresh_start()).
+ * Destroy the file's buffers and programs first; on failure only
+ * vgpu_device_close() may follow. -ENODEV if not local.
+ */
+int vgpu_local_reopen(struct vgpu_device *dev);
+/* The data segment the device placed for @prog (0 and 0: none). */
+int vgpu_local_program_data(const struct vgpu_program *prog, uint64_t *addr, uint32_t *size);
+
+/**
+ * struct vgpu_local_layout - a launch laid out by the driver's code.
+ * @desc_addr: its job descriptor in device memory.
+ * @num_tbs: thread blocks of the grid.
+ * @tbs_per_sm: blocks that fit an empty SM.
+ * @regs_per_tb: registers one block occupies.
+ * @shared_per_tb: shared-memory bytes one block occupies.
+ */
+struct vgpu_local_layout {
+	uint64_t desc_addr;
+	uint32_t num_tbs;
+	uint32_t tbs_per_sm;
+	uint32_t regs_per_tb;
+	uint32_t shared_per_tb;
+};
+
+/*
+ * For tests of the model's command interface: @launch validated and its
+ * descriptor, naming job @job, laid out as vgpu_submit() would, in a new
+ * buffer of the device's file, but not scheduled: the caller begins the
+ * job on the model (vgpu_local_sim()) and dispatches its blocks itself.
+ */
+int vgpu_local_job_desc(struct vgpu_device *dev, const struct vgpu_program *prog,
+			const struct vgpu_launch *launch, uint32_t job,
+			struct vgpu_local_layout *out);
 
 #endif /* VGPU_H */

@@ -171,3 +171,49 @@ int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns)
 	*ns = l->model_ns;
 	return 0;
 }
+
+struct vgpu_sim *vgpu_local_sim(struct vgpu_device *dev)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	return l ? local_cp_sim(local_file_cp(l->file)) : NULL;
+}
+
+uint8_t *vgpu_local_vram(struct vgpu_device *dev, uint64_t *size)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return NULL;
+	*size = local_cp_vram_size(local_file_cp(l->file));
+	return local_cp_vram(local_file_cp(l->file));
+}
+
+int vgpu_local_set_evt_hook(struct vgpu_device *dev,
+			    void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return -ENODEV;
+	local_cp_set_evt_hook(local_file_cp(l->file), hook, ctx);
+	return 0;
+}
+
+int vgpu_local_reopen(struct vgpu_device *dev)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+	struct local_cp *cp;
+	int ret;
+
+	if (!l)
+		return -ENODEV;
+	cp = local_file_cp(l->file);
+	local_cp_get(cp);	/* the device outlives its last file here */
+	local_cp_close(l->file);
+	ret = local_cp_open(cp, &l->file);
+	if (ret)
+		l->file = NULL;
+	local_cp_put(cp);
+	return ret;
+}

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_sim.c - host tests of the GPU model (userspace/sim). The test plays
- * the kernel's part: it lays out job descriptors, ranges and parameters in
- * a vram buffer, dispatches every thread block with a trivial FCFS policy
- * and steps the model until the job is done.
+ * test_sim.c - host tests of the GPU model (userspace/sim). Every model
+ * is a local device (libvgpu's vgpu_device_open_local_vram()): device
+ * memory comes from the driver's allocator, and a kernel that is run to
+ * check its results or its cycles goes through vgpu.ko's own launch
+ * validation, job descriptor and scheduler with the FCFS policy. Tests of
+ * the model's command interface (bad descriptors, DISPATCH checks,
+ * PREEMPT / RESTORE, the preemption stress, kernel-aware warp scheduling
+ * with blocks placed by hand) give the model commands themselves, on a
+ * descriptor, occupancy and register / shared-memory layout the driver's
+ * code worked out (vgpu_local_job_desc()).
  *
  *   test_sim              runs the tests
  *   test_sim --bench      also measures the model's speed (thread-insts/s)
@@ -27,16 +33,25 @@
 #include "compiler/vgpu_compile.h"
 #include "sim/vgpu_sim.h"
 #include "tap.h"
+#include "vgpu.h"
 
 /* ------------------------------------------------------------------ */
-/* environment: vram with a bump allocator, a model */
+/* environment: a local device, its memory and its model */
 
 struct env {
-	uint8_t *vram;
-	uint64_t size, brk;
-	struct vgpu_sim *sim;
+	struct vgpu_device *dev;
+	uint8_t *vram;			/* the device memory */
+	uint64_t size;
+	struct vgpu_sim *sim;		/* the device's model */
 	struct vgpu_sim_config cfg;
-	uint32_t next_job;
+	struct vgpu_bo **bos;		/* every buffer dalloc() made, in order */
+	uint32_t nbos, bocap;
+	struct vgpu_program **progs;	/* every program loaded */
+	uint32_t nprogs, progcap;
+	uint32_t next_job;		/* raw jobs' ids (the model's job table) */
+	uint64_t events;		/* events the model posted */
+	int fault_status;		/* first failed block's status since run() began */
+	uint64_t fault_addr;		/* and its fault address */
 };
 
 /* host threads of the models env_init() makes ("threads"; --threads N) */
@@ -44,12 +59,12 @@ static uint32_t sim_threads;
 
 /*
  * What a model did, to compare the same tests simulated on different
- * numbers of host threads: with a capture active, run() logs every event
- * and env_fini() takes a snapshot of the model's end state.
+ * numbers of host threads: with a capture active, every event the model
+ * posts is logged and env_fini() takes a snapshot of the model's end state.
  */
 struct snapshot {
 	uint64_t cycle;
-	uint64_t vram_hash;		/* the allocated part of vram */
+	uint64_t vram_hash;		/* the buffers' contents */
 	uint32_t events;		/* events logged until then */
 	uint32_t nsm;
 	struct vgpu_sim_stats st;
@@ -109,7 +124,10 @@ static void capture_snapshot(const struct env *e)
 	}
 	sn = &c->snap[c->nsnap++];
 	sn->cycle = vgpu_sim_cycle(e->sim);
-	sn->vram_hash = hash_bytes(e->vram, e->brk);
+	sn->vram_hash = 0;
+	for (uint32_t i = 0; i < e->nbos; i++)
+		sn->vram_hash = sn->vram_hash * 31 +
+				hash_bytes(e->bos[i]->map, e->bos[i]->size);
 	sn->events = c->nev;
 	sn->nsm = e->cfg.desc.num_sms;
 	vgpu_sim_get_stats(e->sim, &sn->st);
@@ -129,43 +147,98 @@ static void capture_free(struct capture *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Every event the model posts, whoever drives it (the local device or a test). */
+static void env_event(void *ctx, const struct vgpu_evt *ev)
+{
+	struct env *e = ctx;
+
+	capture_event(ev);
+	e->events++;
+	if (ev->status && !e->fault_status) {
+		e->fault_status = ev->status;
+		e->fault_addr = ev->fault_addr;
+	}
+}
+
+/*
+ * A local device of @size bytes of memory whose hardware is @preset with
+ * the "key", "value" overrides @kv (NULL-terminated, or NULL).
+ */
+static int env_init_kv(struct env *e, const char *preset, const char *const *kv,
+		       uint64_t size)
+{
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	e->next_job = 1;
+	if (vgpu_sim_preset(preset, &e->cfg))
+		return -1;
+	for (; kv && *kv; kv += 2)
+		if (vgpu_sim_config_set(&e->cfg, kv[0], kv[1]))
+			return -1;
+	e->cfg.threads = sim_threads;
+	r = vgpu_device_open_local_vram(&e->cfg, size, &e->dev);
+	if (r) {
+		printf("# local device: %d\n", r);
+		return -1;
+	}
+	e->sim = vgpu_local_sim(e->dev);
+	e->vram = vgpu_local_vram(e->dev, &e->size);
+	return vgpu_local_set_evt_hook(e->dev, env_event, e);
+}
+
 static int env_init(struct env *e, const char *preset, uint64_t size)
 {
-	memset(e, 0, sizeof(*e));
-	e->size = size;
-	e->vram = calloc(1, size);
-	e->brk = 4096;	/* address 0 stays unused */
-	e->next_job = 1;
-	if (!e->vram || vgpu_sim_preset(preset, &e->cfg))
-		return -1;
-	e->cfg.threads = sim_threads;
-	e->sim = vgpu_sim_create(&e->cfg, e->vram, size);
-	return e->sim ? 0 : -1;
+	return env_init_kv(e, preset, NULL, size);
 }
 
 static void env_fini(struct env *e)
 {
+	if (!e->dev)
+		return;
 	capture_snapshot(e);
-	vgpu_sim_destroy(e->sim);
-	free(e->vram);
-	e->sim = NULL;
-	e->vram = NULL;
+	for (uint32_t i = 0; i < e->nbos; i++)
+		vgpu_bo_destroy(e->bos[i]);
+	for (uint32_t i = 0; i < e->nprogs; i++)
+		vgpu_program_destroy(e->progs[i]);
+	free(e->bos);
+	free(e->progs);
+	vgpu_device_close(e->dev);
+	memset(e, 0, sizeof(*e));
 }
 
+/* A new buffer of @size bytes (zeroed by the driver): its device address. */
 static uint64_t dalloc(struct env *e, uint64_t size)
 {
-	uint64_t a = (e->brk + 255) & ~255ull;
+	struct vgpu_bo *bo;
+	int r;
 
-	if (a + size > e->size) {
-		printf("# vram exhausted\n");
+	if (e->nbos == e->bocap) {
+		e->bocap = e->bocap ? 2 * e->bocap : 16;
+		e->bos = realloc(e->bos, e->bocap * sizeof(*e->bos));
+		if (!e->bos)
+			exit(2);
+	}
+	r = vgpu_bo_create(e->dev, size, &bo);
+	if (r) {
+		printf("# buffer of %llu bytes: %d\n", (unsigned long long)size, r);
 		exit(2);
 	}
-	e->brk = a + size;
-	return a;
+	e->bos[e->nbos++] = bo;
+	return bo->addr;
+}
+
+/* The buffer at device address @addr (its start). */
+static struct vgpu_bo *bo_at(const struct env *e, uint64_t addr)
+{
+	for (uint32_t i = 0; i < e->nbos; i++)
+		if (e->bos[i]->addr == addr)
+			return e->bos[i];
+	return NULL;
 }
 
 struct prog {
-	uint64_t addr;
+	struct vgpu_program *vp;	/* loaded by the driver */
 	uint32_t size;
 	void *image;
 };
@@ -181,8 +254,18 @@ static int load_ptx_text(struct env *e, const char *ptx, size_t len, struct prog
 		return r;
 	}
 	p->size = (uint32_t)size;
-	p->addr = dalloc(e, size);
-	memcpy(e->vram + p->addr, p->image, size);
+	if (e->nprogs == e->progcap) {
+		e->progcap = e->progcap ? 2 * e->progcap : 4;
+		e->progs = realloc(e->progs, e->progcap * sizeof(*e->progs));
+		if (!e->progs)
+			exit(2);
+	}
+	r = vgpu_program_create_image(e->dev, p->image, size, &p->vp);
+	if (r) {
+		printf("# program load: %d\n", r);
+		return r;
+	}
+	e->progs[e->nprogs++] = p->vp;
 	return 0;
 }
 
@@ -203,25 +286,15 @@ static int load_ptx_file(struct env *e, const char *name, struct prog *p)
 	return r;
 }
 
-static int entry_index(const struct prog *p, const char *name)
+static const struct vgpu_program_entry *entry_of(const struct prog *p, const char *name)
 {
-	const struct vgpu_program_header *h = p->image;
+	uint32_t i;
 
-	for (uint32_t i = 0; i < h->num_entries; i++) {
-		const struct vgpu_program_entry *pe = (const void *)((const uint8_t *)p->image +
-			h->entries_offset + i * h->entry_size);
-
-		if (!strcmp(pe->name, name))
-			return (int)i;
+	if (vgpu_program_find_entry(p->vp, name, &i)) {
+		printf("# no entry %s\n", name);
+		return NULL;
 	}
-	return -1;
-}
-
-static const struct vgpu_program_entry *entry_of(const struct prog *p, int i)
-{
-	const struct vgpu_program_header *h = p->image;
-
-	return (const void *)((const uint8_t *)p->image + h->entries_offset + i * h->entry_size);
+	return vgpu_program_entry(p->vp, i);
 }
 
 struct launch {
@@ -231,10 +304,9 @@ struct launch {
 	uint32_t dynamic_shared;
 	const void *params;
 	uint32_t params_size;
-	const struct vgpu_mem_range *ranges;
+	const struct vgpu_mem_range *ranges;	/* each a whole buffer of dalloc() */
 	uint32_t nranges;
-	uint32_t max_tbs_per_sm;	/* 0: as many as fit */
-	uint64_t data_addr, data_size;	/* the program's data segment */
+	uint32_t max_tbs_per_sm;	/* raw launches (pstress_run()): 0, as many as fit */
 };
 
 struct result {
@@ -246,133 +318,104 @@ struct result {
 	uint32_t events;
 };
 
-/*
- * Runs one job to completion the way vgpu.ko would with FCFS: fill every
- * SM's slots in order, dispatch the next block into each freed slot.
- */
-static int run(struct env *e, const struct launch *L, struct result *res)
+/* @L as libvgpu launches it: its buffers (*@bos, freed by the caller) and parameters. */
+static int to_vgpu_launch(const struct env *e, const struct launch *L, struct vgpu_params *prm,
+			  struct vgpu_bo ***bos, struct vgpu_launch *vl)
 {
-	struct vgpu_job_desc d = { 0 };
-	uint32_t job = e->next_job++;
-	uint64_t da, start = vgpu_sim_cycle(e->sim);
-	const struct vgpu_device_desc *dev = &e->cfg.desc;
-	uint32_t ntbs, next = 0, done = 0, threads, warps, regs_tb, shared_tb;
-	uint32_t slots_per_sm;
-	int ei = entry_index(L->prog, L->entry), r;
-	const struct vgpu_program_entry *pe;
+	uint32_t entry;
 
-	memset(res, 0, sizeof(*res));
-	if (ei < 0) {
+	memset(vl, 0, sizeof(*vl));
+	if (vgpu_program_find_entry(L->prog->vp, L->entry, &entry)) {
 		printf("# no entry %s\n", L->entry);
 		return -1;
 	}
-	pe = entry_of(L->prog, ei);
-	d.abi_version = VGPU_BACKEND_ABI_VERSION;
-	d.job = job;
-	d.program_addr = L->prog->addr;
-	d.program_size = L->prog->size;
-	d.entry = (uint32_t)ei;
-	for (int i = 0; i < 3; i++) {
-		d.grid[i] = L->grid[i] ? L->grid[i] : 1;
-		d.block[i] = L->block[i] ? L->block[i] : 1;
-	}
-	d.dynamic_shared = L->dynamic_shared;
-	d.data_addr = L->data_addr;
-	d.data_size = L->data_size;
-	d.shared_bytes = pe->shared_static + L->dynamic_shared;
-	d.ranges_offset = sizeof(d);
-	d.num_ranges = L->nranges;
-	d.params_offset = sizeof(d) + L->nranges * sizeof(struct vgpu_mem_range);
-	d.params_size = L->params_size;
-	da = dalloc(e, d.params_offset + L->params_size);
-	memcpy(e->vram + da, &d, sizeof(d));
-	memcpy(e->vram + da + d.ranges_offset, L->ranges, L->nranges * sizeof(*L->ranges));
-	memcpy(e->vram + da + d.params_offset, L->params, L->params_size);
-	r = vgpu_sim_job_begin(e->sim, job, da);
-	if (r)
-		return r;
-
-	ntbs = d.grid[0] * d.grid[1] * d.grid[2];
-	threads = d.block[0] * d.block[1] * d.block[2];
-	warps = (threads + 31) / 32;
-	regs_tb = warps * 32 * pe->regs_per_thread;
-	shared_tb = d.shared_bytes;
-	slots_per_sm = dev->max_tbs_per_sm;
-	if (regs_tb && dev->regs_per_sm / regs_tb < slots_per_sm)
-		slots_per_sm = dev->regs_per_sm / regs_tb;
-	if (shared_tb && dev->shared_per_sm / shared_tb < slots_per_sm)
-		slots_per_sm = dev->shared_per_sm / shared_tb;
-	if (dev->max_threads_per_sm / (warps * 32) < slots_per_sm)
-		slots_per_sm = dev->max_threads_per_sm / (warps * 32);
-	if (L->max_tbs_per_sm && L->max_tbs_per_sm < slots_per_sm)
-		slots_per_sm = L->max_tbs_per_sm;
-	if (!slots_per_sm) {
-		printf("# block does not fit an SM\n");
+	if (L->params_size > sizeof(prm->bytes)) {
+		printf("# %u bytes of parameters\n", L->params_size);
 		return -1;
 	}
-	for (uint32_t k = 0; k < slots_per_sm && next < ntbs; k++) {
-		for (uint32_t s = 0; s < dev->num_sms && next < ntbs; s++) {
-			struct vgpu_cmd c = {
-				.op = VGPU_CMD_DISPATCH, .job = job, .tb = next++, .sm = s,
-				.slot = k, .reg_base = k * regs_tb, .shared_base = k * shared_tb,
-			};
+	vgpu_params_init(prm);
+	memcpy(prm->bytes, L->params, L->params_size);
+	prm->size = L->params_size;
+	*bos = calloc(L->nranges + 1, sizeof(**bos));
+	if (!*bos)
+		return -1;
+	for (uint32_t i = 0; i < L->nranges; i++) {
+		struct vgpu_bo *bo = bo_at(e, L->ranges[i].start);
 
-			r = vgpu_sim_dispatch(e->sim, &c);
-			if (r) {
-				printf("# dispatch: %d\n", r);
-				return r;
-			}
-		}
-	}
-	while (done < ntbs) {
-		struct vgpu_evt ev[16];
-		int n = vgpu_sim_step(e->sim, UINT64_MAX, ev, 16);
-
-		if (n <= 0) {
-			printf("# step returned %d with %u of %u blocks done\n", n, done, ntbs);
+		if (!bo || L->ranges[i].size > bo->size) {
+			printf("# range %u (0x%llx, %llu bytes) is not a buffer\n", i,
+			       (unsigned long long)L->ranges[i].start,
+			       (unsigned long long)L->ranges[i].size);
+			free(*bos);
 			return -1;
 		}
-		for (int i = 0; i < n; i++) {
-			capture_event(&ev[i]);
-			res->events++;
-			if (ev[i].type != VGPU_EVT_TB_DONE || ev[i].job != job) {
-				printf("# unexpected event type %u job %u\n", ev[i].type, ev[i].job);
-				return -1;
-			}
-			if (ev[i].cycle != vgpu_sim_cycle(e->sim)) {
-				printf("# event cycle %llu != model cycle %llu\n",
-				       (unsigned long long)ev[i].cycle,
-				       (unsigned long long)vgpu_sim_cycle(e->sim));
-				return -1;
-			}
-			done++;
-			res->tbs++;
-			res->warp_insts += ev[i].warp_insts;
-			if (ev[i].status && !res->status) {
-				res->status = ev[i].status;
-				res->fault_addr = ev[i].fault_addr;
-			}
-			if (next < ntbs) {
-				struct vgpu_cmd c = {
-					.op = VGPU_CMD_DISPATCH, .job = job, .tb = next++,
-					.sm = ev[i].sm, .slot = ev[i].slot,
-					.reg_base = ev[i].slot * regs_tb,
-					.shared_base = ev[i].slot * shared_tb,
-				};
-
-				r = vgpu_sim_dispatch(e->sim, &c);
-				if (r) {
-					printf("# dispatch: %d\n", r);
-					return r;
-				}
-			}
-		}
+		(*bos)[i] = bo;
 	}
-	res->cycles = vgpu_sim_cycle(e->sim) - start;
-	vgpu_sim_job_end(e->sim, job);
+	vl->entry = entry;
+	for (int i = 0; i < 3; i++) {
+		vl->grid[i] = L->grid[i] ? L->grid[i] : 1;
+		vl->block[i] = L->block[i] ? L->block[i] : 1;
+	}
+	vl->dynamic_shared = L->dynamic_shared;
+	vl->params = prm;
+	vl->bos = *bos;
+	vl->num_bos = L->nranges;
 	return 0;
 }
 
+/* Runs one job to completion on the local device: the driver places and schedules it. */
+static int run(struct env *e, const struct launch *L, struct result *res)
+{
+	struct vgpu_job_result jr;
+	struct vgpu_launch vl;
+	struct vgpu_params prm;
+	struct vgpu_bo **bos;
+	uint64_t ev0 = e->events;
+	int r;
+
+	memset(res, 0, sizeof(*res));
+	if (to_vgpu_launch(e, L, &prm, &bos, &vl))
+		return -1;
+	e->fault_status = 0;
+	r = vgpu_run(e->dev, L->prog->vp, &vl, &jr);
+	free(bos);
+	if (r) {
+		printf("# run: %d\n", r);
+		return r;
+	}
+	res->status = jr.error;
+	if (jr.error && jr.error != e->fault_status) {
+		printf("# job error %d, first block status %d\n", jr.error, e->fault_status);
+		return -1;
+	}
+	res->fault_addr = e->fault_addr;
+	res->cycles = jr.cycles;
+	res->warp_insts = jr.warp_insts;
+	res->tbs = (uint32_t)jr.tbs_done;
+	res->events = (uint32_t)(e->events - ev0);
+	return 0;
+}
+
+/*
+ * Lays out @L as the driver would for job @job (new id when 0) without
+ * scheduling it, for tests that dispatch its blocks themselves.
+ */
+static int raw_layout(struct env *e, const struct launch *L, uint32_t job,
+		      struct vgpu_local_layout *lay)
+{
+	struct vgpu_launch vl;
+	struct vgpu_params prm;
+	struct vgpu_bo **bos;
+	int r;
+
+	if (to_vgpu_launch(e, L, &prm, &bos, &vl))
+		return -1;
+	r = vgpu_local_job_desc(e->dev, L->prog->vp, &vl, job, lay);
+	free(bos);
+	if (r)
+		printf("# job descriptor: %d\n", r);
+	return r;
+}
 static uint64_t rng_state = 0x1234567;
 
 static uint64_t rnd(void)
@@ -503,29 +546,55 @@ struct red_params {
 	uint32_t n;
 };
 
+/* Drops the file's buffers and programs and opens a new file: the device is unused in between. */
+static int env_reopen(struct env *e)
+{
+	for (uint32_t i = 0; i < e->nbos; i++)
+		vgpu_bo_destroy(e->bos[i]);
+	for (uint32_t i = 0; i < e->nprogs; i++)
+		vgpu_program_destroy(e->progs[i]);
+	e->nbos = e->nprogs = 0;
+	return vgpu_local_reopen(e->dev);
+}
+
+/* reduce.ptx and its input of @n words, from random state @seed. */
+static int reduce_setup(struct env *e, struct prog *p, struct red_params *prm, uint32_t n,
+			uint32_t grid, uint64_t seed)
+{
+	if (load_ptx_file(e, "reduce.ptx", p))
+		return -1;
+	prm->n = n;
+	prm->in = dalloc(e, n * 4);
+	prm->out = dalloc(e, grid * 4);
+	rng_state = seed;
+	for (uint32_t i = 0; i < n; i++)
+		((uint32_t *)(e->vram + prm->in))[i] = (uint32_t)rnd();
+	return 0;
+}
+
 /*
- * The same job twice on one model, the device idle in between: the second
- * run must take exactly the cycles of the first (no scheduler state may
- * carry over from an earlier job).
+ * The same job twice on one device and model: once the device was unused
+ * in between (the program that ran it closed its file, the next opened
+ * one: the driver's fresh start, with RESET for the model), the second run
+ * must take exactly the cycles of the first (no scheduler state may carry
+ * over); while the file stays open, the memory system stays warm.
  */
 static int t_idle_reset(void)
 {
 	struct env e;
-	struct prog p;
+	struct prog p = { 0 }, p2 = { 0 };
 	struct red_params prm;
 	struct result r1, r2, other, warm;
 	uint32_t n = 200000, grid = (n + 511) / 512;
+	uint64_t seed = rng_state;
 	int r = -1;
 
-	if (env_init(&e, "fermi-gtx480", 16u << 20) || load_ptx_file(&e, "reduce.ptx", &p)) {
+	if (env_init(&e, "fermi-gtx480", 16u << 20) ||
+	    reduce_setup(&e, &p, &prm, n, grid, seed)) {
 		env_fini(&e);
+		free(p.image);
 		return -1;
 	}
-	prm.n = n;
-	prm.in = dalloc(&e, n * 4);
-	prm.out = dalloc(&e, grid * 4);
-	for (uint32_t i = 0; i < n; i++)
-		((uint32_t *)(e.vram + prm.in))[i] = (uint32_t)rnd();
 	{
 		struct vgpu_mem_range rg[2] = { { prm.in, n * 4 }, { prm.out, grid * 4 } };
 		struct launch L = {
@@ -548,7 +617,14 @@ static int t_idle_reset(void)
 			printf("# run failed\n");
 			goto out;
 		}
-		vgpu_sim_reset(e.sim);
+		/* the same program again, its buffers at the same addresses */
+		if (env_reopen(&e) || reduce_setup(&e, &p2, &prm, n, grid, seed) ||
+		    rg[0].start != prm.in || rg[1].start != prm.out) {
+			printf("# second program: buffers at 0x%llx, 0x%llx\n",
+			       (unsigned long long)prm.in, (unsigned long long)prm.out);
+			goto out;
+		}
+		L.prog = &p2;
 		if (run(&e, &L, &r2) || r2.status) {
 			printf("# run failed\n");
 			goto out;
@@ -568,6 +644,7 @@ static int t_idle_reset(void)
 	r = 0;
 out:
 	free(p.image);
+	free(p2.image);
 	env_fini(&e);
 	return r;
 }
@@ -688,23 +765,30 @@ static int t_histogram(void)
 	return 0;
 }
 
-/* Runs inline PTX with a u64 output pointer as the only parameter. */
-static int run_inline(const char *ptx, const char *entry, uint32_t grid, uint32_t block,
-		      uint32_t out_bytes, uint32_t **out, struct result *res, struct env *e)
+/*
+ * Runs inline PTX with a u64 output pointer as the only parameter: @skip
+ * bytes into a buffer of @out_bytes, the launch's only one (with @skip,
+ * another buffer follows it).
+ */
+static int run_inline_at(const char *ptx, const char *entry, uint32_t grid, uint32_t block,
+			 uint32_t out_bytes, uint32_t skip, uint32_t **out, struct result *res,
+			 struct env *e)
 {
 	struct prog p;
-	uint64_t prm;
+	uint64_t buf, prm;
 
 	*out = NULL;
 	if (env_init(e, "fermi-gtx480", 16u << 20) || load_ptx_text(e, ptx, strlen(ptx), &p)) {
 		env_fini(e);
 		return -1;
 	}
-	prm = dalloc(e, out_bytes + 256);
-	memset(e->vram + prm, 0, out_bytes + 256);
+	buf = dalloc(e, out_bytes);
+	if (skip)
+		dalloc(e, 4096);	/* what lies beyond: another buffer */
+	prm = buf + skip;
 	*out = (uint32_t *)(e->vram + prm);
 	{
-		struct vgpu_mem_range rg = { prm, out_bytes };
+		struct vgpu_mem_range rg = { buf, out_bytes };
 		struct launch L = {
 			.prog = &p, .entry = entry, .grid = { grid }, .block = { block },
 			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
@@ -714,6 +798,12 @@ static int run_inline(const char *ptx, const char *entry, uint32_t grid, uint32_
 		free(p.image);
 		return r;
 	}
+}
+
+static int run_inline(const char *ptx, const char *entry, uint32_t grid, uint32_t block,
+		      uint32_t out_bytes, uint32_t **out, struct result *res, struct env *e)
+{
+	return run_inline_at(ptx, entry, grid, block, out_bytes, 0, out, res, e);
 }
 
 /*
@@ -797,33 +887,21 @@ static const char bar_ptx[] =
 	"	ret;\n}\n";
 
 /*
- * Lays out the descriptor of a job of bar_ptx in device memory: @grid blocks
- * of 128 threads, 512 bytes of shared memory, one 4096-byte output buffer
- * at @out (its only range and parameter). Returns the descriptor's address.
+ * The descriptor of job @job of bar_ptx, laid out by the driver: @grid
+ * blocks of 128 threads, one 4096-byte output buffer at @out (its only
+ * range and parameter). Returns the descriptor's address, 0 on failure.
  */
 static uint64_t bar_job_desc(struct env *e, const struct prog *p, uint32_t job,
 			     uint32_t grid, uint64_t out)
 {
 	struct vgpu_mem_range rg = { out, 4096 };
-	struct vgpu_job_desc d = {
-		.abi_version = VGPU_BACKEND_ABI_VERSION,
-		.job = job,
-		.program_addr = p->addr,
-		.program_size = p->size,
-		.grid = { grid, 1, 1 },
-		.block = { 128, 1, 1 },
-		.shared_bytes = 512,
-		.ranges_offset = sizeof(d),
-		.num_ranges = 1,
-		.params_offset = sizeof(d) + sizeof(rg),
-		.params_size = 8,
+	struct launch L = {
+		.prog = p, .entry = "bar", .grid = { grid }, .block = { 128 },
+		.params = &out, .params_size = 8, .ranges = &rg, .nranges = 1,
 	};
-	uint64_t da = dalloc(e, sizeof(d) + sizeof(rg) + 8);
+	struct vgpu_local_layout lay;
 
-	memcpy(e->vram + da, &d, sizeof(d));
-	memcpy(e->vram + da + sizeof(d), &rg, sizeof(rg));
-	memcpy(e->vram + da + d.params_offset, &out, 8);
-	return da;
+	return raw_layout(e, &L, job, &lay) ? 0 : lay.desc_addr;
 }
 
 static int t_barrier(void)
@@ -964,19 +1042,30 @@ static int t_fault(void)
 	struct env e;
 	struct result res;
 	uint32_t *out;
-	uint64_t base;
+	uint64_t base, end;
 	int r;
 
-	/* the range covers 40 of the 64 threads' words */
-	r = run_inline(oob_ptx, "oob", 1, 64, 40 * 4, &out, &res, &e);
-	base = (uint64_t)((uint8_t *)out - e.vram);
+	/*
+	 * The buffer (a page) ends 40 of the 64 threads' words after the
+	 * pointer; the next page, where the rest would go, is another buffer
+	 * that the job does not name.
+	 */
+	r = run_inline_at(oob_ptx, "oob", 1, 64, 4096, 4096 - 40 * 4, &out, &res, &e);
+	if (!r) {
+		base = (uint64_t)((uint8_t *)out - e.vram);
+		end = base + 40 * 4;
+		if (!bo_at(&e, end)) {
+			printf("#   no buffer right after the launch's\n");
+			r = -1;
+		}
+	}
 	if (!r && res.status != -EFAULT) {
 		printf("#   status %d, expected -EFAULT\n", res.status);
 		r = -1;
 	}
-	if (!r && res.fault_addr != base + 40 * 4) {
+	if (!r && res.fault_addr != end) {
 		printf("#   fault_addr 0x%llx, expected 0x%llx\n",
-		       (unsigned long long)res.fault_addr, (unsigned long long)(base + 160));
+		       (unsigned long long)res.fault_addr, (unsigned long long)end);
 		r = -1;
 	}
 	for (uint32_t t = 32; t < 64 && !r; t++) {
@@ -1278,7 +1367,7 @@ static int t_misc(void)
 struct kenv {
 	struct env e;
 	struct prog p;
-	uint64_t data;		/* data segment address */
+	uint64_t data;		/* the data segment the driver placed */
 	uint32_t data_size;
 	struct vgpu_mem_range rg[8];
 	uint32_t nrg;
@@ -1286,7 +1375,6 @@ struct kenv {
 
 static int kinit(struct kenv *k)
 {
-	const struct vgpu_program_header *h;
 	size_t n;
 	char *src;
 	int r;
@@ -1299,18 +1387,11 @@ static int kinit(struct kenv *k)
 		goto fail;
 	r = load_ptx_text(&k->e, src, n, &k->p);
 	free(src);
-	if (r)
+	if (r || vgpu_local_program_data(k->p.vp, &k->data, &k->data_size))
 		goto fail;
-	h = k->p.image;
-	k->data_size = h->data_size;
-	if (h->data_size) {
-		k->data = dalloc(&k->e, h->data_size);
-		memset(k->e.vram + k->data, 0, h->data_size);
-		memcpy(k->e.vram + k->data, (uint8_t *)k->p.image + h->data_offset,
-		       h->data_init_size);
-	}
 	return 0;
 fail:
+	free(k->p.image);
 	env_fini(&k->e);
 	return -1;
 }
@@ -1325,11 +1406,11 @@ static uint64_t kbuf(struct kenv *k, uint64_t size)
 {
 	uint64_t a = dalloc(&k->e, size);
 
-	memset(k->e.vram + a, 0, size);
 	k->rg[k->nrg++] = (struct vgpu_mem_range){ a, size };
 	return a;
 }
 
+/* The data segment, if any, is the driver's: it names it in the descriptor. */
 static int krun(struct kenv *k, const char *entry, uint32_t gx, uint32_t gy, uint32_t bx,
 		uint32_t by, const void *params, uint32_t psize)
 {
@@ -1337,11 +1418,8 @@ static int krun(struct kenv *k, const char *entry, uint32_t gx, uint32_t gy, uin
 	struct launch L = {
 		.prog = &k->p, .entry = entry, .grid = { gx, gy }, .block = { bx, by },
 		.params = params, .params_size = psize, .ranges = k->rg, .nranges = k->nrg,
-		.data_addr = k->data, .data_size = k->data_size,
 	};
 
-	if (k->data_size)
-		k->rg[L.nranges++] = (struct vgpu_mem_range){ k->data, k->data_size };
 	if (run(&k->e, &L, &res))
 		return -1;
 	if (res.status) {
@@ -1756,14 +1834,7 @@ static int mb_init(struct env *e, struct prog *p, const char *preset, const char
 	int r;
 
 	memset(p, 0, sizeof(*p));
-	if (env_init(e, preset, size))
-		return -1;
-	for (; kv && *kv; kv += 2)
-		if (vgpu_sim_config_set(&e->cfg, kv[0], kv[1]))
-			return -1;
-	vgpu_sim_destroy(e->sim);
-	e->sim = vgpu_sim_create(&e->cfg, e->vram, size);
-	if (!e->sim)
+	if (env_init_kv(e, preset, kv, size))
 		return -1;
 	src = read_src("userspace/tests/ptx/microbench.ptx", &n);
 	if (!src)
@@ -1956,7 +2027,6 @@ static int throughput(const char *preset, const char *entry, uint32_t n, double 
 		struct launch L = {
 			.prog = &p, .entry = entry, .grid = { nsm }, .block = { 1024 },
 			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 1,
-			.max_tbs_per_sm = 1,
 		};
 
 		MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "%s run", entry);
@@ -2553,8 +2623,12 @@ static uint64_t prng(uint64_t *st)
 }
 
 /*
- * Runs @L the way run() does, and with @seed != 0 preempts a random running
- * block at pseudo-random cycles: a SWITCH, whose block later resumes with
+ * Runs @L, commanding the model itself: the driver never preempts at an
+ * arbitrary cycle (its preempt_stress acts at scheduling points only), so
+ * the blocks go into free slots here, the driver's descriptor, occupancy
+ * and block footprint (raw_layout()) at most @L->max_tbs_per_sm per SM,
+ * and with @seed != 0 a random running block is preempted at pseudo-random
+ * cycles: a SWITCH, whose block later resumes with
  * RESTORE in another slot where one frees up, or a FLUSH (only blocks that
  * have not crossed their idempotence boundary), whose block reruns from its
  * start. @insts[tb]: the warp instructions of each block's TB_DONE; with
@@ -2564,59 +2638,34 @@ static uint64_t prng(uint64_t *st)
 static int pstress_run(struct env *e, const struct launch *L, uint64_t seed, uint64_t *insts,
 		       bool check, struct pstats *ps)
 {
-	struct vgpu_job_desc d = { 0 };
 	const struct vgpu_device_desc *dev = &e->cfg.desc;
-	uint32_t job = e->next_job++, ntbs, threads, warps, regs_tb, shared_tb, per_sm;
+	uint32_t job = e->next_job++, ntbs, threads, regs_tb, shared_tb, per_sm;
 	uint32_t done = 0, nq = 0, nslots, running = 0;
 	uint64_t t0 = vgpu_sim_cycle(e->sim);
-	int ei = entry_index(L->prog, L->entry);
-	const struct vgpu_program_entry *pe;
+	const struct vgpu_program_entry *pe = entry_of(L->prog, L->entry);
+	struct vgpu_local_layout lay;
 	struct vgpu_tb_status *status = NULL;
 	struct pslot *sl = NULL;
 	struct pitem *q = NULL;
 	uint64_t *save = NULL;	/* per block: its save area, reused */
 	uint8_t *times = NULL;	/* per block: how often it was preempted */
-	uint64_t da, ctxb, xfer, rs = seed;
+	uint64_t ctxb, xfer, rs = seed;
 	int r = -1;
 
-	if (ei < 0)
+	/* the driver's descriptor, occupancy and block footprint */
+	if (!pe || raw_layout(e, L, job, &lay) || vgpu_sim_job_begin(e->sim, job, lay.desc_addr))
 		return -1;
-	pe = entry_of(L->prog, ei);
-	d.abi_version = VGPU_BACKEND_ABI_VERSION;
-	d.job = job;
-	d.program_addr = L->prog->addr;
-	d.program_size = L->prog->size;
-	d.entry = (uint32_t)ei;
-	for (int i = 0; i < 3; i++) {
-		d.grid[i] = L->grid[i] ? L->grid[i] : 1;
-		d.block[i] = L->block[i] ? L->block[i] : 1;
-	}
-	d.dynamic_shared = L->dynamic_shared;
-	d.shared_bytes = pe->shared_static + L->dynamic_shared;
-	d.ranges_offset = sizeof(d);
-	d.num_ranges = L->nranges;
-	d.params_offset = sizeof(d) + L->nranges * sizeof(struct vgpu_mem_range);
-	d.params_size = L->params_size;
-	da = dalloc(e, d.params_offset + L->params_size);
-	memcpy(e->vram + da, &d, sizeof(d));
-	memcpy(e->vram + da + d.ranges_offset, L->ranges, L->nranges * sizeof(*L->ranges));
-	memcpy(e->vram + da + d.params_offset, L->params, L->params_size);
-	if (vgpu_sim_job_begin(e->sim, job, da))
-		return -1;
-	ntbs = d.grid[0] * d.grid[1] * d.grid[2];
-	threads = d.block[0] * d.block[1] * d.block[2];
-	warps = (threads + 31) / 32;
-	regs_tb = warps * 32 * pe->regs_per_thread;
-	shared_tb = d.shared_bytes;
-	ctxb = vgpu_ctx_bytes(threads, pe->regs_per_thread, shared_tb, pe->local_per_thread);
+	ntbs = lay.num_tbs;
+	threads = (L->block[0] ? L->block[0] : 1) * (L->block[1] ? L->block[1] : 1) *
+		  (L->block[2] ? L->block[2] : 1);
+	regs_tb = lay.regs_per_tb;
+	shared_tb = lay.shared_per_tb;
+	ctxb = vgpu_ctx_bytes(threads, pe->regs_per_thread, pe->shared_static + L->dynamic_shared,
+			      pe->local_per_thread);
 	xfer = ctx_xfer(&e->cfg, ctxb);
-	per_sm = L->max_tbs_per_sm;
-	if (regs_tb && dev->regs_per_sm / regs_tb < per_sm)
-		per_sm = dev->regs_per_sm / regs_tb;
-	if (shared_tb && dev->shared_per_sm / shared_tb < per_sm)
-		per_sm = dev->shared_per_sm / shared_tb;
-	if (dev->max_threads_per_sm / (warps * 32) < per_sm)
-		per_sm = dev->max_threads_per_sm / (warps * 32);
+	/* fewer slots than fit, by hand: blocks queue for slots freed by preemption */
+	per_sm = L->max_tbs_per_sm && L->max_tbs_per_sm < lay.tbs_per_sm ? L->max_tbs_per_sm :
+									 lay.tbs_per_sm;
 	nslots = dev->num_sms * dev->max_tbs_per_sm;
 	sl = calloc(nslots, sizeof(*sl));
 	status = calloc(nslots, sizeof(*status));
@@ -2997,7 +3046,7 @@ static int bar_preempt_setup(struct env *e, struct prog *p, uint64_t *out, uint6
 
 	CHECK(env_init(e, "fermi-gtx480", 8u << 20) == 0, "env");
 	CHECK(load_ptx_text(e, bar_ptx, strlen(bar_ptx), p) == 0, "compile");
-	pe = entry_of(p, 0);
+	pe = entry_of(p, "bar");
 	*out = dalloc(e, 4096);
 	da = bar_job_desc(e, p, 1, 4, *out);
 	*ctxb = vgpu_ctx_bytes(128, pe->regs_per_thread, 512, pe->local_per_thread);
@@ -3380,19 +3429,13 @@ static uint64_t ks_hash(uint64_t h, const void *p, size_t n)
 /* Begins job @jb (2 SMs; alu: 256 threads; stream: 256 threads over @jb->n words). */
 static int ks_begin(struct env *e, const struct prog *p, struct ks_job *jb, uint32_t nsm)
 {
-	struct vgpu_job_desc d = { 0 };
-	int ei = entry_index(p, jb->entry);
 	bool stream = !strcmp(jb->entry, "stream");
 	struct vgpu_mem_range rg[2];
 	uint32_t grid = jb->tbs * nsm, nr;
 	uint8_t prm[24] = { 0 };
 	uint32_t psize;
-	uint64_t da;
 
-	if (ei < 0)
-		return -1;
 	jb->id = e->next_job++;
-	jb->regs_tb = 256 * entry_of(p, ei)->regs_per_thread;
 	jb->out = dalloc(e, (uint64_t)grid * 256 * 4);
 	if (stream) {
 		struct stream_params sp = { 0, jb->n, 0, jb->out };
@@ -3414,24 +3457,18 @@ static int ks_begin(struct env *e, const struct prog *p, struct ks_job *jb, uint
 		rg[0] = (struct vgpu_mem_range){ jb->out, (uint64_t)grid * 256 * 4 };
 		nr = 1;
 	}
-	d.abi_version = VGPU_BACKEND_ABI_VERSION;
-	d.job = jb->id;
-	d.program_addr = p->addr;
-	d.program_size = p->size;
-	d.entry = (uint32_t)ei;
-	d.grid[0] = grid;
-	d.grid[1] = d.grid[2] = 1;
-	d.block[0] = 256;
-	d.block[1] = d.block[2] = 1;
-	d.ranges_offset = sizeof(d);
-	d.num_ranges = nr;
-	d.params_offset = sizeof(d) + nr * sizeof(struct vgpu_mem_range);
-	d.params_size = psize;
-	da = dalloc(e, d.params_offset + psize);
-	memcpy(e->vram + da, &d, sizeof(d));
-	memcpy(e->vram + da + d.ranges_offset, rg, nr * sizeof(rg[0]));
-	memcpy(e->vram + da + d.params_offset, prm, psize);
-	return vgpu_sim_job_begin(e->sim, jb->id, da);
+	{
+		struct launch L = {
+			.prog = p, .entry = jb->entry, .grid = { grid }, .block = { 256 },
+			.params = prm, .params_size = psize, .ranges = rg, .nranges = nr,
+		};
+		struct vgpu_local_layout lay;
+
+		if (raw_layout(e, &L, jb->id, &lay))
+			return -1;
+		jb->regs_tb = lay.regs_per_tb;
+		return vgpu_sim_job_begin(e->sim, jb->id, lay.desc_addr);
+	}
 }
 
 /*
@@ -3612,9 +3649,19 @@ static int t_kernel_sched(void)
 	/* two compute-bound kernels, two blocks each per SM */
 	struct ks_job com2[2] = { { "alu", 2, 120, 0, 0, 0, 0, 0 },
 				  { "alu", 2, 120, 0, 0, 0, 0, 0 } };
-	/* an older memory-bound kernel and a newer compute-bound one */
-	struct ks_job memcom[2] = { { "stream", 2, 0, 0, 0, 0, 0, 1u << 17 },
-				    { "alu", 2, 120, 0, 0, 0, 0, 0 } };
+	/*
+	 * An older compute-bound kernel and a newer memory-bound one. (The
+	 * other way round, none and lrr give the newer kernel the same share:
+	 * a memory-bound kernel issues its instructions as its loads return
+	 * whatever the mode, and leaves the rest to the other. Measured with
+	 * ideal instruction fetch, none 0.777 and lrr 0.776, and with 2 to 4
+	 * blocks of either kernel none - lrr between -0.026 and 0.006: what
+	 * difference there was came from where the program and the buffers
+	 * lie, the two kernels' code sharing the 2 KB L1I and the stream the
+	 * DRAM partitions.)
+	 */
+	struct ks_job memcom[2] = { { "alu", 2, 120, 0, 0, 0, 0, 0 },
+				    { "stream", 2, 0, 0, 0, 0, 0, 1u << 17 } };
 	/* compute-bound, three blocks against one: Quota 3/4 and 1/4 */
 	struct ks_job q31[2] = { { "alu", 3, 120, 0, 0, 0, 0, 0 },
 				 { "alu", 1, 120, 0, 0, 0, 0, 0 } };
@@ -3640,11 +3687,15 @@ static int t_kernel_sched(void)
 	CHECK(fabs(sh[1] - 0.5) < 0.03, "lrr: the newer kernel got %.3f", sh[1]);
 	CHECK(fabs(sh[2] - 0.5) < 0.05, "ipr: the newer kernel got %.3f", sh[2]);
 	CHECK(fabs(sh[3] - 0.5) < 0.03, "fair, equal quotas: the newer kernel got %.3f", sh[3]);
-	/* IPR favours the compute-bound kernel (more ready warps, lower IPR) */
-	CHECK(ks_modes("stream + alu", memcom, 6000, 0, sh, &x0) == 0, "stream + alu");
+	/*
+	 * The older compute-bound kernel starves the newer one under none;
+	 * lrr gives it its turns; IPR favours the compute-bound kernel (more
+	 * ready warps, lower IPR)
+	 */
+	CHECK(ks_modes("alu + stream", memcom, 6000, 0, sh, &x0) == 0, "alu + stream");
 	CHECK(sh[1] > sh[0], "lrr %.3f not above none %.3f for the newer kernel", sh[1], sh[0]);
-	CHECK(sh[2] > sh[1], "ipr %.3f not above lrr %.3f for the compute-bound kernel", sh[2],
-	      sh[1]);
+	CHECK(1 - sh[2] > 1 - sh[1], "ipr %.3f not above lrr %.3f for the compute-bound kernel",
+	      1 - sh[2], 1 - sh[1]);
 	/* Fair: Quota = S_k / T_k normalised, 3/4 and 1/4 (x% = 1, equal T_k) */
 	CHECK(ks_modes("alu x3 + alu x1", q31, 6000, 0, sh, &x0) == 0, "3 + 1");
 	CHECK(sh[0] < 0.05 && fabs(sh[1] - 0.5) < 0.03, "none %.3f, lrr %.3f", sh[0], sh[1]);
