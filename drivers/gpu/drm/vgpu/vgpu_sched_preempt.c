@@ -110,6 +110,8 @@ void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 	ss->restored = NULL;
 	ss->prio = false;
 	ss->reissued = false;
+	ss->tlp_seq = 0;
+	ss->paused = false;
 }
 
 /**
