@@ -473,6 +473,13 @@ void mock_apply(struct mock_hw *hw)
 		case VGPU_CMD_SET_SAMPLING:
 			hw->sampling = cmd->addr;
 			break;
+		case VGPU_CMD_SET_SM_GATED:
+			/* Only a change. */
+			KUNIT_ASSERT_LT(test, cmd->sm, hw->desc.num_sms);
+			KUNIT_EXPECT_LE(test, cmd->flags, 1);
+			KUNIT_EXPECT_NE(test, hw->gated[cmd->sm], !!cmd->flags);
+			hw->gated[cmd->sm] = cmd->flags;
+			break;
 		case VGPU_CMD_SET_TB_PAUSED:
 			/* Only a change, and only for a block that runs there. */
 			hw->pause_cmds++;

@@ -93,6 +93,8 @@ struct mock_hw {
 	u64 sampling;
 	u32 pause_cmds;
 	u64 dispatches;
+	/* per SM, the last SET_SM_GATED */
+	bool gated[64];
 	/* preemptions carried out, save areas handed out and not yet freed */
 	u32 switches, flushes, restores;
 	s32 ctx_live;

@@ -325,12 +325,15 @@ static void dyncore_threshold(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, vgpu_dyncore_gate(&t, 2, 4096));
 }
 
+/* SMs turned off; the mock hardware was told the same. */
 static u32 sms_off(struct mock_hw *hw)
 {
 	u32 sm, n = 0;
 
-	for (sm = 0; sm < hw->desc.num_sms; sm++)
+	for (sm = 0; sm < hw->desc.num_sms; sm++) {
 		n += hw->s.tlp.sms[sm].gated;
+		KUNIT_EXPECT_EQ(hw->test, hw->gated[sm], hw->s.tlp.sms[sm].gated);
+	}
 	return n;
 }
 

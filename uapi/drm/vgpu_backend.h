@@ -278,6 +278,14 @@ enum vgpu_cmd_op {
 	 * only in a cycle in which no warp of an unpaused block on the SM can.
 	 */
 	VGPU_CMD_SET_TB_PAUSED = 12,
+	/**
+	 * SM @sm is turned off (@flags 1) or on again (@flags 0): DYNCORE
+	 * (Kayiran et al., §4.2). The command processor starts no block on
+	 * an SM that is off; the model counts the cycles in which it is off
+	 * and holds no block (&vgpu_sim_stats.gated_cycles), the power it
+	 * saves with per-core power gating.
+	 */
+	VGPU_CMD_SET_SM_GATED = 13,
 };
 
 /**

@@ -136,6 +136,11 @@ static int apply_one(struct vgpu_lockstep *ls, const struct vgpu_cmd *c)
 			lockstep_log(ls, "pause %u for job %u tb %u on sm %u slot %u: no such block",
 				     c->flags, c->job, c->tb, c->sm, c->slot);
 		return 0;
+	case VGPU_CMD_SET_SM_GATED:
+		/* DYNCORE turned an SM off or on (model.rst, power) */
+		if (vgpu_sim_set_sm_gated(ls->sim, c->sm, c->flags))
+			lockstep_log(ls, "gating of sm %u refused", c->sm);
+		return 0;
 	case VGPU_CMD_SET_SAMPLING:
 		/* per-SM counters every period (DYNCTA, DYNCORE) */
 		vgpu_sim_set_sampling(ls->sim, c->addr);

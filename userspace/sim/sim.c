@@ -119,6 +119,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		for (uint32_t k = 0; k < sm->nws; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
+		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
 	}
 	if (mem_create(s))
@@ -642,6 +643,16 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	sm->t.wall_mem = nrun && all_mem && nres == nrun;
 }
 
+/* Counts @sm's cycles off and empty up to @now, and stops counting. */
+static void sm_gated_catch_up(struct sm *sm, uint64_t now)
+{
+	if (sm->gated_since == UINT64_MAX)
+		return;
+	if (now > sm->gated_since)
+		sm->t.st.gated_cycles += now - sm->gated_since;
+	sm->gated_since = UINT64_MAX;
+}
+
 /* Counts @sm's C_idle up to @now while it waits without a block. */
 static void sm_idle_catch_up(struct sm *sm, uint64_t now)
 {
@@ -667,6 +678,7 @@ static void device_idle(struct vgpu_sim *s, uint64_t now)
 		if (sm->t.idle_since != UINT64_MAX && now > sm->t.idle_since)
 			sm->t.st.c_idle += now - sm->t.idle_since;
 		sm->t.idle_since = UINT64_MAX;
+		sm_gated_catch_up(sm, now);
 	}
 }
 
@@ -796,6 +808,8 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	free_tb(tb);
 	if (!sm->ntbs)
 		sm->t.idle_since = now;
+	if (!sm->ntbs && sm->gated && s->resident)
+		sm->gated_since = now;
 	if (!s->resident)
 		device_idle(s, now);
 }
@@ -990,6 +1004,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 			s->sms[i].t.idle_since = s->cycle;
 	}
 	if (!sm->ntbs) {
+		sm_gated_catch_up(sm, s->cycle);
 		if (sm->t.idle_since != UINT64_MAX && s->cycle > sm->t.idle_since)
 			sm->t.st.c_idle += s->cycle - sm->t.idle_since;
 		sm->t.idle_since = UINT64_MAX;
@@ -1306,6 +1321,23 @@ int vgpu_sim_tb_paused_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
 	if (!tb || tb->job->id != c->job || tb->index != c->tb)
 		return -ENOENT;
 	return vgpu_sim_set_tb_paused(s, c->sm, c->slot, c->flags);
+}
+
+int vgpu_sim_set_sm_gated(struct vgpu_sim *s, uint32_t smi, bool gated)
+{
+	struct sm *sm;
+
+	if (smi >= s->cfg.desc.num_sms)
+		return -EINVAL;
+	sm = &s->sms[smi];
+	if (sm->gated == gated)
+		return 0;
+	sm->gated = gated;
+	if (!gated)
+		sm_gated_catch_up(sm, s->cycle);
+	else if (!sm->ntbs && s->resident)
+		sm->gated_since = s->cycle;
+	return 0;
 }
 
 void vgpu_sim_set_sampling(struct vgpu_sim *s, uint64_t period)

@@ -226,6 +226,8 @@ struct sm {
 	uint32_t npaused;	/* blocks paused (DYNCTA, sched.c pause_pick()) */
 	uint8_t *wpause;	/* per warp slot: 1 when its block is paused */
 	struct vgpu_sim_stats sampled;	/* t.st at the last sample (sim_sample()) */
+	bool gated;		/* turned off (DYNCORE, vgpu_sim_set_sm_gated()) */
+	uint64_t gated_since;	/* off and empty since, UINT64_MAX not */
 	uint8_t *wid_used;	/* per warp id: taken by a resident warp */
 };
 

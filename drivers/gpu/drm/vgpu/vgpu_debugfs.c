@@ -120,6 +120,24 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 	return 0;
 }
 
+/* TLP policies (DYNCTA, DYNCORE): the policy, its counters, each SM's limit. */
+static int vgpu_debugfs_tlp(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
+	char *buf = (char *)get_zeroed_page(GFP_KERNEL);
+	int len;
+
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&vdev->lock);
+	len = vgpu_tlp_show(&vdev->sched, buf);
+	mutex_unlock(&vdev->lock);
+	seq_write(m, buf, len);
+	free_page((unsigned long)buf);
+	return 0;
+}
+
 /*
  * A partition policy's own file (&vgpu_policy_conf.show; "maestro": its
  * epoch and the decisions it took since the device was created), whether
@@ -147,7 +165,7 @@ static int vgpu_debugfs_policy(struct seq_file *m, void *data)
 }
 
 /**
- * vgpu_debugfs_init() - register the kcb, smst and preempt files, and one
+ * vgpu_debugfs_init() - register the kcb, smst, preempt and tlp files, and one
  *	per partition policy that has one (&vgpu_policy_conf.show).
  * @vdev: the device, before drm_dev_register().
  */
@@ -158,6 +176,7 @@ void vgpu_debugfs_init(struct vgpu_device *vdev)
 	drm_debugfs_add_file(&vdev->drm, "kcb", vgpu_debugfs_kcb, NULL);
 	drm_debugfs_add_file(&vdev->drm, "smst", vgpu_debugfs_smst, NULL);
 	drm_debugfs_add_file(&vdev->drm, "preempt", vgpu_debugfs_preempt, NULL);
+	drm_debugfs_add_file(&vdev->drm, "tlp", vgpu_debugfs_tlp, NULL);
 	for (i = 0; vgpu_partition_policies[i]; i++) {
 		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
 

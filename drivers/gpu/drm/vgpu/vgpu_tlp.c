@@ -105,12 +105,17 @@ void vgpu_tlp_detach(struct vgpu_sched *s)
 void vgpu_tlp_set_policy(struct vgpu_sched *s, const struct vgpu_tlp_ops *ops)
 {
 	struct vgpu_tlp *t = &s->tlp;
+	u32 sm;
 
 	lockdep_assert_held(s->lock);
 	t->ops = ops;
 	t->period_act = 0;
-	if (t->sms)
-		memset(t->sms, 0, s->smst.num_sms * sizeof(*t->sms));
+	for (sm = 0; t->sms && sm < s->smst.num_sms; sm++) {
+		/* what the daemon was told stays true until it is told again */
+		bool sent = t->sms[sm].gated_sent;
+
+		t->sms[sm] = (struct vgpu_tlp_sm){ .gated_sent = sent };
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_tlp_set_policy);
 
@@ -329,8 +334,9 @@ static void vgpu_tlp_ungate_idle(struct vgpu_sched *s)
  * @s: the scheduler.
  *
  * Asks for samples while a policy is active (and for none once it is
- * "none" again), and pauses and resumes TBs so that on every SM the TBs
- * beyond the limit, the newest, are the paused ones. Device lock held.
+ * "none" again), pauses and resumes TBs so that on every SM the TBs
+ * beyond the limit, the newest, are the paused ones, and says which SMs
+ * are off. Device lock held.
  *
  * Return: false when the command ring is full (the next pass goes on).
  */
@@ -356,6 +362,20 @@ bool vgpu_tlp_sync(struct vgpu_sched *s)
 		if (!vgpu_tlp_sync_sm(s, sm))
 			return false;
 	vgpu_tlp_ungate_idle(s);
+	for (sm = 0; sm < s->smst.num_sms; sm++) {
+		struct vgpu_tlp_sm *ts = &t->sms[sm];
+		struct vgpu_cmd cmd = {
+			.op = VGPU_CMD_SET_SM_GATED,
+			.flags = ts->gated,
+			.sm = sm,
+		};
+
+		if (ts->gated == ts->gated_sent)
+			continue;
+		if (!vgpu_sched_emit_reserved(s, &cmd))
+			return false;
+		ts->gated_sent = ts->gated;
+	}
 	return true;
 }
 

@@ -70,6 +70,8 @@ struct vgpu_tlp_ops {
  * @gated: DYNCORE turned the SM off: it takes no TB; those it holds run to
  *	their end.
  * @active: the SM's active cycles of the last period (DYNCORE's N_act).
+ * @gated_sent: the daemon was told that the SM is off
+ *	(%VGPU_CMD_SET_SM_GATED).
  */
 struct vgpu_tlp_sm {
 	u32 limit;
@@ -77,6 +79,7 @@ struct vgpu_tlp_sm {
 	u32 job;
 	bool gated;
 	u32 active;
+	bool gated_sent;
 };
 
 /**
