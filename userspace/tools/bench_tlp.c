@@ -44,6 +44,8 @@ enum { RUN_BASE, RUN_STATIC, RUN_DYNCTA = RUN_STATIC + TLP_MAX_STATIC, RUN_DYNCO
  * @w: the workloads.
  * @nw: how many.
  * @runs: per workload, RUN_N results (shared with the workers).
+ * @sets: --set KEY=VALUE options, applied to every run (thresholds).
+ * @nset: how many.
  */
 struct tlp_bench {
 	const char *gpu;
@@ -53,6 +55,8 @@ struct tlp_bench {
 	const struct vgpu_workload **w;
 	unsigned int nw;
 	struct local_run (*runs)[RUN_N];
+	const char *sets[BENCH_MAX_SETS];
+	unsigned int nset;
 };
 
 /* Task @k: run @k % RUN_N of workload @k / RUN_N. */
@@ -74,6 +78,9 @@ static int tlp_task(unsigned int k, void *arg)
 	if (ret)
 		return ret;
 	local_target(&t, &cfg);
+	ret = bench_target_apply_sets(&t, b->sets, b->nset);
+	if (ret)
+		return ret;
 	if (r == RUN_DYNCTA) {
 		ret = bench_target_set(&t, "tlp_policy", "dyncta");
 	} else if (r == RUN_DYNCORE) {
@@ -121,7 +128,7 @@ static double speedup(const struct local_run *x, const struct local_run *base)
 static int tlp_usage(void)
 {
 	fprintf(stderr, "usage: vgpu bench tlp [--local] [--workloads A,B,...|mem|all] [--gpu NAME]"
-		" [--size small|medium|default|large|N] [--max-static N] [-j N]\n");
+		" [--size small|medium|default|large|N] [--max-static N] [--set KEY=VALUE]... [-j N]\n");
 	return 2;
 }
 
@@ -160,6 +167,7 @@ int bench_tlp(int argc, char **argv)
 		{ "gpu", required_argument, NULL, 'g' },
 		{ "size", required_argument, NULL, 'n' },
 		{ "max-static", required_argument, NULL, 'm' },
+		{ "set", required_argument, NULL, 's' },
 		{ "local", no_argument, NULL, 'L' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ 0 },
@@ -173,7 +181,7 @@ int bench_tlp(int argc, char **argv)
 	int opt, ret;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:g:n:m:j:", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "w:g:n:m:s:j:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'L':
 			break;	/* it always runs on the local device */
@@ -183,6 +191,10 @@ int bench_tlp(int argc, char **argv)
 			break;
 		case 'w':
 			snprintf(wl, sizeof(wl), "%s", optarg);
+			break;
+		case 's':
+			if (bench_add_set(b.sets, &b.nset, optarg))
+				return 2;
 			break;
 		case 'g':
 			b.gpu = optarg;
