@@ -1244,34 +1244,63 @@ int vgpu_sim_subcore_assign_cmd(struct vgpu_sim *s, uint32_t mode)
 					   s->cfg0.subcore_assign : mode - 1);
 }
 
-int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool prio)
+/* The block in @slot of @sm into *@sm_out, *@tb_out; -EINVAL, -ENOENT. */
+static int slot_tb(struct vgpu_sim *s, uint32_t smi, uint32_t slot, struct sm **sm_out,
+		   struct tb **tb_out)
 {
-	struct sm *sm;
-	struct tb *tb;
-
 	if (smi >= s->cfg.desc.num_sms || slot >= s->cfg.desc.max_tbs_per_sm)
 		return -EINVAL;
-	sm = &s->sms[smi];
-	tb = sm->slots[slot];
-	if (!tb)
-		return -ENOENT;
-	if (tb->prio == prio)
-		return 0;
-	tb->prio = prio;
-	if (prio)
-		sm->nprio++;
+	*sm_out = &s->sms[smi];
+	*tb_out = (*sm_out)->slots[slot];
+	return *tb_out ? 0 : -ENOENT;
+}
+
+/*
+ * A per-block flag of @tb (*@flag) becomes @v: the SM's count of blocks
+ * with it (*@count) and the tags of the block's warp slots (@tag) follow.
+ */
+static void tb_set_flag(struct sm *sm, const struct tb *tb, bool *flag, uint32_t *count,
+			uint8_t *tag, bool v)
+{
+	if (*flag == v)
+		return;
+	*flag = v;
+	if (v)
+		(*count)++;
 	else
-		sm->nprio--;
+		(*count)--;
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		const struct warp *w = &tb->warps[i];
 
 		if (w->state != W_DONE && sm->ws[w->slot] == w)
-			sm->wp[w->slot] = prio;
+			tag[w->slot] = v;
 	}
-	return 0;
 }
 
-int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
+int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool prio)
+{
+	struct sm *sm;
+	struct tb *tb;
+	int ret = slot_tb(s, smi, slot, &sm, &tb);
+
+	if (!ret)
+		tb_set_flag(sm, tb, &tb->prio, &sm->nprio, sm->wp, prio);
+	return ret;
+}
+
+int vgpu_sim_set_tb_paused(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool paused)
+{
+	struct sm *sm;
+	struct tb *tb;
+	int ret = slot_tb(s, smi, slot, &sm, &tb);
+
+	if (!ret)
+		tb_set_flag(sm, tb, &tb->paused, &sm->npaused, sm->wpause, paused);
+	return ret;
+}
+
+/* The block a command names: 0, -EINVAL bad sm or slot, -ENOENT not there. */
+static int cmd_tb_check(const struct vgpu_sim *s, const struct vgpu_cmd *c)
 {
 	const struct tb *tb;
 
@@ -1280,47 +1309,21 @@ int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
 	tb = s->sms[c->sm].slots[c->slot];
 	if (!tb || tb->job->id != c->job || tb->index != c->tb)
 		return -ENOENT;
-	return vgpu_sim_set_tb_priority(s, c->sm, c->slot, true);
+	return 0;
 }
 
-int vgpu_sim_set_tb_paused(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool paused)
+int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
 {
-	struct sm *sm;
-	struct tb *tb;
+	int ret = cmd_tb_check(s, c);
 
-	if (smi >= s->cfg.desc.num_sms || slot >= s->cfg.desc.max_tbs_per_sm)
-		return -EINVAL;
-	sm = &s->sms[smi];
-	tb = sm->slots[slot];
-	if (!tb)
-		return -ENOENT;
-	if (tb->paused == paused)
-		return 0;
-	tb->paused = paused;
-	if (paused)
-		sm->npaused++;
-	else
-		sm->npaused--;
-	for (uint32_t i = 0; i < tb->nwarps; i++) {
-		const struct warp *w = &tb->warps[i];
-
-		if (w->state != W_DONE && sm->ws[w->slot] == w)
-			sm->wpause[w->slot] = paused;
-	}
-	return 0;
+	return ret ? ret : vgpu_sim_set_tb_priority(s, c->sm, c->slot, true);
 }
 
 int vgpu_sim_tb_paused_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
 {
-	const struct tb *tb;
+	int ret = c->flags > 1 ? -EINVAL : cmd_tb_check(s, c);
 
-	if (c->sm >= s->cfg.desc.num_sms || c->slot >= s->cfg.desc.max_tbs_per_sm ||
-	    c->flags > 1)
-		return -EINVAL;
-	tb = s->sms[c->sm].slots[c->slot];
-	if (!tb || tb->job->id != c->job || tb->index != c->tb)
-		return -ENOENT;
-	return vgpu_sim_set_tb_paused(s, c->sm, c->slot, c->flags);
+	return ret ? ret : vgpu_sim_set_tb_paused(s, c->sm, c->slot, c->flags);
 }
 
 int vgpu_sim_set_sm_gated(struct vgpu_sim *s, uint32_t smi, bool gated)

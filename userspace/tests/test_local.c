@@ -149,13 +149,35 @@ static int t_suite_deterministic(void)
 /* ------------------------------------------------------------------ */
 /* the device */
 
+/* Runs of the suite under some setting, and of the same setting again. */
+static struct suite_run sched_a, sched_b;
+
+/*
+ * sched_a (and, with @twice, sched_b) ran the suite: every workload matched
+ * its CPU reference, and the two runs took the same cycles.
+ */
+static int suite_runs_agree(bool twice)
+{
+	int i = 0;
+
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++) {
+		CHECK(!sched_a.ret[i], "%s: %s", (*w)->name, sched_a.msg[i]);
+		if (!twice)
+			continue;
+		CHECK(!sched_b.ret[i], "%s (second run): %s", (*w)->name, sched_b.msg[i]);
+		CHECK(sched_a.res[i].cycles == sched_b.res[i].cycles &&
+		      sched_a.res[i].warp_insts == sched_b.res[i].warp_insts,
+		      "%s: %" PRIu64 "/%" PRIu64 " cycles", (*w)->name, sched_a.res[i].cycles,
+		      sched_b.res[i].cycles);
+	}
+	return 0;
+}
+
 /*
  * The suite under another warp scheduler or sub-core assignment (@kv: key,
  * value, ..., NULL over @preset): every workload matches its CPU reference
  * and a second run takes the same cycles. *@total: the cycles summed.
  */
-static struct suite_run sched_a, sched_b;
-
 static int t_suite_sched(const char *preset, const char *const *kv, uint64_t *total)
 {
 	struct vgpu_sim_config saved = cfg;
@@ -169,16 +191,9 @@ static int t_suite_sched(const char *preset, const char *const *kv, uint64_t *to
 	cfg = saved;
 	CHECK(!ret, "the suite runs");
 	*total = 0;
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++) {
-		CHECK(!sched_a.ret[i], "%s: %s", (*w)->name, sched_a.msg[i]);
-		CHECK(!sched_b.ret[i], "%s (second run): %s", (*w)->name, sched_b.msg[i]);
-		CHECK(sched_a.res[i].cycles == sched_b.res[i].cycles &&
-		      sched_a.res[i].warp_insts == sched_b.res[i].warp_insts,
-		      "%s: %" PRIu64 "/%" PRIu64 " cycles", (*w)->name, sched_a.res[i].cycles,
-		      sched_b.res[i].cycles);
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++)
 		*total += sched_a.res[i].cycles;
-	}
-	return 0;
+	return suite_runs_agree(true);
 }
 
 static void t_suite_scheds(void)
@@ -223,24 +238,14 @@ static void t_suite_scheds(void)
  */
 static int t_suite_tlp(const char *const *attrs, bool twice)
 {
-	int i = 0, ret = 0;
+	int ret = 0;
 
 	suite_attrs = attrs;
 	if (run_suite(&sched_a) || (twice && run_suite(&sched_b)))
 		ret = -1;
 	suite_attrs = NULL;
 	CHECK(!ret, "the suite runs");
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++) {
-		CHECK(!sched_a.ret[i], "%s: %s", (*w)->name, sched_a.msg[i]);
-		if (!twice)
-			continue;
-		CHECK(!sched_b.ret[i], "%s (second run): %s", (*w)->name, sched_b.msg[i]);
-		CHECK(sched_a.res[i].cycles == sched_b.res[i].cycles &&
-		      sched_a.res[i].warp_insts == sched_b.res[i].warp_insts,
-		      "%s: %" PRIu64 "/%" PRIu64 " cycles", (*w)->name, sched_a.res[i].cycles,
-		      sched_b.res[i].cycles);
-	}
-	return 0;
+	return suite_runs_agree(twice);
 }
 
 /* A counter "KEY N" of the local debugfs file @file. */

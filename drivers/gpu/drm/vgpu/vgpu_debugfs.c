@@ -102,8 +102,10 @@ out:
 	return 0;
 }
 
-/* Preemption: the policy and what it did since the module was loaded. */
-static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
+/* A file of the scheduler's text, @show's (PAGE_SIZE bytes at most). */
+static int vgpu_debugfs_sched_page(struct seq_file *m,
+				   int (*show)(const struct vgpu_sched *s,
+					       char *buf))
 {
 	struct drm_debugfs_entry *entry = m->private;
 	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
@@ -113,29 +115,23 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&vdev->lock);
-	len = vgpu_sched_preempt_show(&vdev->sched, buf);
+	len = show(&vdev->sched, buf);
 	mutex_unlock(&vdev->lock);
 	seq_write(m, buf, len);
 	free_page((unsigned long)buf);
 	return 0;
 }
 
+/* Preemption: the policy and what it did since the module was loaded. */
+static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
+{
+	return vgpu_debugfs_sched_page(m, vgpu_sched_preempt_show);
+}
+
 /* TLP policies (DYNCTA, DYNCORE): the policy, its counters, each SM's limit. */
 static int vgpu_debugfs_tlp(struct seq_file *m, void *data)
 {
-	struct drm_debugfs_entry *entry = m->private;
-	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
-	char *buf = (char *)get_zeroed_page(GFP_KERNEL);
-	int len;
-
-	if (!buf)
-		return -ENOMEM;
-	mutex_lock(&vdev->lock);
-	len = vgpu_tlp_show(&vdev->sched, buf);
-	mutex_unlock(&vdev->lock);
-	seq_write(m, buf, len);
-	free_page((unsigned long)buf);
-	return 0;
+	return vgpu_debugfs_sched_page(m, vgpu_tlp_show);
 }
 
 /*
