@@ -1178,6 +1178,7 @@ void vgpu_sched_run(struct vgpu_sched *s)
 	vgpu_sched_stress(s);
 	vgpu_sched_fair(s);
 	if (!s->ring_full) {
+		vgpu_tlp_ungate_idle(s);
 		if (s->policy->plan) {
 			s->policy->plan(s);
 			vgpu_sched_track_preemption(s);

@@ -305,17 +305,23 @@ static bool vgpu_tlp_sync_sm(struct vgpu_sched *s, u32 sm)
 	return true;
 }
 
-/*
- * Once no TB is left on the device, every SM is on again: DYNCORE's
- * decision is about the kernels that ran, and the next one starts with
- * every SM, as it starts with DYNCTA's first limit.
+/**
+ * vgpu_tlp_ungate_idle() - every SM on again once no TB is on the device.
+ * @s: the scheduler.
+ *
+ * DYNCORE's decision is about the kernels that ran; the next one starts
+ * with every SM, as it starts with DYNCTA's first limit. Called before a
+ * pass places TBs (a kernel that the partition policy maps only to SMs
+ * that are off then starts) and after it. Device lock held.
  */
-static void vgpu_tlp_ungate_idle(struct vgpu_sched *s)
+void vgpu_tlp_ungate_idle(struct vgpu_sched *s)
 {
 	struct vgpu_tlp *t = &s->tlp;
 	bool gated = false;
 	u32 sm;
 
+	if (!t->sms)
+		return;
 	for (sm = 0; sm < s->smst.num_sms; sm++) {
 		if (s->smst.sms[sm].slot_map)
 			return;

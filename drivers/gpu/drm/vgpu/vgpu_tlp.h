@@ -149,6 +149,7 @@ void vgpu_tlp_dispatched(struct vgpu_sched *s, const struct vgpu_kcb_entry *e,
 			 u32 sm, u32 slot);
 int vgpu_tlp_sample(struct vgpu_sched *s, const struct vgpu_evt *evt);
 bool vgpu_tlp_sync(struct vgpu_sched *s);
+void vgpu_tlp_ungate_idle(struct vgpu_sched *s);
 int vgpu_tlp_show(const struct vgpu_sched *s, char *buf);
 
 /* vgpu_tlp_dyncta.c: Algorithm 1 for one SM and one period. */
