@@ -23,6 +23,8 @@ static const char * const knob_abi_names[] = {
 	"subcore_assign", "job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
 	"daemon_timeout_ms", "fair_slice_us", "file_max_tbs", "file_max_jobs",
 	"file_vram_pct", "maestro_epoch_cycles", "maestro_objective",
+	"tlp_policy", "dyncta_t_idle", "dyncta_t_mem_l", "dyncta_t_mem_h",
+	"dyncore_gate_sms", "dyncore_t_act_pct", "tlp_static_tbs",
 };
 
 /**
@@ -207,6 +209,12 @@ static void knob_numbers(struct kunit *test)
 		{ "file_vram_pct", "0", "101", "1", "100" },
 		{ "maestro_epoch_cycles", "99", "100000001", "100",
 		  "100000000" },
+		{ "dyncta_t_idle", "0", "2049", "1", "2048" },
+		{ "dyncta_t_mem_l", "-1", "2049", "0", "2048" },
+		{ "dyncta_t_mem_h", "0", "2049", "1", "2048" },
+		{ "dyncore_gate_sms", "-1", "1024", "0", "1023" },
+		{ "dyncore_t_act_pct", "0", "101", "1", "100" },
+		{ "tlp_static_tbs", "0", "65", "1", "64" },
 	};
 	struct knob_dev *d = knob_dev_new(test);
 	char before[32], want[32];

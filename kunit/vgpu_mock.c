@@ -344,6 +344,8 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	r->start = hw->cycle;
 	r->preempt = 0;
 	r->prio = false;
+	r->paused = false;
+	r->order = hw->dispatches++;
 	r->done_at = hw->cycle + mock_tb_dur(j, cmd->tb);
 	if (j->sat && tbs > j->sat)
 		r->done_at = hw->cycle +
@@ -467,6 +469,26 @@ void mock_apply(struct mock_hw *hw)
 			KUNIT_EXPECT_FALSE(test, r->prio);
 			KUNIT_EXPECT_EQ(test, r->preempt, 0);
 			r->prio = true;
+			break;
+		case VGPU_CMD_SET_SAMPLING:
+			hw->sampling = cmd->addr;
+			break;
+		case VGPU_CMD_SET_SM_GATED:
+			/* Only a change. */
+			KUNIT_ASSERT_LT(test, cmd->sm, hw->desc.num_sms);
+			KUNIT_EXPECT_LE(test, cmd->flags, 1);
+			KUNIT_EXPECT_NE(test, hw->gated[cmd->sm], !!cmd->flags);
+			hw->gated[cmd->sm] = cmd->flags;
+			break;
+		case VGPU_CMD_SET_TB_PAUSED:
+			/* Only a change, and only for a block that runs there. */
+			hw->pause_cmds++;
+			r = mock_named_run(hw, cmd);
+			if (!r)
+				break;
+			KUNIT_EXPECT_LE(test, cmd->flags, 1);
+			KUNIT_EXPECT_NE(test, r->paused, !!cmd->flags);
+			r->paused = cmd->flags;
 			break;
 		case VGPU_CMD_WAKE_AT:
 			if (!cmd->addr) {

@@ -58,6 +58,10 @@ struct mock_run {
 	u32 preempt;
 	/* a SET_TB_PRIORITY named it */
 	bool prio;
+	/* the last SET_TB_PAUSED for it paused it */
+	bool paused;
+	/* dispatched as the mock's n-th TB: the order of assignment */
+	u64 order;
 };
 
 struct mock_hw {
@@ -85,6 +89,12 @@ struct mock_hw {
 	u32 wsched;
 	u32 subcore;
 	u32 prio_cmds;
+	/* SET_SAMPLING's period, SET_TB_PAUSED commands, TBs dispatched */
+	u64 sampling;
+	u32 pause_cmds;
+	u64 dispatches;
+	/* per SM, the last SET_SM_GATED */
+	bool gated[64];
 	/* preemptions carried out, save areas handed out and not yet freed */
 	u32 switches, flushes, restores;
 	s32 ctx_live;

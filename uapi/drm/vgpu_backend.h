@@ -264,6 +264,28 @@ enum vgpu_cmd_op {
 	 * command's cycle on; resident warps stay where they are.
 	 */
 	VGPU_CMD_SET_SUBCORE_ASSIGN = 10,
+	/**
+	 * Per-SM sampling (Kayiran et al., DYNCTA and DYNCORE, §4): @addr is
+	 * the period in cycles, 0 off (the default). While blocks are
+	 * resident, at every cycle that is a multiple of the period the
+	 * model posts one %VGPU_EVT_SM_SAMPLE per SM, in SM order.
+	 */
+	VGPU_CMD_SET_SAMPLING = 11,
+	/**
+	 * Thread block @tb of @job, running on @sm in @slot, is paused
+	 * (@flags 1) or runs again (@flags 0): DYNCTA's CTA pausing (Kayiran
+	 * et al., §4.1). A paused block stays resident, and its warps issue
+	 * only in a cycle in which no warp of an unpaused block on the SM can.
+	 */
+	VGPU_CMD_SET_TB_PAUSED = 12,
+	/**
+	 * SM @sm is turned off (@flags 1) or on again (@flags 0): DYNCORE
+	 * (Kayiran et al., §4.2). The command processor starts no block on
+	 * an SM that is off; the model counts the cycles in which it is off
+	 * and holds no block (&vgpu_sim_stats.gated_cycles), the power it
+	 * saves with per-core power gating.
+	 */
+	VGPU_CMD_SET_SM_GATED = 13,
 };
 
 /**
@@ -412,6 +434,31 @@ enum vgpu_evt_type {
 	 * finished first: its TB_DONE came before, nothing else changes).
 	 */
 	VGPU_EVT_PREEMPTED = 3,
+	/**
+	 * What SM @sm did in the sampling period that ends at @cycle
+	 * (%VGPU_CMD_SET_SAMPLING): @sample.
+	 */
+	VGPU_EVT_SM_SAMPLE = 4,
+};
+
+/**
+ * struct vgpu_evt_sample - &vgpu_evt.sample: the counters of one SM over
+ *	one sampling period (Kayiran et al., §4.1 and §4.2).
+ * @c_idle: cycles without a resident block while another SM had one
+ *	(C_idle: no thread to issue).
+ * @c_mem: cycles in which every resident warp waited for memory (C_mem).
+ * @active: cycles in which the SM issued an instruction (DYNCORE's N_act).
+ * @resident: cycles with at least one block resident.
+ * @warp_insts: warp instructions the SM issued.
+ * @reserved: zero.
+ */
+struct vgpu_evt_sample {
+	__u32 c_idle;
+	__u32 c_mem;
+	__u32 active;
+	__u32 resident;
+	__u32 warp_insts;
+	__u32 reserved;
 };
 
 /**
@@ -439,6 +486,8 @@ enum vgpu_evt_type {
  * @tb_cycles: cycles from dispatch to completion.
  * @fault_addr: device address of the faulting access, when @status is
  *	-EFAULT.
+ * @sample: SM_SAMPLE, in place of @warp_insts, @tb_cycles and @fault_addr:
+ *	the SM's counters of the period.
  * @reserved: zero.
  */
 struct vgpu_evt {
@@ -450,9 +499,14 @@ struct vgpu_evt {
 	__u32 sm;
 	__u32 slot;
 	__s32 status;
-	__u64 warp_insts;
-	__u64 tb_cycles;
-	__u64 fault_addr;
+	union {
+		struct {
+			__u64 warp_insts;
+			__u64 tb_cycles;
+			__u64 fault_addr;
+		};
+		struct vgpu_evt_sample sample;
+	};
 	__u64 reserved;
 };
 

@@ -442,6 +442,8 @@ int local_cp_debugfs(struct local_cp *cp, const char *name, char *buf)
 	mutex_lock(&cp->lock);
 	if (!strcmp(name, "preempt")) {
 		ret = vgpu_sched_preempt_show(&cp->sched, buf);
+	} else if (!strcmp(name, "tlp")) {
+		ret = vgpu_tlp_show(&cp->sched, buf);
 	} else {
 		for (unsigned int i = 0; ret == -ENOENT && i < VGPU_PARTITION_MAX; i++) {
 			const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);

@@ -130,6 +130,24 @@ static int apply_one(struct vgpu_lockstep *ls, const struct vgpu_cmd *c)
 			lockstep_log(ls, "priority for job %u tb %u on sm %u slot %u: no such block",
 				     c->job, c->tb, c->sm, c->slot);
 		return 0;
+	case VGPU_CMD_SET_TB_PAUSED:
+		/* DYNCTA's CTA pausing (model.rst) */
+		if (vgpu_sim_tb_paused_cmd(ls->sim, c) && ls->verbose)
+			lockstep_log(ls, "pause %u for job %u tb %u on sm %u slot %u: no such block",
+				     c->flags, c->job, c->tb, c->sm, c->slot);
+		return 0;
+	case VGPU_CMD_SET_SM_GATED:
+		/* DYNCORE turned an SM off or on (model.rst, power) */
+		if (vgpu_sim_set_sm_gated(ls->sim, c->sm, c->flags))
+			lockstep_log(ls, "gating of sm %u refused", c->sm);
+		return 0;
+	case VGPU_CMD_SET_SAMPLING:
+		/* per-SM counters every period (DYNCTA, DYNCORE) */
+		vgpu_sim_set_sampling(ls->sim, c->addr);
+		if (ls->verbose)
+			lockstep_log(ls, "sampling every %" PRIu64 " cycles from cycle %" PRIu64,
+				     (uint64_t)c->addr, vgpu_sim_cycle(ls->sim));
+		return 0;
 	case VGPU_CMD_WAKE_AT:
 		if (!c->addr)
 			ls->wake_at = UINT64_MAX;	/* none needed any more */

@@ -58,6 +58,12 @@
  * Blocks given priority (vgpu_sim_set_tb_priority(); §5.4.3: draining and
  * 2-way boundary blocks) have their warps picked first in these modes.
  * All of it is per SM and per scheduler: the parallel phase stays exact.
+ *
+ * DYNCTA's paused blocks (Kayiran et al. §4.1, vgpu_sim_set_tb_paused()):
+ * on an SM with one kernel, or in mode none, the policy picks among the
+ * warps of unpaused blocks first and only when none can issue among the
+ * paused ones (pause_pick): "deprioritized", not stopped. Where the
+ * kernel-aware order applies, it decides alone.
  */
 #include <string.h>
 
@@ -386,6 +392,20 @@ uint32_t vgpu_sim_subcore_of(uint32_t mode, uint32_t seed, uint32_t sm, uint32_t
 const struct sched_ops *sched_get(uint32_t policy)
 {
 	return policy < VGPU_SCHED_COUNT_ ? &ops[policy] : NULL;
+}
+
+/*
+ * Scheduler @k of @sm with paused blocks: the policy's pick among the warps
+ * of running blocks, else among the paused ones. The policy's own state
+ * (GTO's greedy warp, round robin's position) carries over: GTO keeps it in
+ * sm->last, the round-robin policies in sm->rr, the others none.
+ */
+struct warp *pause_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
+{
+	const uint32_t *last = sm->last[k] != UINT32_MAX ? &sm->last[k] : &sm->rr[k];
+	struct warp *w = s->sched->pick_in(s, sm, k, now, sm->wpause, 0, last);
+
+	return w ? w : s->sched->pick_in(s, sm, k, now, sm->wpause, 1, last);
 }
 
 /* ------------------------------------------------------------------ */

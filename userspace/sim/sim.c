@@ -107,10 +107,11 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->plast = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->plast));
 		sm->wk = sim_calloc(sm->nws, 1);
 		sm->wp = sim_calloc(sm->nws, 1);
+		sm->wpause = sim_calloc(sm->nws, 1);
 		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
-		    !sm->wp || !sm->wid_used)
+		    !sm->wp || !sm->wpause || !sm->wid_used)
 			goto fail;
 		ka_restart(s, sm);
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
@@ -118,6 +119,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		for (uint32_t k = 0; k < sm->nws; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
+		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
 	}
 	if (mem_create(s))
@@ -187,6 +189,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->plast);
 			free(sm->wk);
 			free(sm->wp);
+			free(sm->wpause);
 			free(sm->wid_used);
 		}
 		mem_destroy(s);
@@ -640,6 +643,25 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	sm->t.wall_mem = nrun && all_mem && nres == nrun;
 }
 
+/* Counts @sm's cycles off and empty up to @now, and stops counting. */
+static void sm_gated_catch_up(struct sm *sm, uint64_t now)
+{
+	if (sm->gated_since == UINT64_MAX)
+		return;
+	if (now > sm->gated_since)
+		sm->t.st.gated_cycles += now - sm->gated_since;
+	sm->gated_since = UINT64_MAX;
+}
+
+/* Counts @sm's C_idle up to @now while it waits without a block. */
+static void sm_idle_catch_up(struct sm *sm, uint64_t now)
+{
+	if (sm->t.idle_since != UINT64_MAX && now > sm->t.idle_since) {
+		sm->t.st.c_idle += now - sm->t.idle_since;
+		sm->t.idle_since = now;
+	}
+}
+
 /*
  * The device went idle at @now: it forgets where its warp schedulers stood
  * (no warp is left to remember). What the memory system holds stays, as on
@@ -656,6 +678,7 @@ static void device_idle(struct vgpu_sim *s, uint64_t now)
 		if (sm->t.idle_since != UINT64_MAX && now > sm->t.idle_since)
 			sm->t.st.c_idle += now - sm->t.idle_since;
 		sm->t.idle_since = UINT64_MAX;
+		sm_gated_catch_up(sm, now);
 	}
 }
 
@@ -773,6 +796,8 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	}
 	if (tb->prio)
 		sm->nprio--;
+	if (tb->paused)
+		sm->npaused--;
 	ka_leave(s, sm, tb->kidx);
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
@@ -783,6 +808,8 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	free_tb(tb);
 	if (!sm->ntbs)
 		sm->t.idle_since = now;
+	if (!sm->ntbs && sm->gated && s->resident)
+		sm->gated_since = now;
 	if (!s->resident)
 		device_idle(s, now);
 }
@@ -953,6 +980,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		sm->ws[k] = w;
 		sm->wk[k] = tb->kidx;
 		sm->wp[k] = 0;
+		sm->wpause[k] = 0;
 		{
 			uint32_t q = k % s->cfg.schedulers_per_sm;
 
@@ -976,6 +1004,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 			s->sms[i].t.idle_since = s->cycle;
 	}
 	if (!sm->ntbs) {
+		sm_gated_catch_up(sm, s->cycle);
 		if (sm->t.idle_since != UINT64_MAX && s->cycle > sm->t.idle_since)
 			sm->t.st.c_idle += s->cycle - sm->t.idle_since;
 		sm->t.idle_since = UINT64_MAX;
@@ -1215,34 +1244,63 @@ int vgpu_sim_subcore_assign_cmd(struct vgpu_sim *s, uint32_t mode)
 					   s->cfg0.subcore_assign : mode - 1);
 }
 
-int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool prio)
+/* The block in @slot of @sm into *@sm_out, *@tb_out; -EINVAL, -ENOENT. */
+static int slot_tb(struct vgpu_sim *s, uint32_t smi, uint32_t slot, struct sm **sm_out,
+		   struct tb **tb_out)
 {
-	struct sm *sm;
-	struct tb *tb;
-
 	if (smi >= s->cfg.desc.num_sms || slot >= s->cfg.desc.max_tbs_per_sm)
 		return -EINVAL;
-	sm = &s->sms[smi];
-	tb = sm->slots[slot];
-	if (!tb)
-		return -ENOENT;
-	if (tb->prio == prio)
-		return 0;
-	tb->prio = prio;
-	if (prio)
-		sm->nprio++;
+	*sm_out = &s->sms[smi];
+	*tb_out = (*sm_out)->slots[slot];
+	return *tb_out ? 0 : -ENOENT;
+}
+
+/*
+ * A per-block flag of @tb (*@flag) becomes @v: the SM's count of blocks
+ * with it (*@count) and the tags of the block's warp slots (@tag) follow.
+ */
+static void tb_set_flag(struct sm *sm, const struct tb *tb, bool *flag, uint32_t *count,
+			uint8_t *tag, bool v)
+{
+	if (*flag == v)
+		return;
+	*flag = v;
+	if (v)
+		(*count)++;
 	else
-		sm->nprio--;
+		(*count)--;
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		const struct warp *w = &tb->warps[i];
 
 		if (w->state != W_DONE && sm->ws[w->slot] == w)
-			sm->wp[w->slot] = prio;
+			tag[w->slot] = v;
 	}
-	return 0;
 }
 
-int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
+int vgpu_sim_set_tb_priority(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool prio)
+{
+	struct sm *sm;
+	struct tb *tb;
+	int ret = slot_tb(s, smi, slot, &sm, &tb);
+
+	if (!ret)
+		tb_set_flag(sm, tb, &tb->prio, &sm->nprio, sm->wp, prio);
+	return ret;
+}
+
+int vgpu_sim_set_tb_paused(struct vgpu_sim *s, uint32_t smi, uint32_t slot, bool paused)
+{
+	struct sm *sm;
+	struct tb *tb;
+	int ret = slot_tb(s, smi, slot, &sm, &tb);
+
+	if (!ret)
+		tb_set_flag(sm, tb, &tb->paused, &sm->npaused, sm->wpause, paused);
+	return ret;
+}
+
+/* The block a command names: 0, -EINVAL bad sm or slot, -ENOENT not there. */
+static int cmd_tb_check(const struct vgpu_sim *s, const struct vgpu_cmd *c)
 {
 	const struct tb *tb;
 
@@ -1251,7 +1309,82 @@ int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
 	tb = s->sms[c->sm].slots[c->slot];
 	if (!tb || tb->job->id != c->job || tb->index != c->tb)
 		return -ENOENT;
-	return vgpu_sim_set_tb_priority(s, c->sm, c->slot, true);
+	return 0;
+}
+
+int vgpu_sim_tb_priority_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
+{
+	int ret = cmd_tb_check(s, c);
+
+	return ret ? ret : vgpu_sim_set_tb_priority(s, c->sm, c->slot, true);
+}
+
+int vgpu_sim_tb_paused_cmd(struct vgpu_sim *s, const struct vgpu_cmd *c)
+{
+	int ret = c->flags > 1 ? -EINVAL : cmd_tb_check(s, c);
+
+	return ret ? ret : vgpu_sim_set_tb_paused(s, c->sm, c->slot, c->flags);
+}
+
+int vgpu_sim_set_sm_gated(struct vgpu_sim *s, uint32_t smi, bool gated)
+{
+	struct sm *sm;
+
+	if (smi >= s->cfg.desc.num_sms)
+		return -EINVAL;
+	sm = &s->sms[smi];
+	if (sm->gated == gated)
+		return 0;
+	sm->gated = gated;
+	if (!gated)
+		sm_gated_catch_up(sm, s->cycle);
+	else if (!sm->ntbs && s->resident)
+		sm->gated_since = s->cycle;
+	return 0;
+}
+
+void vgpu_sim_set_sampling(struct vgpu_sim *s, uint64_t period)
+{
+	s->sample_period = period;
+	s->sample_next = period ? (s->cycle / period + 1) * period : 0;
+	/* the first period counts from here */
+	for (uint32_t i = 0; period && i < s->cfg.desc.num_sms; i++) {
+		struct sm *sm = &s->sms[i];
+
+		sm_catch_up(s, sm, s->cycle);
+		sm_idle_catch_up(sm, s->cycle);
+		sm->sampled = sm->t.st;
+	}
+}
+
+/*
+ * The end of a sampling period at the current cycle: one SM_SAMPLE per SM
+ * with what its counters gained since the last (Kayiran et al. §4.1: C_idle
+ * and C_mem; §4.2: active cycles). Counters the model keeps lazily are
+ * brought up to the cycle first; that changes no total.
+ */
+static int sim_sample(struct vgpu_sim *s)
+{
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
+		struct sm *sm = &s->sms[i];
+		const struct vgpu_sim_stats *st = &sm->t.st, *b = &sm->sampled;
+		struct vgpu_evt e = { .type = VGPU_EVT_SM_SAMPLE, .cycle = s->cycle, .sm = i };
+		int ret;
+
+		sm_catch_up(s, sm, s->cycle);
+		sm_idle_catch_up(sm, s->cycle);
+		e.sample.c_idle = (uint32_t)(st->c_idle - b->c_idle);
+		e.sample.c_mem = (uint32_t)(st->c_mem - b->c_mem);
+		e.sample.active = (uint32_t)(st->issue_cycles - b->issue_cycles);
+		e.sample.resident = (uint32_t)(st->cycles - b->cycles);
+		e.sample.warp_insts = (uint32_t)(st->warp_insts - b->warp_insts);
+		sm->sampled = *st;
+		ret = post(s, &e);
+		if (ret)
+			return ret;
+	}
+	s->sample_next += s->sample_period;
+	return 0;
 }
 
 void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
@@ -1614,7 +1747,8 @@ static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		if (sm->snext[k] > now)
 			continue;
 		/* kernel-aware: two or more kernels on the SM (sched.c) */
-		w = sm->ka ? ka_pick(s, sm, k, now) : s->sched->pick(s, sm, k, now);
+		w = sm->ka ? ka_pick(s, sm, k, now) :
+		    sm->npaused ? pause_pick(s, sm, k, now) : s->sched->pick(s, sm, k, now);
 		if (!w)
 			continue;
 		sm->issued = true;
@@ -1726,6 +1860,19 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 		}
 		if (t <= s->cycle)
 			t = s->cycle + 1;
+		if (s->sample_period) {
+			/* a sampling boundary: time stops there, SMs busy or not */
+			if (s->sample_next <= s->cycle)
+				s->sample_next = (s->cycle / s->sample_period + 1) *
+						 s->sample_period;
+			if (s->sample_next < t && s->sample_next <= limit) {
+				s->cycle = s->sample_next;
+				ret = sim_sample(s);
+				if (ret)
+					return ret;
+				return drain(s, out, max);
+			}
+		}
 		if (t == UINT64_MAX || t > limit) {
 			/* nothing before the limit (a stuck block never advances time) */
 			if (limit != UINT64_MAX && limit > s->cycle)
@@ -1736,6 +1883,11 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 		s->cycle = t;
 		if (ret)
 			return ret;
+		if (s->sample_period && t == s->sample_next) {
+			ret = sim_sample(s);
+			if (ret)
+				return ret;
+		}
 		if (s->nev)
 			return drain(s, out, max);
 	}

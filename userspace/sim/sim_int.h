@@ -130,6 +130,7 @@ struct tb {
 	uint64_t fault_addr;
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
 	bool prio;		/* issue priority (vgpu_sim_set_tb_priority()) */
+	bool paused;		/* DYNCTA: issues last (vgpu_sim_set_tb_paused()) */
 	uint8_t kidx;		/* its kernel's index on the SM (struct kern) */
 	bool ended;		/* ended in this cycle; finished in its serial phase */
 	int end_status;
@@ -222,6 +223,11 @@ struct sm {
 	uint32_t *plast;	/* per scheduler: priority warp slot issued last */
 	uint8_t *wk;		/* per warp slot: kernel index */
 	uint8_t *wp;		/* per warp slot: 1 when its block has priority */
+	uint32_t npaused;	/* blocks paused (DYNCTA, sched.c pause_pick()) */
+	uint8_t *wpause;	/* per warp slot: 1 when its block is paused */
+	struct vgpu_sim_stats sampled;	/* t.st at the last sample (sim_sample()) */
+	bool gated;		/* turned off (DYNCORE, vgpu_sim_set_sm_gated()) */
+	uint64_t gated_since;	/* off and empty since, UINT64_MAX not */
 	uint8_t *wid_used;	/* per warp id: taken by a resident warp */
 };
 
@@ -251,6 +257,8 @@ struct vgpu_sim {
 	uint64_t now;		/* the cycle being simulated */
 	uint32_t kmode;		/* enum vgpu_kernel_sched */
 	struct vgpu_sim_config cfg0;	/* as created (SET_WARP_SCHED "config") */
+	/* per-SM sampling (VGPU_CMD_SET_SAMPLING): period, 0 off; next boundary */
+	uint64_t sample_period, sample_next;
 };
 
 /*
@@ -262,6 +270,8 @@ uint8_t ka_join(struct vgpu_sim *s, struct sm *sm, struct job *j);
 void ka_leave(struct vgpu_sim *s, struct sm *sm, uint8_t kidx);
 void ka_update(const struct vgpu_sim *s, struct sm *sm);
 void ka_restart(struct vgpu_sim *s, struct sm *sm);
+/* sched.c: the pick of scheduler @k of an SM with paused blocks (DYNCTA) */
+struct warp *pause_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now);
 
 /* sched.c: ELF's priority at instruction @pc; RBA's score of a warp slot. */
 uint8_t job_elf_prio(const struct elf_pt *pt, uint32_t n, uint32_t pc);

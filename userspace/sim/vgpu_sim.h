@@ -216,6 +216,32 @@ int vgpu_sim_set_tb_priority(struct vgpu_sim *sim, uint32_t sm, uint32_t slot, b
  * one, or none, is there), -EINVAL bad sm or slot. Nothing changes then.
  */
 int vgpu_sim_tb_priority_cmd(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
+/*
+ * Pauses the block in @slot of @sm (DYNCTA's CTA pausing, Kayiran et al.
+ * §4.1) or lets it run again: its warps issue only in cycles in which no
+ * warp of an unpaused block on the SM can (model.rst). -EINVAL bad sm or
+ * slot, -ENOENT no block there.
+ */
+int vgpu_sim_set_tb_paused(struct vgpu_sim *sim, uint32_t sm, uint32_t slot, bool paused);
+/*
+ * SET_TB_PAUSED command: vgpu_sim_set_tb_paused() for the block the
+ * command names, @flags 1 paused, 0 not; -ENOENT when that block is no
+ * longer in the slot, -EINVAL bad sm, slot or flags. Nothing changes then.
+ */
+int vgpu_sim_tb_paused_cmd(struct vgpu_sim *sim, const struct vgpu_cmd *cmd);
+/*
+ * SET_SM_GATED command: SM @sm is off (@gated) or on again; the model
+ * counts the cycles in which it is off and empty. -EINVAL bad sm.
+ */
+int vgpu_sim_set_sm_gated(struct vgpu_sim *sim, uint32_t sm, bool gated);
+/*
+ * SET_SAMPLING command: from the current cycle on, at every multiple of
+ * @period cycles (0: never) while blocks are resident, vgpu_sim_step()
+ * stops and returns one VGPU_EVT_SM_SAMPLE per SM, in SM order, with the
+ * SM's counters of the period (struct vgpu_evt_sample). Sampling changes
+ * no cycle count.
+ */
+void vgpu_sim_set_sampling(struct vgpu_sim *sim, uint64_t period);
 /* Drops a job; blocks still running of it are discarded. */
 void vgpu_sim_job_end(struct vgpu_sim *sim, uint32_t job);
 
@@ -275,6 +301,9 @@ int vgpu_sim_step(struct vgpu_sim *sim, uint64_t limit, struct vgpu_evt *out,
  * @mshr_fails: L1D misses that found no free MSHR (reservation failures).
  * @mshr_busy: sum over L1D misses of the MSHRs busy when they were issued
  *	(mshr_busy / (l1d_accesses - l1d_hits) = mean occupancy seen).
+ * @gated_cycles: SM cycles turned off (VGPU_CMD_SET_SM_GATED) with no block
+ *	resident, while another SM had one (DYNCORE; complete once the device
+ *	is idle).
  */
 struct vgpu_sim_stats {
 	uint64_t warp_insts;
@@ -298,6 +327,7 @@ struct vgpu_sim_stats {
 	uint64_t shared_conflicts;
 	uint64_t mshr_fails;
 	uint64_t mshr_busy;
+	uint64_t gated_cycles;
 };
 /* Totals over all SMs and jobs. */
 void vgpu_sim_get_stats(const struct vgpu_sim *sim, struct vgpu_sim_stats *st);

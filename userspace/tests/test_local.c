@@ -85,6 +85,9 @@ struct suite_run {
 	char msg[MAX_WORKLOADS][256];
 };
 
+/* Attributes (name, value, ..., NULL) run_suite() sets on each device. */
+static const char *const *suite_attrs;
+
 /* Every workload at its small size, each on a fresh device. */
 static int run_suite(struct suite_run *s)
 {
@@ -97,6 +100,8 @@ static int run_suite(struct suite_run *s)
 
 		CHECK(i < MAX_WORKLOADS, "more than %d workloads", MAX_WORKLOADS);
 		CHECK(open_local(&dev) == 0, "open_local");
+		for (const char *const *a = suite_attrs; a && *a; a += 2)
+			CHECK(vgpu_local_attr_store(dev, a[0], a[1]) == 0, "%s = %s", a[0], a[1]);
 		s->ret[i] = (*w)->run(dev, &args, &s->res[i], s->msg[i], sizeof(s->msg[i]));
 		vgpu_device_close(dev);
 	}
@@ -144,13 +149,35 @@ static int t_suite_deterministic(void)
 /* ------------------------------------------------------------------ */
 /* the device */
 
+/* Runs of the suite under some setting, and of the same setting again. */
+static struct suite_run sched_a, sched_b;
+
+/*
+ * sched_a (and, with @twice, sched_b) ran the suite: every workload matched
+ * its CPU reference, and the two runs took the same cycles.
+ */
+static int suite_runs_agree(bool twice)
+{
+	int i = 0;
+
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++) {
+		CHECK(!sched_a.ret[i], "%s: %s", (*w)->name, sched_a.msg[i]);
+		if (!twice)
+			continue;
+		CHECK(!sched_b.ret[i], "%s (second run): %s", (*w)->name, sched_b.msg[i]);
+		CHECK(sched_a.res[i].cycles == sched_b.res[i].cycles &&
+		      sched_a.res[i].warp_insts == sched_b.res[i].warp_insts,
+		      "%s: %" PRIu64 "/%" PRIu64 " cycles", (*w)->name, sched_a.res[i].cycles,
+		      sched_b.res[i].cycles);
+	}
+	return 0;
+}
+
 /*
  * The suite under another warp scheduler or sub-core assignment (@kv: key,
  * value, ..., NULL over @preset): every workload matches its CPU reference
  * and a second run takes the same cycles. *@total: the cycles summed.
  */
-static struct suite_run sched_a, sched_b;
-
 static int t_suite_sched(const char *preset, const char *const *kv, uint64_t *total)
 {
 	struct vgpu_sim_config saved = cfg;
@@ -164,16 +191,9 @@ static int t_suite_sched(const char *preset, const char *const *kv, uint64_t *to
 	cfg = saved;
 	CHECK(!ret, "the suite runs");
 	*total = 0;
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++) {
-		CHECK(!sched_a.ret[i], "%s: %s", (*w)->name, sched_a.msg[i]);
-		CHECK(!sched_b.ret[i], "%s (second run): %s", (*w)->name, sched_b.msg[i]);
-		CHECK(sched_a.res[i].cycles == sched_b.res[i].cycles &&
-		      sched_a.res[i].warp_insts == sched_b.res[i].warp_insts,
-		      "%s: %" PRIu64 "/%" PRIu64 " cycles", (*w)->name, sched_a.res[i].cycles,
-		      sched_b.res[i].cycles);
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++, i++)
 		*total += sched_a.res[i].cycles;
-	}
-	return 0;
+	return suite_runs_agree(true);
 }
 
 static void t_suite_scheds(void)
@@ -209,6 +229,118 @@ static void t_suite_scheds(void)
 	/* the schedulers are not all the same one */
 	report("ELF++ and RBA with Shuffle change the suite's cycles",
 	       total[5] != total[0] && total[9] != total[6] ? 0 : -1);
+}
+
+/*
+ * The TLP policies (DYNCTA, DYNCORE; seed 001), alone and under the
+ * preemption stress: every workload of the suite matches its CPU reference;
+ * @twice: a second run takes the same cycles.
+ */
+static int t_suite_tlp(const char *const *attrs, bool twice)
+{
+	int ret = 0;
+
+	suite_attrs = attrs;
+	if (run_suite(&sched_a) || (twice && run_suite(&sched_b)))
+		ret = -1;
+	suite_attrs = NULL;
+	CHECK(!ret, "the suite runs");
+	return suite_runs_agree(twice);
+}
+
+/* A counter "KEY N" of the local debugfs file @file. */
+static int debugfs_counter(struct vgpu_device *dev, const char *file, const char *key,
+			   uint64_t *v)
+{
+	char buf[8192], *p;
+	size_t n = strlen(key);
+
+	CHECK(vgpu_local_debugfs(dev, file, buf, sizeof(buf)) == 0, "debugfs %s", file);
+	for (p = buf; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (!strncmp(p, key, n) && p[n] == ' ') {
+			*v = strtoull(p + n + 1, NULL, 10);
+			return 0;
+		}
+	}
+	CHECK(0, "%s: no %s", file, key);
+}
+
+/*
+ * backprop (128 blocks of 256 threads a launch) at 16,384: DYNCTA lowers
+ * limits and pauses blocks, DYNCORE turns SMs off and the model counts
+ * their cycles; the result matches the CPU reference either way.
+ */
+static int tlp_run(const char *policy, uint64_t *lowered, uint64_t *pauses,
+		   uint64_t *gates, uint64_t *gated_cycles)
+{
+	const struct vgpu_workload *w = vgpu_workload_find("backprop");
+	struct workload_args args = { .size = 16384, .seed = 1 };
+	struct workload_result res = { 0 };
+	struct vgpu_sim_stats st;
+	struct vgpu_device *dev;
+	char msg[256] = "";
+
+	CHECK(w, "backprop");
+	CHECK(open_local(&dev) == 0, "open_local");
+	CHECK(vgpu_local_attr_store(dev, "tlp_policy", policy) == 0, "tlp_policy %s", policy);
+	CHECK(w->run(dev, &args, &res, msg, sizeof(msg)) == 0, "%s: %s", policy, msg);
+	CHECK(debugfs_counter(dev, "tlp", "lowered", lowered) == 0, "lowered");
+	CHECK(debugfs_counter(dev, "tlp", "pauses", pauses) == 0, "pauses");
+	CHECK(debugfs_counter(dev, "tlp", "gate_changes", gates) == 0, "gate_changes");
+	CHECK(vgpu_local_stats(dev, &st) == 0, "stats");
+	*gated_cycles = st.gated_cycles;
+	vgpu_device_close(dev);
+	return 0;
+}
+
+static int t_tlp_acts(void)
+{
+	uint64_t lo, pa, ga, gc;
+
+	CHECK(tlp_run("none", &lo, &pa, &ga, &gc) == 0, "none");
+	CHECK(lo == 0 && pa == 0 && ga == 0 && gc == 0, "none: %" PRIu64 " %" PRIu64 " %"
+	      PRIu64 " %" PRIu64, lo, pa, ga, gc);
+	CHECK(tlp_run("dyncta", &lo, &pa, &ga, &gc) == 0, "dyncta");
+	printf("#   dyncta: %" PRIu64 " limits lowered, %" PRIu64 " pauses\n", lo, pa);
+	CHECK(lo > 0 && pa > 0 && ga == 0 && gc == 0, "dyncta acts, gates nothing");
+	CHECK(tlp_run("dyncore", &lo, &pa, &ga, &gc) == 0, "dyncore");
+	printf("#   dyncore: %" PRIu64 " gate changes, %" PRIu64 " SM cycles off\n", ga, gc);
+	CHECK(lo > 0 && ga > 0 && gc > 0, "dyncore turns SMs off");
+	return 0;
+}
+
+/* Bad values of the TLP attributes are refused and change nothing. */
+static int t_tlp_attrs(void)
+{
+	static const char *const bad[] = {
+		"tlp_policy", "dyncta2", "dyncta_t_idle", "0", "dyncta_t_idle", "2049",
+		"dyncta_t_mem_l", "2049", "dyncta_t_mem_h", "0", "dyncta_t_mem_h", "x",
+		"dyncore_gate_sms", "1024", "dyncore_t_act_pct", "0", "dyncore_t_act_pct", "101",
+		"tlp_static_tbs", "0", "tlp_static_tbs", "65", NULL
+	};
+	static const char *const def[] = {
+		"tlp_policy", "[none] dyncta dyncore static\n", "dyncta_t_idle", "16\n",
+		"dyncta_t_mem_l", "128\n", "dyncta_t_mem_h", "384\n", "dyncore_gate_sms", "8\n",
+		"dyncore_t_act_pct", "66\n", "tlp_static_tbs", "8\n", NULL
+	};
+	struct vgpu_device *dev;
+	char buf[256];
+
+	CHECK(open_local(&dev) == 0, "open_local");
+	for (const char *const *a = bad; *a; a += 2)
+		CHECK(vgpu_local_attr_store(dev, a[0], a[1]) == -EINVAL, "%s = %s refused", a[0],
+		      a[1]);
+	for (const char *const *a = def; *a; a += 2) {
+		CHECK(vgpu_local_attr_show(dev, a[0], buf, sizeof(buf)) == 0, "%s", a[0]);
+		CHECK(!strcmp(buf, a[1]), "%s: %s", a[0], buf);
+	}
+	CHECK(vgpu_local_attr_store(dev, "dyncta_t_mem_l", "0") == 0, "t_mem_l 0");
+	CHECK(vgpu_local_attr_store(dev, "dyncta_t_idle", "2048") == 0, "t_idle 2048");
+	CHECK(vgpu_local_attr_store(dev, "tlp_policy", "dyncore") == 0, "dyncore");
+	CHECK(vgpu_local_attr_show(dev, "tlp_policy", buf, sizeof(buf)) == 0 &&
+	      !strcmp(buf, "none dyncta [dyncore] static\n"), "%s", buf);
+	vgpu_device_close(dev);
+	return 0;
 }
 
 /*
@@ -778,6 +910,28 @@ int main(void)
 	t_suite_scheds();
 	report("warp_sched and subcore_assign set the model's scheduler as its configuration "
 	       "does; config restores it", t_sched_attrs());
+	{
+		static const char *const modes[][5] = {
+			{ "tlp_policy", "dyncta", NULL },
+			{ "tlp_policy", "dyncore", NULL },
+			{ "tlp_policy", "dyncta", "preempt_stress", "3000", NULL },
+			{ "tlp_policy", "dyncore", "preempt_stress", "3000", NULL },
+		};
+
+		for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+			char name[160];
+
+			snprintf(name, sizeof(name), "local tlp_policy=%s%s%s: the suite matches its"
+				 " CPU references%s", modes[m][1], modes[m][2] ? " preempt_stress=" : "",
+				 modes[m][2] ? modes[m][3] : "",
+				 modes[m][2] ? "" : ", the same cycles twice");
+			report(name, t_suite_tlp(modes[m], !modes[m][2]));
+		}
+	}
+	report("DYNCTA lowers limits and pauses blocks, DYNCORE turns SMs off (backprop)",
+	       t_tlp_acts());
+	report("bad values of the TLP attributes are refused; defaults read back",
+	       t_tlp_attrs());
 	report("get_param answers from the configuration and the model", t_params());
 	report("buffer objects: best fit, page aligned, zeroed, address 0 unused",
 	       t_bo_alloc());

@@ -32,6 +32,11 @@ static const struct bench_cmd {
 	  "a periodic real-time task preempting half the SMs under each preemption policy:"
 	  " deadline violations, throughput overhead, techniques (thesis Sec. 4.4.1-4.4.3)",
 	  bench_chimera },
+	{ "tlp", "[--workloads A,B,...|mem|all] [--gpu NAME] [--size small|medium|default|large|N] "
+	  "[--max-static N] [--set KEY=VALUE]...",
+	  "DYNCTA, DYNCORE and the best static TB limit against the default TB scheduler:"
+	  " speed-up, DYNCORE's power and energy (Kayiran et al. Sec. 5)",
+	  bench_tlp },
 };
 
 static int bench_usage(FILE *f, int status)

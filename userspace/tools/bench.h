@@ -25,6 +25,8 @@ int bench_pairs(int argc, char **argv);
 int bench_classify(int argc, char **argv);
 /* vgpu bench chimera ...: argv[0] is "chimera" (bench_chimera.c). */
 int bench_chimera(int argc, char **argv);
+/* vgpu bench tlp ...: argv[0] is "tlp" (bench_tlp.c). */
+int bench_tlp(int argc, char **argv);
 
 /**
  * struct bench_saved_attr - a device attribute: on the render node the value

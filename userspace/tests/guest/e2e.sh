@@ -457,5 +457,67 @@ check "preemption stress: the whole suite is correct ($nall workloads)" sh -c \
 check "preemption stress: blocks were context-switched and flushed" \
 	test "$nsw" -gt 0 -a "$nfl" -gt 0
 
+# DYNCTA and DYNCORE (issue 17, seed 001): the attributes' defaults and
+# ranges; under each policy, alone and with the preemption stress, every
+# workload of the suite matches its CPU reference; backprop at 16,384
+# changes limits and pauses blocks (DYNCTA) and turns SMs off (DYNCORE);
+# tools/check runs it on the local device (the lines behind "tlp: ").
+check "tlp_policy lists none, dyncta, dyncore, static; none active and the default" sh -c \
+	"grep -q '^\[none\] dyncta dyncore static$' $sysdev/tlp_policy &&
+	 grep -qx none $sysdev/.defaults/tlp_policy"
+check "the TLP thresholds have their defaults" sh -c \
+	"grep -qx 16 $sysdev/dyncta_t_idle && grep -qx 128 $sysdev/dyncta_t_mem_l &&
+	 grep -qx 384 $sysdev/dyncta_t_mem_h && grep -qx 8 $sysdev/dyncore_gate_sms &&
+	 grep -qx 66 $sysdev/dyncore_t_act_pct && grep -qx 8 $sysdev/tlp_static_tbs"
+check "bad TLP values are refused and change nothing" sh -c \
+	"! echo dyncta2 > $sysdev/tlp_policy 2>/dev/null &&
+	 ! echo 0 > $sysdev/dyncta_t_idle 2>/dev/null &&
+	 ! echo 2049 > $sysdev/dyncta_t_idle 2>/dev/null &&
+	 ! echo 2049 > $sysdev/dyncta_t_mem_l 2>/dev/null &&
+	 ! echo 0 > $sysdev/dyncta_t_mem_h 2>/dev/null &&
+	 ! echo 1024 > $sysdev/dyncore_gate_sms 2>/dev/null &&
+	 ! echo 101 > $sysdev/dyncore_t_act_pct 2>/dev/null &&
+	 ! echo 0 > $sysdev/tlp_static_tbs 2>/dev/null &&
+	 grep -q '^\[none\]' $sysdev/tlp_policy && grep -qx 16 $sysdev/dyncta_t_idle &&
+	 grep -qx 128 $sysdev/dyncta_t_mem_l && grep -qx 384 $sysdev/dyncta_t_mem_h &&
+	 grep -qx 8 $sysdev/dyncore_gate_sms && grep -qx 66 $sysdev/dyncore_t_act_pct &&
+	 grep -qx 8 $sysdev/tlp_static_tbs"
+for ev in vgpu_tlp_limit vgpu_tlp_pause vgpu_tlp_gate; do
+	echo 1 > $tr/events/vgpu/$ev/enable
+done
+for p in dyncta dyncore; do
+	echo $p > $sysdev/tlp_policy
+	echo > $tr/trace
+	vgpu run backprop --size 16384 > /tmp/tlp.out 2>&1
+	sed "s/^/tlp: $p /" /tmp/tlp.out
+	check "$p: backprop at 16384 is ok" grep -q "^backprop: ok" /tmp/tlp.out
+	nlim=$(grep -c "vgpu_tlp_limit:" $tr/trace)
+	npau=$(grep -c "vgpu_tlp_pause:.* paused" $tr/trace)
+	ngat=$(grep -c "vgpu_tlp_gate: off=[1-9]" $tr/trace)
+	echo "# $p: $nlim changes of a limit, $npau pauses, $ngat times SMs turned off"
+	if [ $p = dyncta ]; then
+		check "dyncta: limits changed and blocks were paused, no SM turned off" \
+			test "$nlim" -gt 0 -a "$npau" -gt 0 -a "$ngat" = 0
+	else
+		check "dyncore: SMs were turned off" test "$nlim" -gt 0 -a "$ngat" -gt 0
+	fi
+	check "$p: debugfs tlp shows the policy and each SM's limit" sh -c \
+		"grep -qx 'policy $p' /sys/kernel/debug/dri/*/tlp &&
+		 grep -q '^sm 0 limit [1-9]' /sys/kernel/debug/dri/*/tlp"
+	for st in 0 3000; do
+		echo $st > $sysdev/preempt_stress
+		vgpu run --all --size small > /tmp/tlps.out 2>&1
+		rs=$?
+		grep -v ": ok " /tmp/tlps.out
+		check "$p, preempt_stress $st: the whole suite is correct ($nall workloads)" sh -c \
+			"test $rs = 0 && [ \"\$(grep -c ': ok ' /tmp/tlps.out)\" = $nall ]"
+	done
+	echo 0 > $sysdev/preempt_stress
+done
+for ev in vgpu_tlp_limit vgpu_tlp_pause vgpu_tlp_gate; do
+	echo 0 > $tr/events/vgpu/$ev/enable
+done
+echo none > $sysdev/tlp_policy
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

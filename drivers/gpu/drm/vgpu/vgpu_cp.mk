@@ -27,4 +27,8 @@ vgpu-cp-y := \
 	vgpu_policy_smk_even.o \
 	vgpu_policy_smk_drf.o \
 	vgpu_policy_warped_slicer.o \
-	vgpu_policy_maestro.o
+	vgpu_policy_maestro.o \
+	vgpu_tlp.o \
+	vgpu_tlp_dyncta.o \
+	vgpu_tlp_dyncore.o \
+	vgpu_tlp_static.o

@@ -102,8 +102,10 @@ out:
 	return 0;
 }
 
-/* Preemption: the policy and what it did since the module was loaded. */
-static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
+/* A file of the scheduler's text, @show's (PAGE_SIZE bytes at most). */
+static int vgpu_debugfs_sched_page(struct seq_file *m,
+				   int (*show)(const struct vgpu_sched *s,
+					       char *buf))
 {
 	struct drm_debugfs_entry *entry = m->private;
 	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
@@ -113,11 +115,23 @@ static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
 	if (!buf)
 		return -ENOMEM;
 	mutex_lock(&vdev->lock);
-	len = vgpu_sched_preempt_show(&vdev->sched, buf);
+	len = show(&vdev->sched, buf);
 	mutex_unlock(&vdev->lock);
 	seq_write(m, buf, len);
 	free_page((unsigned long)buf);
 	return 0;
+}
+
+/* Preemption: the policy and what it did since the module was loaded. */
+static int vgpu_debugfs_preempt(struct seq_file *m, void *data)
+{
+	return vgpu_debugfs_sched_page(m, vgpu_sched_preempt_show);
+}
+
+/* TLP policies (DYNCTA, DYNCORE): the policy, its counters, each SM's limit. */
+static int vgpu_debugfs_tlp(struct seq_file *m, void *data)
+{
+	return vgpu_debugfs_sched_page(m, vgpu_tlp_show);
 }
 
 /*
@@ -147,7 +161,7 @@ static int vgpu_debugfs_policy(struct seq_file *m, void *data)
 }
 
 /**
- * vgpu_debugfs_init() - register the kcb, smst and preempt files, and one
+ * vgpu_debugfs_init() - register the kcb, smst, preempt and tlp files, and one
  *	per partition policy that has one (&vgpu_policy_conf.show).
  * @vdev: the device, before drm_dev_register().
  */
@@ -158,6 +172,7 @@ void vgpu_debugfs_init(struct vgpu_device *vdev)
 	drm_debugfs_add_file(&vdev->drm, "kcb", vgpu_debugfs_kcb, NULL);
 	drm_debugfs_add_file(&vdev->drm, "smst", vgpu_debugfs_smst, NULL);
 	drm_debugfs_add_file(&vdev->drm, "preempt", vgpu_debugfs_preempt, NULL);
+	drm_debugfs_add_file(&vdev->drm, "tlp", vgpu_debugfs_tlp, NULL);
 	for (i = 0; vgpu_partition_policies[i]; i++) {
 		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
 

@@ -177,6 +177,28 @@ static void vgpu_knob_subcore_assign_set(struct vgpu_sched *s, u32 v)
 	vgpu_sched_set_subcore_assign(s, v);
 }
 
+static const char *vgpu_knob_tlp_name(u32 i)
+{
+	const struct vgpu_tlp_ops *ops = vgpu_tlp_policies[i];
+
+	return ops ? ops->name : NULL;
+}
+
+static u32 vgpu_knob_tlp_get(const struct vgpu_sched *s)
+{
+	u32 i;
+
+	for (i = 0; vgpu_tlp_policies[i]; i++)
+		if (vgpu_tlp_policies[i] == s->tlp.ops)
+			return i;
+	return U32_MAX;
+}
+
+static void vgpu_knob_tlp_set(struct vgpu_sched *s, u32 v)
+{
+	vgpu_tlp_set_policy(s, vgpu_tlp_policies[v]);
+}
+
 /* The core's knobs; the policies' follow (vgpu_knob_at()). */
 static const struct vgpu_knob vgpu_knobs[] = {
 	{
@@ -309,6 +331,57 @@ static const struct vgpu_knob vgpu_knobs[] = {
 		.max = 100,
 		.def = VGPU_FILE_VRAM_PCT_DEFAULT,
 		.offset = offsetof(struct vgpu_sched, file_vram_pct),
+	}, {
+		/* DYNCTA and DYNCORE (vgpu_tlp.h); a counter of a period
+		 * never exceeds the period, so neither may a threshold
+		 */
+		.name = "tlp_policy",
+		.kind = VGPU_KNOB_CHOICE,
+		.choice = vgpu_knob_tlp_name,
+		.get = vgpu_knob_tlp_get,
+		.set = vgpu_knob_tlp_set,
+	}, {
+		.name = "dyncta_t_idle",
+		.kind = VGPU_KNOB_U32,
+		.min = 1,
+		.max = VGPU_TLP_PERIOD,
+		.def = VGPU_DYNCTA_T_IDLE_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, tlp.t_idle),
+	}, {
+		.name = "dyncta_t_mem_l",
+		.kind = VGPU_KNOB_U32,
+		.min = 0,
+		.max = VGPU_TLP_PERIOD,
+		.def = VGPU_DYNCTA_T_MEM_L_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, tlp.t_mem_l),
+	}, {
+		.name = "dyncta_t_mem_h",
+		.kind = VGPU_KNOB_U32,
+		.min = 1,
+		.max = VGPU_TLP_PERIOD,
+		.def = VGPU_DYNCTA_T_MEM_H_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, tlp.t_mem_h),
+	}, {
+		.name = "dyncore_gate_sms",
+		.kind = VGPU_KNOB_U32,
+		.min = 0,
+		.max = VGPU_DYNCORE_GATE_SMS_MAX,
+		.def = VGPU_DYNCORE_GATE_SMS_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, tlp.gate_sms),
+	}, {
+		.name = "dyncore_t_act_pct",
+		.kind = VGPU_KNOB_U32,
+		.min = 1,
+		.max = 100,
+		.def = VGPU_DYNCORE_T_ACT_PCT_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, tlp.t_act_pct),
+	}, {
+		.name = "tlp_static_tbs",
+		.kind = VGPU_KNOB_U32,
+		.min = 1,
+		.max = VGPU_SMST_MAX_SLOTS,
+		.def = VGPU_TLP_STATIC_TBS_DEFAULT,
+		.offset = offsetof(struct vgpu_sched, tlp.static_tbs),
 	},
 };
 

@@ -535,7 +535,8 @@ static bool vgpu_ws_fill(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 				continue;
 		}
 		while (vgpu_kcb_entry_may_start(e) &&
-		       (!limit || vgpu_smst_kernel_tbs(&s->smst, sm, e) < limit)) {
+		       (!limit || vgpu_smst_kernel_tbs(&s->smst, sm, e) < limit) &&
+		       vgpu_tlp_may_start(s, e, sm)) {
 			if (!vgpu_smst_can_fit_job(&s->smst, sm, &e->res, e)) {
 				vgpu_smst_note_refusal(&s->smst, sm, &e->res);
 				break;

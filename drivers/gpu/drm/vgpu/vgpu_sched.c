@@ -150,6 +150,7 @@ void vgpu_sched_init(struct vgpu_sched *s, struct mutex *lock,
 	s->fair_slice_us = VGPU_FAIR_SLICE_US_DEFAULT;
 	s->file_max_jobs = VGPU_FILE_MAX_JOBS_DEFAULT;
 	s->file_vram_pct = VGPU_FILE_VRAM_PCT_DEFAULT;
+	vgpu_tlp_init(s);
 	for (i = 0; vgpu_partition_policies[i]; i++) {
 		const struct vgpu_policy_conf *conf = vgpu_partition_conf(i);
 
@@ -223,7 +224,8 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 	s->preempt = kcalloc(desc->num_sms, sizeof(*s->preempt), GFP_KERNEL);
 	s->slots = kcalloc(desc->num_sms * desc->max_tbs_per_sm,
 			   sizeof(*s->slots), GFP_KERNEL);
-	if (!s->sm_owner || !s->preempt || !s->slots) {
+	if (!s->sm_owner || !s->preempt || !s->slots || vgpu_tlp_attach(s)) {
+		vgpu_tlp_detach(s);
 		kfree(s->sm_owner);
 		kfree(s->preempt);
 		kfree(s->slots);
@@ -522,6 +524,7 @@ void vgpu_sched_detach(struct vgpu_sched *s, int error)
 	s->slots = NULL;
 	/* Policy state is sized for this hardware. */
 	vgpu_sched_release_policy(s);
+	vgpu_tlp_detach(s);
 	vgpu_smst_fini(&s->smst);
 	kfree(s->sm_owner);
 	s->sm_owner = NULL;
@@ -707,6 +710,8 @@ int vgpu_sched_event(struct vgpu_sched *s, const struct vgpu_evt *evt)
 		return vgpu_sched_tb_done(s, evt);
 	case VGPU_EVT_PREEMPTED:
 		return vgpu_sched_preempted(s, evt);
+	case VGPU_EVT_SM_SAMPLE:
+		return vgpu_tlp_sample(s, evt);
 	default:
 		dev_dbg(s->dev, "unknown event type %u ignored\n", evt->type);
 		return -EINVAL;
@@ -745,6 +750,8 @@ int vgpu_sched_find_sm(struct vgpu_sched *s, const struct vgpu_kcb_entry *e)
 	for (i = 0; i < n; i++) {
 		u32 sm = (s->rr_next + i) % n;
 
+		if (!vgpu_tlp_may_start(s, e, sm))
+			continue;
 		if (vgpu_smst_can_fit_job(&s->smst, sm, &e->res, e))
 			return sm;
 		vgpu_smst_note_refusal(&s->smst, sm, &e->res);
@@ -816,6 +823,7 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 
 	if (s->slots)
 		vgpu_sched_slot_of(s, sm, place.slot)->reissued = e->nr_requeued;
+	vgpu_tlp_dispatched(s, e, sm, place.slot);
 	vgpu_kcb_take_tb(e);
 	e->tbs_running++;
 	s->rr_next = (sm + 1) % s->smst.num_sms;
@@ -907,7 +915,7 @@ static bool vgpu_sched_may_use(const struct vgpu_sched *s,
 {
 	u32 q;
 
-	if (!vgpu_sched_sm_owned_by(s, sm, e))
+	if (!vgpu_sched_sm_owned_by(s, sm, e) || !vgpu_tlp_may_start(s, e, sm))
 		return false;
 	q = vgpu_sched_sm_quota(s, e, sm);
 	return q == VGPU_SCHED_NO_QUOTA ||
@@ -1170,6 +1178,7 @@ void vgpu_sched_run(struct vgpu_sched *s)
 	vgpu_sched_stress(s);
 	vgpu_sched_fair(s);
 	if (!s->ring_full) {
+		vgpu_tlp_ungate_idle(s);
 		if (s->policy->plan) {
 			s->policy->plan(s);
 			vgpu_sched_track_preemption(s);
@@ -1180,6 +1189,8 @@ void vgpu_sched_run(struct vgpu_sched *s)
 			vgpu_sched_tb_dispatch(s);
 		if (!s->ring_full)
 			vgpu_sched_send_priorities(s);
+		if (!s->ring_full && !vgpu_tlp_sync(s))
+			s->ring_full = true;
 	}
 
 	if (s->ring_full) {

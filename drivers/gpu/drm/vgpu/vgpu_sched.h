@@ -19,6 +19,7 @@
 #include "vgpu_kcb.h"
 #include "vgpu_preempt.h"
 #include "vgpu_smst.h"
+#include "vgpu_tlp.h"
 
 struct device;
 struct vgpu_knob;
@@ -241,6 +242,10 @@ struct vgpu_partition_ops {
  * @reissued: the TB in the slot was preempted before and issued again;
  *	the stress mode switches it rather than flush it a second time
  *	(vgpu_sched_stress()). Cleared when it leaves.
+ * @tlp_seq: when the TB in the slot was assigned (&vgpu_tlp.seq): CTA
+ *	pausing takes the newest TBs first (vgpu_tlp.c).
+ * @paused: the daemon was told that the TB in the slot is paused
+ *	(%VGPU_CMD_SET_TB_PAUSED); cleared when it leaves.
  */
 struct vgpu_sched_slot {
 	void *pending;
@@ -252,6 +257,8 @@ struct vgpu_sched_slot {
 	u32 drain_tb;
 	bool prio;
 	bool reissued;
+	u64 tlp_seq;
+	bool paused;
 };
 
 /**
@@ -420,6 +427,8 @@ struct vgpu_sched_preempt_stats {
  *	&vgpu_kcb_entry.owner, compared only), NULL when none.
  * @fair_since: since when it waits.
  * @fair_owner: the file owed its share, NULL when none.
+ * @tlp: the thread-level parallelism policy (DYNCTA, DYNCORE; vgpu_tlp.h)
+ *	and its state.
  */
 struct vgpu_sched {
 	struct mutex *lock;	/* the device lock (not owned) */
@@ -478,6 +487,7 @@ struct vgpu_sched {
 	const void *fair_waiter;
 	u64 fair_since;
 	const void *fair_owner;
+	struct vgpu_tlp tlp;
 };
 
 /* The partition policies, one file each (vgpu_policy_*.c). */

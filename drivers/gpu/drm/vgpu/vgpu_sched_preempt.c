@@ -39,10 +39,12 @@
  * struct vgpu_sched_ctx - a thread block's context save area.
  * @addr: its device address.
  * @cookie: the command sink's handle of the allocation.
+ * @insts: warp instructions the TB had executed when it was saved.
  */
 struct vgpu_sched_ctx {
 	u64 addr;
 	void *cookie;
+	u64 insts;
 };
 
 /**
@@ -110,6 +112,8 @@ void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 	ss->restored = NULL;
 	ss->prio = false;
 	ss->reissued = false;
+	ss->tlp_seq = 0;
+	ss->paused = false;
 }
 
 /**
@@ -247,6 +251,8 @@ int vgpu_sched_preempted(struct vgpu_sched *s, const struct vgpu_evt *evt)
 	}
 	trace_vgpu_preempt_tb_done(e->id, evt->tb, evt->sm, evt->flags,
 				   evt->tb_cycles, evt->warp_insts);
+	if (ctx)
+		((struct vgpu_sched_ctx *)ctx)->insts = evt->warp_insts;
 	if (vgpu_kcb_requeue_tb_ctx(e, evt->tb, ctx)) {
 		/* Without a record the TB cannot run again: fail its job. */
 		vgpu_sched_ctx_free(s, ctx);
@@ -713,6 +719,20 @@ u32 vgpu_sched_preempt_excess(struct vgpu_sched *s, u32 sm,
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_preempt_excess);
 
+/*
+ * Whether the TB in @slot of @sm was resumed from a save area and has not
+ * issued an instruction since (the daemon's status table).
+ */
+static bool vgpu_sched_stress_unresumed(struct vgpu_sched *s, u32 sm, u32 slot)
+{
+	const struct vgpu_sched_ctx *c = vgpu_sched_slot_of(s, sm, slot)->restored;
+	u64 insts;
+	u32 flags;
+
+	return c && !vgpu_sched_tb_progress(s, sm, slot, &insts, &flags, NULL) &&
+	       insts <= c->insts;
+}
+
 /**
  * vgpu_sched_stress() - the preemption stress mode.
  * @s: the scheduler.
@@ -751,6 +771,13 @@ void vgpu_sched_stress(struct vgpu_sched *s)
 		/* a block runs a period on its SM before it is picked again */
 		if (!vgpu_sched_tb_progress(s, sm, slot, &insts, &flags, &start) &&
 		    s->cycle - start < s->stress_period)
+			continue;
+		/*
+		 * ... and a resumed one must have issued since: loading its
+		 * context can take longer than a period, and passes come as
+		 * often as every DYNCTA sample (vgpu_tlp.c).
+		 */
+		if (vgpu_sched_stress_unresumed(s, sm, slot))
 			continue;
 		/*
 		 * A block flushed once is switched from then on: it keeps its

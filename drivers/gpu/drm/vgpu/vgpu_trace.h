@@ -259,6 +259,63 @@ TRACE_EVENT(vgpu_policy_change,
 		      __entry->cycle)
 );
 
+/* DYNCTA (vgpu_tlp_dyncta.c): the TB limit n of an SM changed. */
+TRACE_EVENT(vgpu_tlp_limit,
+	    TP_PROTO(u32 sm, u32 old, u32 limit, u32 max, u32 c_idle,
+		     u32 c_mem, u64 cycle),
+	    TP_ARGS(sm, old, limit, max, c_idle, c_mem, cycle),
+	    TP_STRUCT__entry(__field(u32, sm)
+			     __field(u32, old)
+			     __field(u32, limit)
+			     __field(u32, max)
+			     __field(u32, c_idle)
+			     __field(u32, c_mem)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->sm = sm;
+			   __entry->old = old;
+			   __entry->limit = limit;
+			   __entry->max = max;
+			   __entry->c_idle = c_idle;
+			   __entry->c_mem = c_mem;
+			   __entry->cycle = cycle;),
+	    TP_printk("sm=%u n=%u->%u N=%u c_idle=%u c_mem=%u cycle=%llu",
+		      __entry->sm, __entry->old, __entry->limit, __entry->max,
+		      __entry->c_idle, __entry->c_mem, __entry->cycle)
+);
+
+/* CTA pausing (vgpu_tlp.c): a TB was paused or runs again. */
+TRACE_EVENT(vgpu_tlp_pause,
+	    TP_PROTO(u32 job, u32 tb, u32 sm, bool paused, u64 cycle),
+	    TP_ARGS(job, tb, sm, paused, cycle),
+	    TP_STRUCT__entry(__field(u32, job)
+			     __field(u32, tb)
+			     __field(u32, sm)
+			     __field(bool, paused)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->job = job;
+			   __entry->tb = tb;
+			   __entry->sm = sm;
+			   __entry->paused = paused;
+			   __entry->cycle = cycle;),
+	    TP_printk("job=%u tb=%u sm=%u %s cycle=%llu", __entry->job,
+		      __entry->tb, __entry->sm,
+		      __entry->paused ? "paused" : "resumed", __entry->cycle)
+);
+
+/* DYNCORE (vgpu_tlp_dyncore.c): the number of SMs turned off changed. */
+TRACE_EVENT(vgpu_tlp_gate,
+	    TP_PROTO(u32 off, u64 g_act, u64 cycle),
+	    TP_ARGS(off, g_act, cycle),
+	    TP_STRUCT__entry(__field(u32, off)
+			     __field(u64, g_act)
+			     __field(u64, cycle)),
+	    TP_fast_assign(__entry->off = off;
+			   __entry->g_act = g_act;
+			   __entry->cycle = cycle;),
+	    TP_printk("off=%u g_act=%llu cycle=%llu", __entry->off,
+		      __entry->g_act, __entry->cycle)
+);
+
 #endif /* _VGPU_TRACE_H_ */
 
 #undef TRACE_INCLUDE_PATH
