@@ -22,7 +22,8 @@ static const char * const knob_abi_names[] = {
 	"latency_feedback", "preempt_stress", "kernel_sched", "warp_sched",
 	"subcore_assign", "job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
 	"daemon_timeout_ms", "fair_slice_us", "file_max_tbs", "file_max_jobs",
-	"file_vram_pct", "maestro_epoch_cycles", "maestro_objective",
+	"file_vram_pct", "virtual_thread", "maestro_epoch_cycles",
+	"maestro_objective",
 };
 
 /**
@@ -306,6 +307,12 @@ static void knob_choices(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "subcore_assign"),
 			   "config rr [srr] shuffle\n");
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "virtual_thread"),
+			   "[off] on max\n");
+	KUNIT_EXPECT_EQ(test, knob_store(d, "virtual_thread", "max\n"), 0);
+	KUNIT_EXPECT_EQ(test, d->s.virtual_thread, VGPU_VT_MAX);
+	KUNIT_EXPECT_EQ(test, knob_store(d, "virtual_thread", "yes"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, d->s.virtual_thread, VGPU_VT_MAX);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "smst_alloc", "2-way"), 0);
 	KUNIT_EXPECT_EQ(test, d->s.alloc_mode, VGPU_SMST_TWO_WAY);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_objective", "antt"), 0);

@@ -458,6 +458,11 @@ void mock_apply(struct mock_hw *hw)
 					VGPU_SUBCORE_ASSIGN_COUNT);
 			hw->subcore = cmd->flags;
 			break;
+		case VGPU_CMD_SET_VIRTUAL_THREAD:
+			KUNIT_EXPECT_LT(test, cmd->flags, VGPU_VT_COUNT);
+			hw->vt = cmd->flags;
+			hw->vt_cmds++;
+			break;
 		case VGPU_CMD_SET_TB_PRIORITY:
 			/* Once per block, and only for one that runs there. */
 			hw->prio_cmds++;

@@ -84,6 +84,8 @@ struct mock_hw {
 	u32 wsched_cmds;
 	u32 wsched;
 	u32 subcore;
+	u32 vt;
+	u32 vt_cmds;
 	u32 prio_cmds;
 	/* preemptions carried out, save areas handed out and not yet freed */
 	u32 switches, flushes, restores;
