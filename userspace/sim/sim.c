@@ -527,6 +527,17 @@ static void ord_remove(struct vgpu_sim *s, struct sm *sm, uint32_t slot)
 	}
 }
 
+/* @w leaves its warp slot and warp id (it exited, its block left or swapped out). */
+static void warp_release(struct vgpu_sim *s, struct sm *sm, const struct warp *w)
+{
+	sm->ws[w->slot] = NULL;
+	sm->wid_used[w->wid] = 0;
+	sm->sum[w->slot].run = 0;
+	sm->sum[w->slot].ready = UINT64_MAX;
+	sm->dirty |= 1ull << (w->slot % sm->nsched);
+	ord_remove(s, sm, w->slot);
+}
+
 static void stall_add(struct sm *sm, uint64_t n)
 {
 	struct vgpu_sim_stats *st = &sm->t.st;
@@ -891,14 +902,8 @@ static void tb_detach(struct vgpu_sim *s, struct sm *sm, struct tb *tb)
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
-		if (sm->ws[w->slot] == w) {
-			sm->ws[w->slot] = NULL;
-			sm->wid_used[w->wid] = 0;
-			sm->sum[w->slot].run = 0;
-			sm->sum[w->slot].ready = UINT64_MAX;
-			sm->dirty |= 1ull << (w->slot % sm->nsched);
-			ord_remove(s, sm, w->slot);
-		}
+		if (sm->ws[w->slot] == w)
+			warp_release(s, sm, w);
 	}
 }
 
@@ -1254,17 +1259,11 @@ static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
 static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr,
 			 bool ideal)
 {
-	uint32_t nr = tb->job->entry.regs_per_thread;
-	uint64_t drained = s->cycle;
+	uint64_t drained = tb_drained(tb, s->cycle);
 
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
-		for (uint32_t r = 0; r <= nr; r++)
-			if (w->sb[r] >> 1 > drained)
-				drained = w->sb[r] >> 1;
-		if (w->pred_rdy > drained)
-			drained = w->pred_rdy;
 		if (w->state == W_DONE)
 			continue;
 		w->prev_state = w->state;
@@ -1818,12 +1817,7 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	}
 	s->sched->issued(s, sm, k, w, is_mem);
 	if (w->state == W_DONE) {
-		sm->ws[w->slot] = NULL;
-		sm->wid_used[w->wid] = 0;
-		sm->sum[w->slot].run = 0;
-		sm->sum[w->slot].ready = UINT64_MAX;
-		sm->dirty |= 1ull << (w->slot % sm->nsched);
-		ord_remove(s, sm, w->slot);
+		warp_release(s, sm, w);
 		tb->live--;
 		if (!tb->live) {
 			tb_end(sm, tb, 0);
