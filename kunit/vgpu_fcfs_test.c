@@ -478,6 +478,58 @@ static void fcfs_warp_sched(struct kunit *test)
 	mock_finish(hw);
 }
 
+/*
+ * Virtual Thread: the mode reaches the hardware and the SMST together, only
+ * while no TB is placed; under on an SM takes TBs up to its capacity limit
+ * (here the registers: 16384 / (64 x 32) = 8 TBs, twice the scheduling
+ * limit of 4), each with its Eq. 1 state area in shared memory, which then
+ * limits a kernel that uses much of it: 3072 bytes fit 5 TBs in 16384, 3072
+ * and a 256-byte area 4.
+ */
+static void fcfs_virtual_thread(struct kunit *test)
+{
+	struct mock_hw *hw = mock_new(test, MOCK_RING_MAX);
+	struct mock_job *a, *b;
+
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_virtual_thread(&hw->s, VGPU_VT_ON);
+	mutex_unlock(&hw->lock);
+	KUNIT_ASSERT_EQ(test, hw->nr_cmds, 1);
+	KUNIT_EXPECT_EQ(test, hw->cmds[0].op, VGPU_CMD_SET_VIRTUAL_THREAD);
+	KUNIT_EXPECT_EQ(test, hw->cmds[0].flags, VGPU_VT_ON);
+	KUNIT_EXPECT_EQ(test, hw->s.smst.max_tbs, VGPU_VT_MAX_TBS);
+
+	a = mock_job_new(hw, 32, 64, 32, 0, 1000);
+	mock_submit(hw, a);
+	mock_apply(hw);
+	KUNIT_EXPECT_EQ(test, hw->vt_cmds, 1);
+	KUNIT_EXPECT_EQ(test, hw->max_on_sm[a->order], 8);
+	/* A change while TBs are placed waits for the device to empty. */
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_virtual_thread(&hw->s, VGPU_VT_OFF);
+	mutex_unlock(&hw->lock);
+	KUNIT_EXPECT_EQ(test, hw->nr_cmds, 0);
+	KUNIT_EXPECT_EQ(test, hw->s.smst.vt, VGPU_VT_ON);
+	mock_run_all(hw);
+	expect_complete(hw, a);
+	KUNIT_EXPECT_EQ(test, hw->vt_cmds, 2);
+	KUNIT_EXPECT_EQ(test, hw->vt, VGPU_VT_OFF);
+	KUNIT_EXPECT_EQ(test, hw->s.smst.max_tbs, 4);
+
+	mutex_lock(&hw->lock);
+	vgpu_sched_set_virtual_thread(&hw->s, VGPU_VT_ON);
+	mutex_unlock(&hw->lock);
+	KUNIT_EXPECT_EQ(test, round_up(vgpu_vt_ctx_bytes(1), 256), 256);
+	b = mock_job_new(hw, 16, 32, 8, 3072, 1000);
+	KUNIT_EXPECT_EQ(test, vgpu_smst_occupancy(&hw->s.smst, &b->e.res), 4);
+	mock_submit(hw, b);
+	mock_run_all(hw);
+	expect_complete(hw, b);
+	KUNIT_EXPECT_EQ(test, hw->max_on_sm[b->order], 4);
+	expect_idle(hw);
+	mock_finish(hw);
+}
+
 static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_every_tb_once),
 	KUNIT_CASE(fcfs_waits_for_earlier_job),
@@ -492,6 +544,7 @@ static struct kunit_case vgpu_fcfs_cases[] = {
 	KUNIT_CASE(fcfs_start_cycle_when_applied),
 	KUNIT_CASE(fcfs_kernel_sched),
 	KUNIT_CASE(fcfs_warp_sched),
+	KUNIT_CASE(fcfs_virtual_thread),
 	{}
 };
 

@@ -22,9 +22,9 @@ static const char * const knob_abi_names[] = {
 	"latency_feedback", "preempt_stress", "kernel_sched", "warp_sched",
 	"subcore_assign", "job_timeout_us", "sync_quantum_cycles", "clock_hold_ms",
 	"daemon_timeout_ms", "fair_slice_us", "file_max_tbs", "file_max_jobs",
-	"file_vram_pct", "maestro_epoch_cycles", "maestro_objective",
-	"tlp_policy", "dyncta_t_idle", "dyncta_t_mem_l", "dyncta_t_mem_h",
-	"dyncore_gate_sms", "dyncore_t_act_pct", "tlp_static_tbs",
+	"file_vram_pct", "tlp_policy", "dyncta_t_idle", "dyncta_t_mem_l",
+	"dyncta_t_mem_h", "dyncore_gate_sms", "dyncore_t_act_pct", "tlp_static_tbs",
+	"virtual_thread", "maestro_epoch_cycles", "maestro_objective",
 };
 
 /**
@@ -314,6 +314,12 @@ static void knob_choices(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "subcore_assign"),
 			   "config rr [srr] shuffle\n");
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "virtual_thread"),
+			   "[off] on max\n");
+	KUNIT_EXPECT_EQ(test, knob_store(d, "virtual_thread", "max\n"), 0);
+	KUNIT_EXPECT_EQ(test, d->s.virtual_thread, VGPU_VT_MAX);
+	KUNIT_EXPECT_EQ(test, knob_store(d, "virtual_thread", "yes"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, d->s.virtual_thread, VGPU_VT_MAX);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "smst_alloc", "2-way"), 0);
 	KUNIT_EXPECT_EQ(test, d->s.alloc_mode, VGPU_SMST_TWO_WAY);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_objective", "antt"), 0);

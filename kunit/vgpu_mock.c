@@ -259,7 +259,7 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 {
 	struct kunit *test = hw->test;
 	struct mock_job *j = mock_find(hw, cmd->job);
-	u32 threads = 0, tbs = 0, i;
+	u32 threads = 0, tbs = 0, i, max_tbs, max_threads;
 	struct mock_run *r;
 
 	KUNIT_ASSERT_NOT_NULL(test, j);
@@ -298,9 +298,16 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 					      j->order, k->order);
 	}
 
-	/* Per-SM limits, checked against the mock's own accounting. */
+	/*
+	 * Per-SM limits, checked against the mock's own accounting; under
+	 * Virtual Thread the capacity limit (every TB runs, as under max).
+	 */
+	max_tbs = hw->vt ? VGPU_VT_MAX_TBS : hw->desc.max_tbs_per_sm;
+	max_threads = hw->vt ? max_t(u32, hw->desc.max_threads_per_sm,
+				     VGPU_VT_VIRTUAL_WARPS * 32) :
+			       hw->desc.max_threads_per_sm;
 	KUNIT_ASSERT_LT(test, cmd->sm, hw->desc.num_sms);
-	KUNIT_ASSERT_LT(test, cmd->slot, hw->desc.max_tbs_per_sm);
+	KUNIT_ASSERT_LT(test, cmd->slot, max_tbs);
 	KUNIT_EXPECT_LE(test, (u64)cmd->reg_base + j->e.res.regs,
 			(u64)hw->desc.regs_per_sm);
 	KUNIT_EXPECT_LE(test, (u64)cmd->shared_base + j->e.res.shared,
@@ -321,14 +328,13 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 							cmd->shared_base,
 							j->e.res.shared));
 	}
-	KUNIT_EXPECT_LT(test, tbs, hw->desc.max_tbs_per_sm);
+	KUNIT_EXPECT_LT(test, tbs, max_tbs);
 	for (i = 0, tbs = 1; i < hw->nr_run; i++)
 		if (hw->run[i].sm == cmd->sm && hw->run[i].job == j)
 			tbs++;
 	hw->max_on_sm[j->order] = max(hw->max_on_sm[j->order], tbs);
 
-	KUNIT_EXPECT_LE(test, threads + j->e.res.threads,
-			hw->desc.max_threads_per_sm);
+	KUNIT_EXPECT_LE(test, threads + j->e.res.threads, max_threads);
 
 	KUNIT_ASSERT_LT(test, hw->nr_run, MOCK_MAX_RUN);
 	r = &hw->run[hw->nr_run++];
@@ -459,6 +465,11 @@ void mock_apply(struct mock_hw *hw)
 			KUNIT_EXPECT_LT(test, cmd->flags,
 					VGPU_SUBCORE_ASSIGN_COUNT);
 			hw->subcore = cmd->flags;
+			break;
+		case VGPU_CMD_SET_VIRTUAL_THREAD:
+			KUNIT_EXPECT_LT(test, cmd->flags, VGPU_VT_COUNT);
+			hw->vt = cmd->flags;
+			hw->vt_cmds++;
 			break;
 		case VGPU_CMD_SET_TB_PRIORITY:
 			/* Once per block, and only for one that runs there. */

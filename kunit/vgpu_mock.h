@@ -88,6 +88,8 @@ struct mock_hw {
 	u32 wsched_cmds;
 	u32 wsched;
 	u32 subcore;
+	u32 vt;
+	u32 vt_cmds;
 	u32 prio_cmds;
 	/* SET_SAMPLING's period, SET_TB_PAUSED commands, TBs dispatched */
 	u64 sampling;

@@ -286,7 +286,89 @@ enum vgpu_cmd_op {
 	 * saves with per-core power gating.
 	 */
 	VGPU_CMD_SET_SM_GATED = 13,
+	/**
+	 * Virtual Thread (Yoon et al.): @flags is the &enum
+	 * vgpu_virtual_thread mode of every SM. Sent only while no thread
+	 * block is resident; it sets how many blocks an SM holds (the
+	 * command processor dispatches up to that) and how many of them
+	 * issue.
+	 */
+	VGPU_CMD_SET_VIRTUAL_THREAD = 14,
 };
+
+/**
+ * enum vgpu_virtual_thread - &vgpu_cmd.flags of %VGPU_CMD_SET_VIRTUAL_THREAD.
+ * @VGPU_VT_OFF: an SM holds up to its scheduling limit of blocks
+ *	(&vgpu_device_desc.max_tbs_per_sm, .max_threads_per_sm), all active
+ *	(default).
+ * @VGPU_VT_ON: Virtual Thread (Yoon et al. Sec. III-IV): an SM holds
+ *	blocks up to its capacity limit (registers, shared memory including a
+ *	vgpu_vt_ctx_bytes() context area per block; at most
+ *	%VGPU_VT_MAX_TBS blocks of %VGPU_VT_VIRTUAL_WARPS warps in all); at
+ *	most the scheduling limit of them are active. An active block whose
+ *	unfinished warps all wait for long-latency memory swaps out for the
+ *	first ready inactive block, in vgpu_vt_swap_cycles().
+ * @VGPU_VT_MAX: the paper's MAX: the capacity limit as under %VGPU_VT_ON
+ *	(no context area), every block active: the scheduling limit itself
+ *	raised.
+ * @VGPU_VT_COUNT: number of modes.
+ */
+enum vgpu_virtual_thread {
+	VGPU_VT_OFF = 0,
+	VGPU_VT_ON = 1,
+	VGPU_VT_MAX = 2,
+	VGPU_VT_COUNT
+};
+
+/* Blocks an SM holds under Virtual Thread (the SMST's slots). */
+#define VGPU_VT_MAX_TBS		64
+/* Virtual warp ids of an SM: 8-bit VWIs (Yoon et al. Sec. IV-C). */
+#define VGPU_VT_VIRTUAL_WARPS	256
+/* Eq. 1: VWI bits, log2 of the warps a block may have, SIMT stack depth. */
+#define VGPU_VT_VWI_BITS	8
+#define VGPU_VT_WARP_BITS	5
+#define VGPU_VT_STACK_DEPTH	4
+/* Eq. 2: shared-memory bandwidth B, bits per cycle (the paper's 512). */
+#define VGPU_VT_SWAP_BITS_PER_CYCLE	512
+
+/**
+ * vgpu_vt_ctx_bits() - per-block state Virtual Thread saves (Eq. 1).
+ * @warps: warps of the block.
+ *
+ * (N + log2 W) + 96 + 160 x D x W: the first virtual warp id and the warp
+ * count, the three 32-bit block indices, and D SIMT stack entries (32-bit
+ * mask, 64-bit PC and reconvergence PC) per warp (Yoon et al. Sec. IV-C).
+ *
+ * Return: bits.
+ */
+static inline __u32 vgpu_vt_ctx_bits(__u32 warps)
+{
+	return VGPU_VT_VWI_BITS + VGPU_VT_WARP_BITS + 96 +
+	       160 * VGPU_VT_STACK_DEPTH * warps;
+}
+
+/**
+ * vgpu_vt_ctx_bytes() - shared memory a block's saved state takes.
+ * @warps: warps of the block.
+ *
+ * Return: vgpu_vt_ctx_bits() rounded up to whole bytes.
+ */
+static inline __u32 vgpu_vt_ctx_bytes(__u32 warps)
+{
+	return (vgpu_vt_ctx_bits(warps) + 7) / 8;
+}
+
+/**
+ * vgpu_vt_swap_cycles() - cycles to save or restore a block's state (Eq. 2).
+ * @warps: warps of the block.
+ *
+ * Return: vgpu_vt_ctx_bits() / B, rounded up.
+ */
+static inline __u32 vgpu_vt_swap_cycles(__u32 warps)
+{
+	return (vgpu_vt_ctx_bits(warps) + VGPU_VT_SWAP_BITS_PER_CYCLE - 1) /
+	       VGPU_VT_SWAP_BITS_PER_CYCLE;
+}
 
 /**
  * enum vgpu_warp_sched - &vgpu_cmd.flags of %VGPU_CMD_SET_WARP_SCHED.
@@ -393,13 +475,15 @@ static inline __u64 vgpu_ctx_bytes(__u32 threads, __u32 regs_per_thread,
  * @flags: DISPATCH: %VGPU_DISPATCH_RESTORE or zero; PREEMPT: the
  *	technique; SET_KERNEL_SCHED: &enum vgpu_kernel_sched; SET_WARP_SCHED:
  *	&enum vgpu_warp_sched; SET_SUBCORE_ASSIGN: &enum
- *	vgpu_subcore_assign_mode; otherwise zero.
+ *	vgpu_subcore_assign_mode; SET_VIRTUAL_THREAD: &enum
+ *	vgpu_virtual_thread; otherwise zero.
  * @job: job id (kernel-global).
  * @addr: JOB_BEGIN: device address of the job descriptor; WAKE_AT: cycle;
  *	PREEMPT (switch) and DISPATCH (restore): the context save area.
  * @tb: DISPATCH, PREEMPT: linear thread-block index, x fastest.
  * @sm: DISPATCH, PREEMPT: SM index.
- * @slot: DISPATCH, PREEMPT: thread-block slot on that SM, < max_tbs_per_sm.
+ * @slot: DISPATCH, PREEMPT: thread-block slot on that SM, < max_tbs_per_sm
+ *	(< %VGPU_VT_MAX_TBS under Virtual Thread).
  * @reg_base: DISPATCH: first register of the block's range in the SM's
  *	register file.
  * @shared_base: DISPATCH: byte offset of the block's range in the SM's

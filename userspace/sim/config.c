@@ -4,7 +4,8 @@
  * the GPU model (Documentation/model.rst).
  *
  * The presets follow the machines of the papers the schedulers come from:
- * fermi-gtx480 (thesis Table 3.1), fermi-30sm (Table 4.1), maxwell-gtx980
+ * fermi-gtx480 (thesis Table 3.1), fermi-30sm (Table 4.1), kepler-like
+ * (Virtual Thread, Sec. II: Fermi with Kepler's SM limits), maxwell-gtx980
  * (Table 5.2) and volta-v100 (sub-core paper, Table II). The tables give
  * sizes, not latencies; the latencies are the load-to-use figures reported
  * by pointer-chase microbenchmarks of those generations (Wong et al. 2010,
@@ -56,6 +57,27 @@ static const struct preset {
 	{ "fermi-gtx480", { .desc = FERMI_DESC(15), FERMI_TIMING } },
 	/* Table 4.1 (Chimera): the same SM, 30 of them. */
 	{ "fermi-30sm", { .desc = FERMI_DESC(30), FERMI_TIMING } },
+	{
+		/*
+		 * Kepler-like (Virtual Thread, Yoon et al. Sec. II): the
+		 * Fermi machine with Kepler's SM limits, 2,048 threads, 16
+		 * blocks, 64 K registers, 48 KB shared memory; the paper
+		 * changes nothing else.
+		 */
+		"kepler-like",
+		{
+			.desc = {
+				.num_sms = 15, .warp_size = 32, .max_threads_per_sm = 2048,
+				.max_tbs_per_sm = 16, .regs_per_sm = 65536,
+				.shared_per_sm = 48 * 1024, .max_threads_per_tb = 1024,
+				.max_regs_per_thread = 63, .max_shared_per_tb = 48 * 1024,
+				.core_clock_khz = 1400000, .reg_alloc_unit = 2,
+				.shared_alloc_unit = 128,
+				.max_local_per_thread = VGPU_SIM_LOCAL_MAX,
+			},
+			FERMI_TIMING
+		},
+	},
 	{
 		/*
 		 * Maxwell GTX980, Table 5.2: 16 SMs at 1126 MHz, 4 warp

@@ -124,6 +124,14 @@ static int apply_one(struct vgpu_lockstep *ls, const struct vgpu_cmd *c)
 			lockstep_log(ls, "sub-core assignment %u at cycle %" PRIu64, c->flags,
 				     vgpu_sim_cycle(ls->sim));
 		return 0;
+	case VGPU_CMD_SET_VIRTUAL_THREAD:
+		/* Virtual Thread (model.rst): sent while no block is resident */
+		if (vgpu_sim_set_virtual_thread(ls->sim, c->flags))
+			lockstep_log(ls, "virtual thread mode %u refused", c->flags);
+		else if (ls->verbose)
+			lockstep_log(ls, "virtual thread mode %u at cycle %" PRIu64, c->flags,
+				     vgpu_sim_cycle(ls->sim));
+		return 0;
 	case VGPU_CMD_SET_TB_PRIORITY:
 		/* a block another kernel waits for (model.rst) issues first */
 		if (vgpu_sim_tb_priority_cmd(ls->sim, c) && ls->verbose)

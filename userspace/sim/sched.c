@@ -421,7 +421,7 @@ void ka_update(const struct vgpu_sim *s, struct sm *sm)
 /* fair: the issue counts start again when the SM's kernels change */
 static void fair_restart(const struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t cap = s->cfg.desc.max_tbs_per_sm;
+	uint32_t cap = s->nslots;
 
 	for (uint32_t q = 0; q < sm->nsched; q++)
 		for (uint32_t i = 0; i < sm->nk; i++)
@@ -431,7 +431,7 @@ static void fair_restart(const struct vgpu_sim *s, struct sm *sm)
 /* Every scheduler's kernel-aware state starts afresh (a new mode, an idle SM). */
 void ka_restart(struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t cap = s->cfg.desc.max_tbs_per_sm;
+	uint32_t cap = s->nslots;
 
 	for (uint32_t q = 0; q < sm->nsched; q++) {
 		sm->klast[q] = sm->plast[q] = UINT32_MAX;
@@ -444,7 +444,7 @@ void ka_restart(struct vgpu_sim *s, struct sm *sm)
 /* A block of @j comes to @sm: its kernel's index there (a new one if first). */
 uint8_t ka_join(struct vgpu_sim *s, struct sm *sm, struct job *j)
 {
-	uint32_t cap = s->cfg.desc.max_tbs_per_sm, f = 0;
+	uint32_t cap = s->nslots, f = 0;
 
 	for (uint32_t i = 0; i < sm->nk; i++) {
 		if (sm->kern[sm->klist[i]].job == j) {
@@ -511,7 +511,7 @@ typedef unsigned __int128 u128;
 static void ka_order(const struct vgpu_sim *s, const struct sm *sm, uint32_t k,
 		     uint32_t *order)
 {
-	const struct kstate *ks = sm->ks + (size_t)k * s->cfg.desc.max_tbs_per_sm;
+	const struct kstate *ks = sm->ks + (size_t)k * s->nslots;
 	uint32_t n = sm->nk, p = 0;
 	uint64_t c[64];
 
@@ -561,7 +561,7 @@ static void ka_order(const struct vgpu_sim *s, const struct sm *sm, uint32_t k,
 struct warp *ka_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
 	const struct sched_ops *o = s->sched;
-	uint32_t cap = s->cfg.desc.max_tbs_per_sm, ns = sm->nsched;
+	uint32_t cap = s->nslots, ns = sm->nsched;
 	struct kstate *ks = sm->ks + (size_t)k * cap;
 	uint32_t order[64], rdy[64];
 	bool ipr = s->kmode == VGPU_KSCHED_IPR;

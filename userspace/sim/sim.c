@@ -73,6 +73,10 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	s->lat[LAT_MEM] = cfg->mem_latency ? cfg->mem_latency : 1;
 	s->lat[LAT_SHARED] = cfg->shared_latency ? cfg->shared_latency : 1;
 	nsm = cfg->desc.num_sms;
+	s->nslots = cfg->desc.max_tbs_per_sm;
+	s->nws_cap = cfg->desc.max_threads_per_sm / 32;
+	if (s->nws_cap < VGPU_VT_VIRTUAL_WARPS)
+		s->nws_cap = VGPU_VT_VIRTUAL_WARPS;
 	s->sms = sim_calloc(nsm, sizeof(*s->sms));
 	if (!s->sms)
 		goto fail;
@@ -83,31 +87,32 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->nws = cfg->desc.max_threads_per_sm / 32;
 		sm->next = UINT64_MAX;
 		sm->shared = sim_calloc(1, cfg->desc.shared_per_sm ? cfg->desc.shared_per_sm : 1);
-		sm->slots = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->slots));
-		sm->ws = sim_calloc(sm->nws, sizeof(*sm->ws));
+		/* sized for Virtual Thread: VGPU_VT_MAX_TBS blocks, nws_cap warp slots */
+		sm->slots = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->slots));
+		sm->ws = sim_calloc(s->nws_cap, sizeof(*sm->ws));
 		sm->rr = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->rr));
 		sm->last = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->last));
-		sm->ordcap = (sm->nws + cfg->schedulers_per_sm - 1) / cfg->schedulers_per_sm;
+		sm->ordcap = (s->nws_cap + cfg->schedulers_per_sm - 1) / cfg->schedulers_per_sm;
 		sm->ord = sim_calloc((size_t)sm->ordcap * cfg->schedulers_per_sm, sizeof(*sm->ord));
 		sm->nord = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->nord));
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
-		sm->sum = sim_calloc(sm->nws, sizeof(*sm->sum));
+		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
 		/* a demand miss and a prefetch per warp */
-		sm->fetch = sim_calloc((size_t)sm->nws * 2, sizeof(*sm->fetch));
-		sm->wid_used = sim_calloc(sm->nws, 1);
-		sm->ended = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->ended));
+		sm->fetch = sim_calloc((size_t)s->nws_cap * 2, sizeof(*sm->fetch));
+		sm->wid_used = sim_calloc(s->nws_cap, 1);
+		sm->ended = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->ended));
 		sm->nsched = cfg->schedulers_per_sm;
 		sm->dirty = ~0ull;
-		sm->kern = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->kern));
-		sm->klist = sim_calloc(cfg->desc.max_tbs_per_sm, sizeof(*sm->klist));
-		sm->ks = sim_calloc((size_t)cfg->schedulers_per_sm * cfg->desc.max_tbs_per_sm,
+		sm->kern = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->kern));
+		sm->klist = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->klist));
+		sm->ks = sim_calloc((size_t)cfg->schedulers_per_sm * VGPU_VT_MAX_TBS,
 				    sizeof(*sm->ks));
 		sm->klast = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->klast));
 		sm->plast = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->plast));
-		sm->wk = sim_calloc(sm->nws, 1);
-		sm->wp = sim_calloc(sm->nws, 1);
-		sm->wpause = sim_calloc(sm->nws, 1);
+		sm->wk = sim_calloc(s->nws_cap, 1);
+		sm->wp = sim_calloc(s->nws_cap, 1);
+		sm->wpause = sim_calloc(s->nws_cap, 1);
 		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
@@ -116,11 +121,12 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		ka_restart(s, sm);
 		for (uint32_t k = 0; k < cfg->schedulers_per_sm; k++)
 			sm->rr[k] = sm->last[k] = UINT32_MAX;
-		for (uint32_t k = 0; k < sm->nws; k++)
+		for (uint32_t k = 0; k < s->nws_cap; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
 		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
+		sm->vt_next = UINT64_MAX;
 	}
 	if (mem_create(s))
 		goto fail;
@@ -167,7 +173,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			struct sm *sm = &s->sms[i];
 
 			if (sm->slots)
-				for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++)
+				for (uint32_t k = 0; k < VGPU_VT_MAX_TBS; k++)
 					if (sm->slots[k])
 						free_tb(sm->slots[k]);
 			free(sm->shared);
@@ -524,6 +530,17 @@ static void ord_remove(struct vgpu_sim *s, struct sm *sm, uint32_t slot)
 	}
 }
 
+/* @w leaves its warp slot and warp id (it exited, its block left or swapped out). */
+static void warp_release(struct vgpu_sim *s, struct sm *sm, const struct warp *w)
+{
+	sm->ws[w->slot] = NULL;
+	sm->wid_used[w->wid] = 0;
+	sm->sum[w->slot].run = 0;
+	sm->sum[w->slot].ready = UINT64_MAX;
+	sm->dirty |= 1ull << (w->slot % sm->nsched);
+	ord_remove(s, sm, w->slot);
+}
+
 static void stall_add(struct sm *sm, uint64_t n)
 {
 	struct vgpu_sim_stats *st = &sm->t.st;
@@ -636,8 +653,8 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		all_mem &= why == WHY_MEM || why == WHY_CONFLICT;
 	}
 	/* warps at a barrier are resident but not running */
-	for (uint32_t i = 0; i < s->cfg.desc.max_tbs_per_sm && nrun; i++)
-		if (sm->slots[i])
+	for (uint32_t i = 0; i < s->nslots && nrun; i++)
+		if (sm->slots[i] && !sm->slots[i]->inactive)
 			nres += sm->slots[i]->live;
 	sm->t.wclass = conflict ? WHY_CONFLICT : mem ? WHY_MEM : fetch ? WHY_FETCH : WHY_OTHER;
 	sm->t.wall_mem = nrun && all_mem && nres == nrun;
@@ -780,24 +797,20 @@ static void stats_add(struct vgpu_sim_stats *d, const struct vgpu_sim_stats *a)
 }
 
 /* Removes a block from its SM (no event). */
+static void tb_detach(struct vgpu_sim *s, struct sm *sm, struct tb *tb);
+
 static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
 {
-	for (uint32_t i = 0; i < tb->nwarps; i++) {
-		struct warp *w = &tb->warps[i];
-
-		if (sm->ws[w->slot] == w) {
-			sm->ws[w->slot] = NULL;
-			sm->wid_used[w->wid] = 0;
-			sm->sum[w->slot].run = 0;
-			sm->sum[w->slot].ready = UINT64_MAX;
-			sm->dirty |= 1ull << (w->slot % sm->nsched);
-			ord_remove(s, sm, w->slot);
-		}
-	}
+	tb_detach(s, sm, tb);
 	if (tb->prio)
 		sm->nprio--;
 	if (tb->paused)
 		sm->npaused--;
+	/* an inactive block's warps hold no warp slot; a place may be free now */
+	if (tb->inactive)
+		sm->ninact--;
+	else if (sm->ninact)
+		sm->vt_due = true;
 	ka_leave(s, sm, tb->kidx);
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
@@ -863,6 +876,252 @@ static uint32_t slot_for(struct vgpu_sim *s, struct sm *sm, struct warp *w)
 	return k;
 }
 
+static uint32_t free_warp_slots(const struct sm *sm)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < sm->nws; k++)
+		n += !sm->ws[k];
+	return n;
+}
+
+/*
+ * Gives the warps of @tb that have not exited warp slots at @now (a
+ * dispatch, a Virtual Thread swap-in); they issue from @resume on.
+ */
+static void tb_attach(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now,
+		      uint64_t resume)
+{
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		struct warp *w = &tb->warps[i];
+		uint32_t k;
+
+		if (w->state == W_DONE)
+			continue;	/* no warp slot: sm->ws[w->slot] is never it */
+		k = slot_for(s, sm, w);
+		w->slot = k;
+		w->age = s->age++;
+		sm->ws[k] = w;
+		sm->wk[k] = tb->kidx;
+		sm->wp[k] = tb->prio;
+		sm->wpause[k] = tb->paused;
+		{
+			uint32_t q = k % s->cfg.schedulers_per_sm;
+
+			sm->ord[(size_t)q * sm->ordcap + sm->nord[q]++] = k;
+		}
+		warp_prepare(sm, w, now);
+	}
+	fetches_done(s, sm, now);
+	for (uint32_t i = 0; i < tb->nwarps && resume > now; i++) {
+		struct warp *w = &tb->warps[i];
+
+		if (w->state == W_RUN && w->ready < resume) {
+			w->ready = resume;
+			w->why = WHY_OTHER;
+			sim_wsync(sm, w);
+		}
+	}
+}
+
+/* Takes the warp slots from the warps of @tb (a block leaving, a swap-out). */
+static void tb_detach(struct vgpu_sim *s, struct sm *sm, struct tb *tb)
+{
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		struct warp *w = &tb->warps[i];
+
+		if (sm->ws[w->slot] == w)
+			warp_release(s, sm, w);
+	}
+}
+
+/*
+ * Virtual Thread (Yoon et al., Sec. III-IV). The command processor
+ * dispatches blocks up to the capacity limit; at most the scheduling limit
+ * of them (max_tbs_per_sm blocks, the SM's warp slots) are active, the
+ * others inactive: their registers and shared memory stay where they are,
+ * their warps hold no warp slot (the physical warp ids of Sec. IV-A) and
+ * no scheduler sees them. MAX raises the scheduling limit itself: every
+ * block is active.
+ */
+
+/* Active blocks an SM may have. */
+static uint32_t vt_active_limit(const struct vgpu_sim *s)
+{
+	return s->vt == VGPU_VT_MAX ? s->nslots : s->cfg.desc.max_tbs_per_sm;
+}
+
+/* Whether a block with @nws warps not exited can be active on @sm now. */
+static bool vt_room(const struct vgpu_sim *s, const struct sm *sm, uint32_t nws)
+{
+	return sm->ntbs - sm->ninact < vt_active_limit(s) && free_warp_slots(sm) >= nws;
+}
+
+/*
+ * The swap-out condition (Sec. IV-B, the tracking counter): every warp of
+ * active @tb that has not exited waits for a long-latency memory result.
+ * A warp at a barrier does not wait for memory, so it keeps the block
+ * active.
+ */
+static bool vt_stalled(const struct tb *tb, uint64_t now)
+{
+	if (tb->inactive || tb->switching || tb->ended)
+		return false;
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		const struct warp *w = &tb->warps[i];
+
+		if (w->state == W_DONE)
+			continue;
+		if (w->state != W_RUN || w->why != WHY_MEM || w->ready <= now)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * First ready, first served (Sec. IV-B): the inactive block of @sm ready
+ * (state saved, writes in flight drained) at @now the earliest, whose
+ * warps fit @nws warp slots; NULL when none.
+ */
+static struct tb *vt_pick(const struct vgpu_sim *s, const struct sm *sm, uint64_t now,
+			  uint32_t nws)
+{
+	struct tb *best = NULL;
+
+	for (uint32_t k = 0; k < s->nslots; k++) {
+		struct tb *tb = sm->slots[k];
+
+		if (!tb || !tb->inactive || tb->switching || tb->vt_ready > now ||
+		    tb->live > nws)
+			continue;
+		if (!best || tb->vt_ready < best->vt_ready ||
+		    (tb->vt_ready == best->vt_ready && tb->vt_seq < best->vt_seq))
+			best = tb;
+	}
+	return best;
+}
+
+/*
+ * Makes inactive @tb active at @now: its state comes back from shared
+ * memory in vgpu_vt_swap_cycles() (Eq. 2), after the SM's state transfers
+ * under way, and its warps issue from then on.
+ */
+static void vt_swap_in(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
+{
+	uint64_t at = sm->vt_port > now ? sm->vt_port : now;
+
+	at += vgpu_vt_swap_cycles(tb->nwarps);
+	sm->vt_port = at;
+	tb->inactive = false;
+	sm->ninact--;
+	tb_attach(s, sm, tb, now, at);
+}
+
+/*
+ * Makes active @tb, its warp slots already taken, inactive at @now. Its
+ * results in flight still write its registers (Sec. IV-B: the tracking
+ * counter counts them down to @drained), and its state goes to shared
+ * memory from the temporary buffer after the transfers under way (the
+ * restore of the incoming block first: that one is on the critical path);
+ * it is ready once both are done.
+ */
+static void vt_swap_out(struct sm *sm, struct tb *tb, uint64_t drained, uint64_t now)
+{
+	uint64_t at = sm->vt_port > now ? sm->vt_port : now;
+
+	at += vgpu_vt_swap_cycles(tb->nwarps);
+	sm->vt_port = at;
+	tb->inactive = true;
+	tb->vt_ready = drained > at ? drained : at;
+	tb->vt_seq = sm->vt_seq++;
+	sm->ninact++;
+	sm->t.st.vt_swaps++;
+	tb->job_st.vt_swaps++;
+}
+
+/* The cycle by which every register and predicate write of @tb is done. */
+static uint64_t tb_drained(const struct tb *tb, uint64_t now)
+{
+	uint32_t nr = tb->job->entry.regs_per_thread;
+	uint64_t drained = now;
+
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		const struct warp *w = &tb->warps[i];
+
+		for (uint32_t r = 0; r <= nr; r++)
+			if (w->sb[r] >> 1 > drained)
+				drained = w->sb[r] >> 1;
+		if (w->pred_rdy > drained)
+			drained = w->pred_rdy;
+	}
+	return drained;
+}
+
+/*
+ * The Virtual Thread controller of @sm after cycle @now (serial phase):
+ * free active places go to ready inactive blocks; then each active block
+ * that waits only for memory swaps out for the first ready inactive block
+ * (none ready: nothing swaps).
+ */
+static void vt_pass(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	bool changed = false;
+	struct tb *in;
+
+	sm->vt_due = false;
+	while (sm->ninact && sm->ntbs - sm->ninact < vt_active_limit(s) &&
+	       (in = vt_pick(s, sm, now, free_warp_slots(sm)))) {
+		vt_swap_in(s, sm, in, now);
+		changed = true;
+	}
+	for (uint32_t k = 0; k < s->nslots && sm->ninact; k++) {
+		struct tb *out = sm->slots[k];
+
+		if (!out || !vt_stalled(out, now))
+			continue;
+		in = vt_pick(s, sm, now, free_warp_slots(sm) + out->live);
+		if (!in)
+			continue;
+		tb_detach(s, sm, out);
+		vt_swap_in(s, sm, in, now);
+		vt_swap_out(sm, out, tb_drained(out, now), now);
+		changed = true;
+	}
+	sm->vt_next = UINT64_MAX;
+	for (uint32_t k = 0; k < s->nslots && sm->ninact; k++) {
+		const struct tb *tb = sm->slots[k];
+
+		if (tb && tb->inactive && tb->vt_ready > now && tb->vt_ready < sm->vt_next)
+			sm->vt_next = tb->vt_ready;
+	}
+	if (changed) {
+		sm_update_next(s, sm);
+		if (sm->next <= now)
+			sm->next = now + 1;
+	}
+}
+
+int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
+{
+	if (mode >= VGPU_VT_COUNT)
+		return -EINVAL;
+	if (s->resident)
+		return -EBUSY;
+	s->vt = mode;
+	s->nslots = mode == VGPU_VT_OFF ? s->cfg.desc.max_tbs_per_sm : VGPU_VT_MAX_TBS;
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
+		struct sm *sm = &s->sms[i];
+
+		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
+		sm->dirty = ~0ull;
+		sm->vt_next = UINT64_MAX;
+		sm->vt_due = false;
+		ka_restart(s, sm);
+		sm_update_next(s, sm);
+	}
+	return 0;
+}
+
 static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 {
 	return an && bn && a < b + bn && b < a + an;
@@ -876,16 +1135,19 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	struct sm *sm;
 	struct tb *tb;
 	uint64_t ntbs, regs, resume = s->cycle;
-	uint32_t free_ws = 0, need_ws;
+	uint32_t free_ws, need_ws, max_threads = dev->max_threads_per_sm;
+	bool inactive;
 
 	if (!j)
 		return -ENOENT;
-	if (cmd->sm >= dev->num_sms || cmd->slot >= dev->max_tbs_per_sm ||
+	if (cmd->sm >= dev->num_sms || cmd->slot >= s->nslots ||
 	    (cmd->flags & ~VGPU_DISPATCH_RESTORE))
 		return -EINVAL;
 	sm = &s->sms[cmd->sm];
 	if (sm->slots[cmd->slot])
 		return -EINVAL;
+	if (s->vt != VGPU_VT_OFF)
+		max_threads = s->nws_cap * 32;
 	if (j->status) {
 		struct vgpu_evt e = {
 			.type = VGPU_EVT_TB_DONE, .job = j->id, .cycle = s->cycle,
@@ -900,9 +1162,9 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	if (cmd->tb >= ntbs ||
 	    (uint64_t)cmd->reg_base + regs > dev->regs_per_sm ||
 	    (uint64_t)cmd->shared_base + j->desc.shared_bytes > dev->shared_per_sm ||
-	    sm->threads + j->threads > dev->max_threads_per_sm)
+	    sm->threads + j->threads > max_threads)
 		return -EINVAL;
-	for (uint32_t k = 0; k < dev->max_tbs_per_sm; k++) {
+	for (uint32_t k = 0; k < s->nslots; k++) {
 		struct tb *o = sm->slots[k];
 
 		if (o && (overlaps(o->reg_base, o->reg_count, cmd->reg_base, regs) ||
@@ -914,9 +1176,10 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	/* exited warps of a restored block take no warp slot */
 	if (restore && ctx_check(s, j, cmd->tb, cmd->addr, &need_ws))
 		return -EINVAL;
-	for (uint32_t k = 0; k < sm->nws; k++)
-		free_ws += !sm->ws[k];
-	if (free_ws < need_ws)
+	free_ws = free_warp_slots(sm);
+	/* under Virtual Thread a block without a place waits inactive */
+	inactive = s->vt != VGPU_VT_OFF && !vt_room(s, sm, need_ws);
+	if (free_ws < need_ws && !inactive)
 		return -EINVAL;
 
 	sm_catch_up(s, sm, s->cycle);
@@ -968,35 +1231,15 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		sm->xfer_free = resume;
 	}
 	tb->kidx = ka_join(s, sm, j);
-	for (uint32_t i = 0; i < j->nwarps; i++) {
-		struct warp *w = &tb->warps[i];
-		uint32_t k;
-
-		if (w->state == W_DONE)
-			continue;	/* no warp slot: sm->ws[w->slot] is never it */
-		k = slot_for(s, sm, w);
-		w->slot = k;
-		w->age = s->age++;
-		sm->ws[k] = w;
-		sm->wk[k] = tb->kidx;
-		sm->wp[k] = 0;
-		sm->wpause[k] = 0;
-		{
-			uint32_t q = k % s->cfg.schedulers_per_sm;
-
-			sm->ord[(size_t)q * sm->ordcap + sm->nord[q]++] = k;
-		}
-		warp_prepare(sm, w, s->cycle);
-	}
-	fetches_done(s, sm, s->cycle);
-	for (uint32_t i = 0; i < j->nwarps && resume > s->cycle; i++) {
-		struct warp *w = &tb->warps[i];
-
-		if (w->state == W_RUN && w->ready < resume) {
-			w->ready = resume;
-			w->why = WHY_OTHER;
-			sim_wsync(sm, w);
-		}
+	if (inactive) {
+		tb->inactive = true;
+		tb->vt_ready = resume;
+		tb->vt_seq = sm->vt_seq++;
+		sm->ninact++;
+		if (resume < sm->vt_next)
+			sm->vt_next = resume;
+	} else {
+		tb_attach(s, sm, tb, s->cycle, resume);
 	}
 	/* C_idle: an SM without blocks while others have some (DYNCTA) */
 	if (!s->resident) {
@@ -1025,7 +1268,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
 {
 	sm->pend = UINT64_MAX;
-	for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+	for (uint32_t k = 0; k < s->nslots; k++) {
 		const struct tb *tb = sm->slots[k];
 
 		if (tb && tb->switching && tb->switch_at < sm->pend)
@@ -1045,23 +1288,18 @@ static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
 static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr,
 			 bool ideal)
 {
-	uint32_t nr = tb->job->entry.regs_per_thread;
-	uint64_t drained = s->cycle;
+	uint64_t drained = tb_drained(tb, s->cycle);
 
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
-		for (uint32_t r = 0; r <= nr; r++)
-			if (w->sb[r] >> 1 > drained)
-				drained = w->sb[r] >> 1;
-		if (w->pred_rdy > drained)
-			drained = w->pred_rdy;
 		if (w->state == W_DONE)
 			continue;
 		w->prev_state = w->state;
 		w->state = W_STOP;
 		w->active = 0;
-		sim_wsync(sm, w);
+		if (!tb->inactive)
+			sim_wsync(sm, w);
 	}
 	tb->switching = true;
 	tb->ideal = ideal;
@@ -1092,7 +1330,7 @@ int vgpu_sim_preempt(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 
 	if ((cmd->flags != VGPU_PREEMPT_SWITCH && cmd->flags != VGPU_PREEMPT_FLUSH &&
 	     cmd->flags != VGPU_PREEMPT_IDEAL) ||
-	    cmd->sm >= dev->num_sms || cmd->slot >= dev->max_tbs_per_sm) {
+	    cmd->sm >= dev->num_sms || cmd->slot >= s->nslots) {
 		ret = -EINVAL;
 		goto refuse;
 	}
@@ -1138,7 +1376,7 @@ static int switches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	int ret = 0;
 
 	sm_catch_up(s, sm, now);
-	for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+	for (uint32_t k = 0; k < s->nslots; k++) {
 		struct tb *tb = sm->slots[k];
 		struct vgpu_evt e;
 		int r;
@@ -1248,7 +1486,7 @@ int vgpu_sim_subcore_assign_cmd(struct vgpu_sim *s, uint32_t mode)
 static int slot_tb(struct vgpu_sim *s, uint32_t smi, uint32_t slot, struct sm **sm_out,
 		   struct tb **tb_out)
 {
-	if (smi >= s->cfg.desc.num_sms || slot >= s->cfg.desc.max_tbs_per_sm)
+	if (smi >= s->cfg.desc.num_sms || slot >= s->nslots)
 		return -EINVAL;
 	*sm_out = &s->sms[smi];
 	*tb_out = (*sm_out)->slots[slot];
@@ -1304,7 +1542,7 @@ static int cmd_tb_check(const struct vgpu_sim *s, const struct vgpu_cmd *c)
 {
 	const struct tb *tb;
 
-	if (c->sm >= s->cfg.desc.num_sms || c->slot >= s->cfg.desc.max_tbs_per_sm)
+	if (c->sm >= s->cfg.desc.num_sms || c->slot >= s->nslots)
 		return -EINVAL;
 	tb = s->sms[c->sm].slots[c->slot];
 	if (!tb || tb->job->id != c->job || tb->index != c->tb)
@@ -1403,7 +1641,7 @@ void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
 	for (uint32_t i = 0; i < s->cfg.desc.num_sms && j->resident; i++) {
 		struct sm *sm = &s->sms[i];
 
-		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++)
+		for (uint32_t k = 0; k < s->nslots; k++)
 			if (sm->slots[k] && sm->slots[k]->job == j)
 				remove_tb(s, sm, sm->slots[k], s->cycle);
 		sm_pend_update(s, sm);
@@ -1427,6 +1665,24 @@ void vgpu_sim_job_end(struct vgpu_sim *s, uint32_t id)
 uint64_t vgpu_sim_cycle(const struct vgpu_sim *s)
 {
 	return s->cycle;
+}
+
+/* The pending times of inactive @tb's warps move by @delta (no warp slot). */
+static void tb_shift(struct tb *tb, int64_t delta)
+{
+	tb->vt_ready += (uint64_t)delta;
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		struct warp *w = &tb->warps[i];
+
+		w->ready += (uint64_t)delta;
+		if (w->pred_rdy)
+			w->pred_rdy += (uint64_t)delta;
+		if (w->car_until)
+			w->car_until += (uint64_t)delta;
+		for (uint32_t r = 0; r <= tb->job->entry.regs_per_thread; r++)
+			if (w->sb[r])
+				w->sb[r] += (uint64_t)(delta * 2);
+	}
 }
 
 void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
@@ -1454,12 +1710,14 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 				if (w->sb[r])
 					w->sb[r] += (uint64_t)(delta * 2);
 		}
-		for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+		for (uint32_t k = 0; k < s->nslots; k++) {
 			struct tb *tb = sm->slots[k];
 
 			if (!tb)
 				continue;
 			tb->start += (uint64_t)delta;
+			if (tb->inactive)
+				tb_shift(tb, delta);
 			if (tb->switching) {
 				tb->switch_at += (uint64_t)delta;
 				tb->preempt_cycle += (uint64_t)delta;
@@ -1469,6 +1727,10 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 			sm->pend += (uint64_t)delta;
 		if (sm->xfer_free > s->cycle)
 			sm->xfer_free += (uint64_t)delta;
+		if (sm->vt_port > s->cycle)
+			sm->vt_port += (uint64_t)delta;
+		if (sm->vt_next != UINT64_MAX)
+			sm->vt_next += (uint64_t)delta;
 		if (sm->t.idle_since != UINT64_MAX)
 			sm->t.idle_since += (uint64_t)delta;
 		sm->t.last += (uint64_t)delta;
@@ -1520,7 +1782,7 @@ int vgpu_sim_get_job_stats(const struct vgpu_sim *s, uint32_t job, struct vgpu_s
 			for (uint32_t i = 0; i < s->cfg.desc.num_sms && j->resident; i++) {
 				const struct sm *sm = &s->sms[i];
 
-				for (uint32_t k = 0; k < s->cfg.desc.max_tbs_per_sm; k++) {
+				for (uint32_t k = 0; k < s->nslots; k++) {
 					const struct tb *tb = sm->slots[k];
 
 					if (tb && tb->job == j)
@@ -1607,6 +1869,8 @@ static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	if (sm->ninact)
+		sm->vt_due = true;
 }
 
 /*
@@ -1686,12 +1950,7 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	}
 	s->sched->issued(s, sm, k, w, is_mem);
 	if (w->state == W_DONE) {
-		sm->ws[w->slot] = NULL;
-		sm->wid_used[w->wid] = 0;
-		sm->sum[w->slot].run = 0;
-		sm->sum[w->slot].ready = UINT64_MAX;
-		sm->dirty |= 1ull << (w->slot % sm->nsched);
-		ord_remove(s, sm, w->slot);
+		warp_release(s, sm, w);
 		tb->live--;
 		if (!tb->live) {
 			tb_end(sm, tb, 0);
@@ -1839,6 +2098,14 @@ static int cycle(struct vgpu_sim *s, uint64_t now)
 				ret = r;
 		}
 	}
+	/* then Virtual Thread swaps, SMs in index order */
+	for (uint32_t i = 0; i < nsm; i++) {
+		struct sm *sm = &s->sms[i];
+
+		if (sm->ninact && (sm->vt_due || sm->vt_next <= now))
+			vt_pass(s, sm, now);
+		sm->vt_due = false;
+	}
 	return ret;
 }
 
@@ -1857,6 +2124,11 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				t = s->sms[i].next;
 			if (s->sms[i].pend < t)
 				t = s->sms[i].pend;
+			/* Virtual Thread: a block became ready, or a place is free */
+			if (s->sms[i].ninact && s->sms[i].vt_next < t)
+				t = s->sms[i].vt_next;
+			if (s->sms[i].ninact && s->sms[i].vt_due && s->cycle + 1 < t)
+				t = s->cycle + 1;
 		}
 		if (t <= s->cycle)
 			t = s->cycle + 1;

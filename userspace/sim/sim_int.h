@@ -138,6 +138,13 @@ struct tb {
 	bool switching;
 	bool ideal;		/* the switch is VGPU_PREEMPT_IDEAL: no cost */
 	uint64_t switch_at, preempt_cycle, save_addr;
+	/*
+	 * Virtual Thread (sim.c): an inactive block's warps hold no warp slot;
+	 * it may become active from @vt_ready on (its state saved, its
+	 * register writes in flight done); @vt_seq orders inactive blocks.
+	 */
+	bool inactive;
+	uint64_t vt_ready, vt_seq;
 	/* counted for the job, added to job->st when the block leaves (SMs on
 	 * other threads may count for the same job) */
 	struct vgpu_sim_stats job_st;
@@ -211,6 +218,16 @@ struct sm {
 	 * the SM's bandwidth, so they go one after another (preempt.c).
 	 */
 	uint64_t xfer_free;
+	/*
+	 * Virtual Thread (sim.c): inactive blocks, the earliest cycle one of
+	 * them becomes ready (UINT64_MAX none), whether the SM must look for
+	 * a swap after this cycle, when its shared-memory port is free of
+	 * block state transfers, and the next inactive block's sequence.
+	 */
+	uint32_t ninact;
+	uint64_t vt_next;
+	bool vt_due;
+	uint64_t vt_port, vt_seq;
 	/* kernel-aware warp scheduling (sched.c) */
 	bool ka;		/* pick with ka_pick(): a mode other than none, nk >= 2 */
 	bool kon;		/* a mode other than none (x% is measured) */
@@ -259,6 +276,14 @@ struct vgpu_sim {
 	struct vgpu_sim_config cfg0;	/* as created (SET_WARP_SCHED "config") */
 	/* per-SM sampling (VGPU_CMD_SET_SAMPLING): period, 0 off; next boundary */
 	uint64_t sample_period, sample_next;
+	/*
+	 * Virtual Thread (enum vgpu_virtual_thread): the block slots in use
+	 * (max_tbs_per_sm, or VGPU_VT_MAX_TBS under Virtual Thread) and the
+	 * warp slots allocated per SM (what MAX mode schedules from).
+	 */
+	uint32_t vt;
+	uint32_t nslots;
+	uint32_t nws_cap;
 };
 
 /*

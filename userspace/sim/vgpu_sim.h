@@ -198,6 +198,13 @@ int vgpu_sim_set_subcore_assign(struct vgpu_sim *sim, uint32_t mode);
 int vgpu_sim_warp_sched_cmd(struct vgpu_sim *sim, uint32_t mode);
 int vgpu_sim_subcore_assign_cmd(struct vgpu_sim *sim, uint32_t mode);
 /*
+ * SET_VIRTUAL_THREAD command (&enum vgpu_virtual_thread): how many blocks
+ * an SM holds and how many of them issue (Documentation/model.rst,
+ * "Virtual Thread"). -EINVAL for an unknown mode, -EBUSY while a block is
+ * resident.
+ */
+int vgpu_sim_set_virtual_thread(struct vgpu_sim *sim, uint32_t mode);
+/*
  * The sub-core that warp id @w of SM @sm goes to under @mode with @n
  * sub-cores and Shuffle seed @seed (exposed for the tests).
  */
@@ -304,6 +311,7 @@ int vgpu_sim_step(struct vgpu_sim *sim, uint64_t limit, struct vgpu_evt *out,
  * @gated_cycles: SM cycles turned off (VGPU_CMD_SET_SM_GATED) with no block
  *	resident, while another SM had one (DYNCORE; complete once the device
  *	is idle).
+ * @vt_swaps: Virtual Thread swaps of an active block for an inactive one.
  */
 struct vgpu_sim_stats {
 	uint64_t warp_insts;
@@ -328,6 +336,7 @@ struct vgpu_sim_stats {
 	uint64_t mshr_fails;
 	uint64_t mshr_busy;
 	uint64_t gated_cycles;
+	uint64_t vt_swaps;
 };
 /* Totals over all SMs and jobs. */
 void vgpu_sim_get_stats(const struct vgpu_sim *sim, struct vgpu_sim_stats *st);

@@ -446,6 +446,11 @@ static int t_presets(void)
 	      c.desc.max_tbs_per_sm == 32 && c.desc.regs_per_sm == 65536 &&
 	      c.desc.shared_per_sm == 96 * 1024 && c.desc.core_clock_khz == 1126000 &&
 	      c.schedulers_per_sm == 4, "maxwell values");
+	CHECK(vgpu_sim_preset("kepler-like", &c) == 0, "kepler preset");
+	CHECK(c.desc.num_sms == 15 && c.desc.max_threads_per_sm == 2048 &&
+	      c.desc.max_tbs_per_sm == 16 && c.desc.regs_per_sm == 65536 &&
+	      c.desc.shared_per_sm == 48 * 1024 && c.schedulers_per_sm == 2,
+	      "kepler values (Virtual Thread, Sec. II)");
 	CHECK(vgpu_sim_preset("no-such-gpu", &c) == -ENOENT, "unknown preset");
 	CHECK(!strcmp(names[0], "fermi-gtx480"), "fermi is the first (default) preset");
 	for (int i = 0; names[i]; i++) {

@@ -519,5 +519,34 @@ for ev in vgpu_tlp_limit vgpu_tlp_pause vgpu_tlp_gate; do
 done
 echo none > $sysdev/tlp_policy
 
+# Virtual Thread (issue 17): off by default, a bad value refused; the whole
+# suite under on (the lines behind "vt: ", which tools/check compares with
+# the local device), spmv and pathfinder under max, and the suite under on
+# with the preemption stress, each matching its CPU reference.
+check "virtual_thread lists its modes; off active and the default" sh -c \
+	"grep -q '^\[off\] on max$' $sysdev/virtual_thread && grep -qx off $sysdev/.defaults/virtual_thread"
+check "a bad virtual_thread is refused and changes nothing" sh -c \
+	"! echo yes > $sysdev/virtual_thread 2>/dev/null && grep -q '^\[off\]' $sysdev/virtual_thread"
+echo on > $sysdev/virtual_thread
+vgpu run --all --size small > /tmp/vt.out 2>&1
+rv=$?
+sed 's/^/vt: on /' /tmp/vt.out
+check "virtual_thread on: the whole suite is correct ($nall workloads)" sh -c \
+	"test $rv = 0 && [ \"\$(grep -c ': ok ' /tmp/vt.out)\" = $nall ]"
+echo 3000 > $sysdev/preempt_stress
+vgpu run --all --size small > /tmp/vts.out 2>&1
+rv=$?
+echo 0 > $sysdev/preempt_stress
+grep -v ": ok " /tmp/vts.out
+check "virtual_thread on with the preemption stress: the whole suite is correct" sh -c \
+	"test $rv = 0 && [ \"\$(grep -c ': ok ' /tmp/vts.out)\" = $nall ]"
+echo max > $sysdev/virtual_thread
+for w in spmv pathfinder; do
+	vgpu run $w --size small > /tmp/vt.out 2>&1
+	sed 's/^/vt: max /' /tmp/vt.out
+	check "virtual_thread max: $w ok" grep -q "^$w: ok" /tmp/vt.out
+done
+echo off > $sysdev/virtual_thread
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

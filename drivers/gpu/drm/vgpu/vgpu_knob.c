@@ -76,6 +76,16 @@ static const char * const vgpu_subcore_assign_names[] = {
 static_assert(ARRAY_SIZE(vgpu_subcore_assign_names) ==
 	      VGPU_SUBCORE_ASSIGN_COUNT + 1);
 
+/* Virtual Thread modes (&enum vgpu_virtual_thread). */
+static const char * const vgpu_virtual_thread_names[] = {
+	[VGPU_VT_OFF] = "off",
+	[VGPU_VT_ON] = "on",
+	[VGPU_VT_MAX] = "max",
+	NULL
+};
+
+static_assert(ARRAY_SIZE(vgpu_virtual_thread_names) == VGPU_VT_COUNT + 1);
+
 static const char *vgpu_knob_partition_name(u32 i)
 {
 	const struct vgpu_partition_ops *ops = vgpu_partition_policies[i];
@@ -197,6 +207,17 @@ static u32 vgpu_knob_tlp_get(const struct vgpu_sched *s)
 static void vgpu_knob_tlp_set(struct vgpu_sched *s, u32 v)
 {
 	vgpu_tlp_set_policy(s, vgpu_tlp_policies[v]);
+}
+
+static u32 vgpu_knob_virtual_thread_get(const struct vgpu_sched *s)
+{
+	return s->virtual_thread;
+}
+
+static void vgpu_knob_virtual_thread_set(struct vgpu_sched *s, u32 v)
+{
+	/* Applied when no TB is placed (at once on an idle device). */
+	vgpu_sched_set_virtual_thread(s, v);
 }
 
 /* The core's knobs; the policies' follow (vgpu_knob_at()). */
@@ -382,6 +403,13 @@ static const struct vgpu_knob vgpu_knobs[] = {
 		.max = VGPU_SMST_MAX_SLOTS,
 		.def = VGPU_TLP_STATIC_TBS_DEFAULT,
 		.offset = offsetof(struct vgpu_sched, tlp.static_tbs),
+	}, {
+		.name = "virtual_thread",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_VT_OFF,
+		.choices = vgpu_virtual_thread_names,
+		.get = vgpu_knob_virtual_thread_get,
+		.set = vgpu_knob_virtual_thread_set,
 	},
 };
 

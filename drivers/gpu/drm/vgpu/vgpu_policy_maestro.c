@@ -764,7 +764,7 @@ static struct vgpu_maestro *vgpu_maestro_get(struct vgpu_sched *s)
 		    GFP_NOWAIT | __GFP_NOWARN);
 	if (!m)
 		return NULL;
-	m->base = kcalloc(s->smst.num_sms * s->smst.max_tbs, sizeof(*m->base),
+	m->base = kcalloc(s->smst.num_sms * VGPU_SMST_MAX_SLOTS, sizeof(*m->base),
 			  GFP_NOWAIT | __GFP_NOWARN);
 	if (!m->base) {
 		kfree(m);
@@ -809,7 +809,7 @@ static void vgpu_maestro_progress(struct vgpu_sched *s, struct vgpu_maestro *m,
 	for (sm = g->first_sm; sm < g->first_sm + g->pair.nr_sms; sm++) {
 		for (slot = 0; slot < s->smst.max_tbs; slot++) {
 			struct vgpu_maestro_base *b =
-				&m->base[sm * s->smst.max_tbs + slot];
+				&m->base[sm * VGPU_SMST_MAX_SLOTS + slot];
 			const struct vgpu_smst_slot *sl;
 			u64 insts;
 			u32 flags;
@@ -1193,7 +1193,7 @@ static void vgpu_maestro_tb_done(struct vgpu_sched *s,
 	if (!m || !m->managed || evt->status || !evt->tb_cycles ||
 	    evt->sm >= m->num_sms || evt->slot >= s->smst.max_tbs)
 		return;
-	b = &m->base[evt->sm * s->smst.max_tbs + evt->slot];
+	b = &m->base[evt->sm * VGPU_SMST_MAX_SLOTS + evt->slot];
 	cg = vgpu_maestro_group_of(m, evt->sm);
 	if (!cg || !cg->e[1] || cg->settling) {
 		b->job = 0;

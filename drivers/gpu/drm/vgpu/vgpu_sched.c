@@ -222,7 +222,8 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 		return ret;
 	s->sm_owner = kcalloc(desc->num_sms, sizeof(*s->sm_owner), GFP_KERNEL);
 	s->preempt = kcalloc(desc->num_sms, sizeof(*s->preempt), GFP_KERNEL);
-	s->slots = kcalloc(desc->num_sms * desc->max_tbs_per_sm,
+	/* Slots beyond max_tbs_per_sm hold blocks under Virtual Thread. */
+	s->slots = kcalloc(desc->num_sms * VGPU_SMST_MAX_SLOTS,
 			   sizeof(*s->slots), GFP_KERNEL);
 	if (!s->sm_owner || !s->preempt || !s->slots || vgpu_tlp_attach(s)) {
 		vgpu_tlp_detach(s);
@@ -236,6 +237,8 @@ int vgpu_sched_attach(struct vgpu_sched *s,
 		return -ENOMEM;
 	}
 	s->smst.mode = vgpu_sched_alloc_mode(s);
+	/* A new daemon and SMST start without Virtual Thread. */
+	s->virtual_thread_pending = s->virtual_thread != VGPU_VT_OFF;
 	s->desc = *desc;
 	s->sink = sink;
 	s->sink_ctx = sink_ctx;
@@ -381,13 +384,40 @@ static bool vgpu_sched_emit_setting(struct vgpu_sched *s, u16 op, u16 flags,
 }
 
 /*
- * Issues %VGPU_CMD_SET_KERNEL_SCHED, %VGPU_CMD_SET_WARP_SCHED and
- * %VGPU_CMD_SET_SUBCORE_ASSIGN where due, in that order; false when the
+ * vgpu_sched_emit_virtual_thread() - Issues %VGPU_CMD_SET_VIRTUAL_THREAD
+ * if it is due and no TB is placed, and switches the SMST with it, so
+ * that every TB runs under the mode it was dispatched in; false when the
  * ring is full.
+ */
+static bool vgpu_sched_emit_virtual_thread(struct vgpu_sched *s)
+{
+	struct vgpu_cmd cmd = {
+		.op = VGPU_CMD_SET_VIRTUAL_THREAD,
+		.flags = s->virtual_thread,
+	};
+	u32 sm;
+
+	if (!s->virtual_thread_pending || !s->attached)
+		return true;
+	for (sm = 0; sm < s->smst.num_sms; sm++)
+		if (!vgpu_smst_sm_empty(&s->smst, sm))
+			return true;
+	if (!vgpu_sched_emit(s, &cmd))
+		return false;
+	WARN_ON(vgpu_smst_set_vt(&s->smst, s->virtual_thread));
+	s->virtual_thread_pending = false;
+	return true;
+}
+
+/*
+ * Issues %VGPU_CMD_SET_KERNEL_SCHED, %VGPU_CMD_SET_WARP_SCHED,
+ * %VGPU_CMD_SET_SUBCORE_ASSIGN and %VGPU_CMD_SET_VIRTUAL_THREAD where due,
+ * in that order; false when the ring is full.
  */
 static bool vgpu_sched_emit_kernel_sched(struct vgpu_sched *s)
 {
-	return vgpu_sched_emit_setting(s, VGPU_CMD_SET_KERNEL_SCHED,
+	return vgpu_sched_emit_virtual_thread(s) &&
+	       vgpu_sched_emit_setting(s, VGPU_CMD_SET_KERNEL_SCHED,
 				       s->kernel_sched,
 				       &s->kernel_sched_pending) &&
 	       vgpu_sched_emit_setting(s, VGPU_CMD_SET_WARP_SCHED,
@@ -491,6 +521,27 @@ void vgpu_sched_set_subcore_assign(struct vgpu_sched *s,
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_subcore_assign);
 
 /**
+ * vgpu_sched_set_virtual_thread() - choose the Virtual Thread mode.
+ * @s: the scheduler.
+ * @mode: &enum vgpu_virtual_thread, below %VGPU_VT_COUNT.
+ *
+ * Kept across re-attach. The daemon and the SMST take it together once no
+ * TB is placed (at once on an idle device); TBs dispatched until then
+ * run under the previous mode. Caller holds the device lock.
+ */
+void vgpu_sched_set_virtual_thread(struct vgpu_sched *s,
+				   enum vgpu_virtual_thread mode)
+{
+	lockdep_assert_held(s->lock);
+	if (s->virtual_thread == mode && !s->virtual_thread_pending)
+		return;
+	s->virtual_thread = mode;
+	s->virtual_thread_pending = s->attached && s->smst.vt != mode;
+	vgpu_sched_send_settings(s);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_virtual_thread);
+
+/**
  * vgpu_sched_detach() - the backend went away.
  * @s: the scheduler.
  * @error: error for every job that has not finished (-EIO).
@@ -515,7 +566,7 @@ void vgpu_sched_detach(struct vgpu_sched *s, int error)
 	if (s->slots) {
 		u32 i;
 
-		for (i = 0; i < s->smst.num_sms * s->smst.max_tbs; i++) {
+		for (i = 0; i < s->smst.num_sms * VGPU_SMST_MAX_SLOTS; i++) {
 			vgpu_sched_ctx_free(s, s->slots[i].pending);
 			vgpu_sched_ctx_free(s, s->slots[i].restored);
 		}
@@ -1063,9 +1114,13 @@ int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 
 	lockdep_assert_held(s->lock);
 	sl = vgpu_smst_slot(&s->smst, sm, slot);
-	if (!s->tb_status || !sl || !sl->job)
+	/*
+	 * The table has max_tbs_per_sm slots per SM: the blocks Virtual
+	 * Thread holds beyond them are not reported.
+	 */
+	if (!s->tb_status || !sl || !sl->job || slot >= s->desc.max_tbs_per_sm)
 		return -ENODATA;
-	ts = &s->tb_status[sm * s->smst.max_tbs + slot];
+	ts = &s->tb_status[sm * s->desc.max_tbs_per_sm + slot];
 	if (READ_ONCE(ts->job) != sl->job->id || READ_ONCE(ts->tb) != sl->tb)
 		return -ENODATA;
 	*warp_insts = READ_ONCE(ts->warp_insts);

@@ -408,6 +408,12 @@ struct vgpu_sched_preempt_stats {
  *	vgpu_subcore_assign_mode), sent as @warp_sched is with
  *	%VGPU_CMD_SET_SUBCORE_ASSIGN.
  * @subcore_assign_pending: @subcore_assign still has to be sent.
+ * @virtual_thread: Virtual Thread (&enum vgpu_virtual_thread; Yoon et
+ *	al.): whether SMs take TBs up to their capacity limit; kept across
+ *	re-attach.
+ * @virtual_thread_pending: @virtual_thread still has to be sent with
+ *	%VGPU_CMD_SET_VIRTUAL_THREAD and applied to the SMST; that waits
+ *	until no TB is placed (vgpu_sched_emit_virtual_thread()).
  * @job_timeout_us: the device's time limit of a job, in simulated
  *	microseconds from its first dispatch; 0 none (vgpu_sched_deadline()).
  * @sync_quantum: while blocks run, the hardware comes back to the
@@ -476,6 +482,8 @@ struct vgpu_sched {
 	bool warp_sched_pending;
 	enum vgpu_subcore_assign_mode subcore_assign;
 	bool subcore_assign_pending;
+	enum vgpu_virtual_thread virtual_thread;
+	bool virtual_thread_pending;
 	u32 job_timeout_us;
 	u32 sync_quantum;
 	u32 clock_hold_ms;
@@ -526,6 +534,8 @@ void vgpu_sched_send_kernel_sched(struct vgpu_sched *s);
 void vgpu_sched_set_warp_sched(struct vgpu_sched *s, enum vgpu_warp_sched mode);
 void vgpu_sched_set_subcore_assign(struct vgpu_sched *s,
 				   enum vgpu_subcore_assign_mode mode);
+void vgpu_sched_set_virtual_thread(struct vgpu_sched *s,
+				   enum vgpu_virtual_thread mode);
 
 /* vgpu_sched_cancel.c */
 u64 vgpu_cycle_add(u64 cycle, u64 delta);
@@ -550,7 +560,7 @@ u64 vgpu_sched_ctx_addr(const void *ctx);
 static inline struct vgpu_sched_slot *vgpu_sched_slot_of(struct vgpu_sched *s,
 							 u32 sm, u32 slot)
 {
-	return &s->slots[sm * s->smst.max_tbs + slot];
+	return &s->slots[sm * VGPU_SMST_MAX_SLOTS + slot];
 }
 
 void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot);

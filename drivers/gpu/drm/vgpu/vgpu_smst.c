@@ -104,6 +104,9 @@ int vgpu_smst_init(struct vgpu_smst *st, const struct vgpu_device_desc *desc)
 	st->warp_size = desc->warp_size;
 	st->max_tbs = desc->max_tbs_per_sm;
 	st->max_threads = desc->max_threads_per_sm;
+	st->sched_tbs = st->max_tbs;
+	st->sched_threads = st->max_threads;
+	st->vt = VGPU_VT_OFF;
 	st->reg_granule = desc->warp_size * desc->reg_alloc_unit;
 	st->reg_units = desc->regs_per_sm / st->reg_granule;
 	st->shared_unit = desc->shared_alloc_unit;
@@ -239,6 +242,23 @@ static int vgpu_smst_dir(const struct vgpu_smst *st, const struct vgpu_sm *sm,
 	return -ENOSPC;
 }
 
+/*
+ * What a TB takes on an SM: under Virtual Thread (%VGPU_VT_ON) its
+ * shared-memory range also holds the state saved when it is swapped out
+ * (Yoon et al. Sec. IV-B, the context region), so that the capacity limit
+ * accounts for it.
+ */
+static struct vgpu_tb_res vgpu_smst_taken(const struct vgpu_smst *st,
+					  const struct vgpu_tb_res *res)
+{
+	struct vgpu_tb_res r = *res;
+
+	if (st->vt == VGPU_VT_ON)
+		r.shared += round_up(vgpu_vt_ctx_bytes(res->warps),
+				     st->shared_unit);
+	return r;
+}
+
 static bool vgpu_smst_find(const struct vgpu_smst *st, const struct vgpu_sm *sm,
 			   const struct vgpu_tb_res *res,
 			   const struct vgpu_kcb_entry *job, bool *top,
@@ -311,12 +331,13 @@ bool vgpu_smst_can_fit_job(const struct vgpu_smst *st, u32 sm,
 			   const struct vgpu_tb_res *res,
 			   const struct vgpu_kcb_entry *job)
 {
+	struct vgpu_tb_res t = vgpu_smst_taken(st, res);
 	unsigned long r, s;
 	bool top, claim;
 
 	if (sm >= st->num_sms || !vgpu_smst_res_valid(st, res))
 		return false;
-	return vgpu_smst_find(st, &st->sms[sm], res, job, &top, &claim, &r,
+	return vgpu_smst_find(st, &st->sms[sm], &t, job, &top, &claim, &r,
 			      &s);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_can_fit_job);
@@ -333,13 +354,14 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_can_fit_job);
 bool vgpu_smst_totals_fit(const struct vgpu_smst *st, u32 sm,
 			  const struct vgpu_tb_res *res)
 {
+	struct vgpu_tb_res t = vgpu_smst_taken(st, res);
 	const struct vgpu_sm *s;
 
 	if (sm >= st->num_sms)
 		return false;
 	s = &st->sms[sm];
-	return s->free_slots && res->threads <= s->free_threads &&
-	       res->regs <= s->free_regs && res->shared <= s->free_shared;
+	return s->free_slots && t.threads <= s->free_threads &&
+	       t.regs <= s->free_regs && t.shared <= s->free_shared;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_totals_fit);
 
@@ -373,14 +395,15 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_note_refusal);
 u32 vgpu_smst_occupancy(const struct vgpu_smst *st,
 			const struct vgpu_tb_res *res)
 {
+	struct vgpu_tb_res t = vgpu_smst_taken(st, res);
 	u32 n = st->max_tbs;
 
-	if (res->threads)
-		n = min(n, st->max_threads / res->threads);
-	if (res->regs)
-		n = min(n, st->reg_units * st->reg_granule / res->regs);
-	if (res->shared)
-		n = min(n, st->shared_units * st->shared_unit / res->shared);
+	if (t.threads)
+		n = min(n, st->max_threads / t.threads);
+	if (t.regs)
+		n = min(n, st->reg_units * st->reg_granule / t.regs);
+	if (t.shared)
+		n = min(n, st->shared_units * st->shared_unit / t.shared);
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_occupancy);
@@ -480,12 +503,16 @@ int vgpu_smst_alloc(struct vgpu_smst *st, u32 sm,
 {
 	unsigned long reg_unit, shared_unit;
 	struct vgpu_smst_slot *sl;
+	struct vgpu_tb_res taken;
 	struct vgpu_sm *s;
 	bool top, claim;
 	u32 slot;
 
 	if (sm >= st->num_sms || !job || !vgpu_smst_res_valid(st, res))
 		return -EINVAL;
+	/* The slot records what the TB takes, context area included. */
+	taken = vgpu_smst_taken(st, res);
+	res = &taken;
 	s = &st->sms[sm];
 	if (!vgpu_smst_find(st, s, res, job, &top, &claim, &reg_unit,
 			    &shared_unit))
@@ -657,3 +684,41 @@ u32 vgpu_smst_kernel_tbs(const struct vgpu_smst *st, u32 sm,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_kernel_tbs);
+
+static_assert(VGPU_VT_MAX_TBS == VGPU_SMST_MAX_SLOTS);
+
+/**
+ * vgpu_smst_set_vt() - switch the table to or from Virtual Thread.
+ * @st: the table, every SM empty.
+ * @mode: &enum vgpu_virtual_thread.
+ *
+ * Under %VGPU_VT_ON and %VGPU_VT_MAX an SM takes TBs up to its capacity
+ * limit (registers, shared memory) instead of its scheduling limit
+ * (Yoon et al. Sec. III): %VGPU_VT_MAX_TBS slots and the threads of
+ * %VGPU_VT_VIRTUAL_WARPS warps; %VGPU_VT_ON adds each TB's context area to
+ * its shared memory (vgpu_smst_taken()).
+ *
+ * Return: 0, -EINVAL for an unknown mode, or -EBUSY while a TB is placed.
+ */
+int vgpu_smst_set_vt(struct vgpu_smst *st, enum vgpu_virtual_thread mode)
+{
+	u32 i;
+
+	if (mode >= VGPU_VT_COUNT)
+		return -EINVAL;
+	for (i = 0; i < st->num_sms; i++)
+		if (!vgpu_smst_sm_empty(st, i))
+			return -EBUSY;
+	st->vt = mode;
+	st->max_tbs = mode == VGPU_VT_OFF ? st->sched_tbs : VGPU_VT_MAX_TBS;
+	st->max_threads = st->sched_threads;
+	if (mode != VGPU_VT_OFF)
+		st->max_threads = max(st->sched_threads,
+				      VGPU_VT_VIRTUAL_WARPS * st->warp_size);
+	for (i = 0; i < st->num_sms; i++) {
+		st->sms[i].free_slots = st->max_tbs;
+		st->sms[i].free_threads = st->max_threads;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_set_vt);

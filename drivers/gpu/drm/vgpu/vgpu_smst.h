@@ -13,6 +13,8 @@
 #include <linux/bits.h>
 #include <linux/types.h>
 
+#include <drm/vgpu_backend.h>
+
 struct vgpu_device_desc;
 struct vgpu_kcb_entry;
 
@@ -122,8 +124,17 @@ struct vgpu_sm {
  * struct vgpu_smst - the SM Status Table.
  * @num_sms: SMs in @sms.
  * @warp_size: threads per warp.
- * @max_tbs: TB slots per SM.
- * @max_threads: thread slots per SM.
+ * @max_tbs: TB slots per SM: @sched_tbs, or %VGPU_VT_MAX_TBS under
+ *	Virtual Thread.
+ * @max_threads: thread slots per SM: @sched_threads, or the threads of
+ *	%VGPU_VT_VIRTUAL_WARPS warps (at least @sched_threads) under Virtual
+ *	Thread.
+ * @sched_tbs: the scheduling limit of TBs (&vgpu_device_desc.max_tbs_per_sm).
+ * @sched_threads: the scheduling limit of threads
+ *	(&vgpu_device_desc.max_threads_per_sm).
+ * @vt: &enum vgpu_virtual_thread (vgpu_smst_set_vt()); under
+ *	%VGPU_VT_ON every TB's shared-memory range ends in its
+ *	vgpu_vt_ctx_bytes() context area.
  * @reg_granule: registers per allocation granule (warp size × register
  *	allocation unit): a warp's registers are a whole number of granules.
  * @reg_units: register granules per SM.
@@ -142,6 +153,9 @@ struct vgpu_smst {
 	u32 warp_size;
 	u32 max_tbs;
 	u32 max_threads;
+	u32 sched_tbs;
+	u32 sched_threads;
+	enum vgpu_virtual_thread vt;
 	u32 reg_granule;
 	u32 reg_units;
 	u32 shared_unit;
@@ -197,5 +211,6 @@ int vgpu_smst_preempt_victim(const struct vgpu_smst *st, u32 sm,
 			     const struct vgpu_kcb_entry *job);
 u32 vgpu_smst_kernel_tbs(const struct vgpu_smst *st, u32 sm,
 			 const struct vgpu_kcb_entry *job);
+int vgpu_smst_set_vt(struct vgpu_smst *st, enum vgpu_virtual_thread mode);
 
 #endif /* _VGPU_SMST_H_ */
