@@ -4,6 +4,8 @@
  */
 #include "workload.h"
 
+#include "compiler/vgpu_compile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +68,8 @@ const struct vgpu_workload *const vgpu_workloads[] = {
 	NULL,
 };
 
+unsigned int workload_compile_opts;
+
 const struct vgpu_workload *vgpu_workload_find(const char *name)
 {
 	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
@@ -96,7 +100,14 @@ int workload_load(struct vgpu_device *dev, const char *name, const char *entry,
 		snprintf(msg, msglen, "no PTX for workload '%s'", name);
 		return -ENOENT;
 	}
-	ret = vgpu_program_create_ptx(dev, ptx->text, ptx->len, prog, err, sizeof(err));
+	ret = vgpu_program_create_ptx_opts(dev, ptx->text, ptx->len, workload_compile_opts, prog,
+					   err, sizeof(err));
+	if (ret == -EINVAL && (workload_compile_opts & VGPU_COMPILE_VIRTUAL_TB) &&
+	    strstr(err, "virtual thread blocks: ")) {
+		/* refused: the original kernels run, and the result line says why */
+		snprintf(msg, msglen, "%s.ptx: %s", name, err);
+		ret = vgpu_program_create_ptx(dev, ptx->text, ptx->len, prog, err, sizeof(err));
+	}
 	if (ret) {
 		snprintf(msg, msglen, "loading %s.ptx: %s", name,
 			 err[0] ? err : strerror(-ret));

@@ -113,6 +113,12 @@ static int compile(struct compiler *cc, const char *src, size_t len, void **imag
 int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_size,
 		     char *err, size_t errlen)
 {
+	return vgpu_compile_ptx_opts(src, len, 0, image, image_size, err, errlen);
+}
+
+int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,
+			  size_t *image_size, char *err, size_t errlen)
+{
 	struct compiler *cc;
 	int ret;
 
@@ -120,9 +126,16 @@ int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_si
 	*image_size = 0;
 	if (errlen && err)
 		err[0] = 0;
+	if (opts & ~VGPU_COMPILE_OPTS) {
+		if (errlen && err)
+			snprintf(err, errlen, "unknown compile options 0x%x",
+				 opts & ~VGPU_COMPILE_OPTS);
+		return -EINVAL;
+	}
 	cc = calloc(1, sizeof(*cc));
 	if (!cc)
 		return -ENOMEM;
+	cc->opts = opts;
 	cc->err = err;
 	cc->errlen = err ? errlen : 0;
 	ret = compile(cc, src, len, image, image_size);
