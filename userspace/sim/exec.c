@@ -841,6 +841,7 @@ uint32_t vtb_next(struct tb *tb, struct warp *w)
 		tb->vt_hi = want;
 	}
 	w->vt_iter = want;
+	w->it_start = w->insts;
 	return tb->vt_idx[want & 1];
 }
 

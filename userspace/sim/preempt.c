@@ -53,6 +53,7 @@ struct ctx_warp {
 	uint32_t extra[32];
 	uint32_t vt_iter;	/* virtual block: the warp's iteration (version 2) */
 	uint64_t insts;		/* warp instructions issued (version 2) */
+	uint64_t it_start;	/* insts at its last NEXTTB (version 2) */
 };
 
 _Static_assert(sizeof(struct ctx_header) <= VGPU_CTX_HEADER_BYTES, "context header");
@@ -147,6 +148,7 @@ void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now)
 		memcpy(cw.extra, w->regs + (size_t)nr * 32, sizeof(cw.extra));
 		cw.vt_iter = w->vt_iter;
 		cw.insts = w->insts;
+		cw.it_start = w->it_start;
 		memcpy(p + o.warps + (uint64_t)i * VGPU_CTX_WARP_BYTES, &cw, sizeof(cw));
 		memcpy(p + o.regs + (uint64_t)i * 32 * nr * 4, w->regs, (size_t)32 * nr * 4);
 	}
@@ -222,6 +224,7 @@ bool ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr)
 		memcpy(w->regs + (size_t)nr * 32, cw.extra, sizeof(cw.extra));
 		w->vt_iter = cw.vt_iter;
 		w->insts = cw.insts;
+		w->it_start = cw.it_start;
 		memcpy(w->regs, p + o.regs + (uint64_t)i * 32 * nr * 4, (size_t)32 * nr * 4);
 	}
 	memcpy(tb->shared, p + o.shared, tb->shared_bytes);

@@ -1204,6 +1204,7 @@ int vgpu_sim_warp_sched_cmd(struct vgpu_sim *s, uint32_t mode)
 		[VGPU_WARP_SCHED_ELF_NEWCAR] = VGPU_SCHED_ELF,
 		[VGPU_WARP_SCHED_ELF_PP] = VGPU_SCHED_ELF,
 		[VGPU_WARP_SCHED_RBA] = VGPU_SCHED_RBA,
+		[VGPU_WARP_SCHED_PROGRESS] = VGPU_SCHED_PROGRESS,
 	};
 
 	if (mode >= VGPU_WARP_SCHED_COUNT)

@@ -121,7 +121,8 @@ struct warp {
 	uint32_t wid;		/* warp id on the SM (sub-core assignment) */
 	uint64_t car_until;	/* NewCAR: its last queued request's re-execution */
 	uint64_t iline;		/* L1I line of the last fetch + 1 */
-	uint64_t insts;		/* warp instructions issued: its progress */
+	uint64_t insts;		/* warp instructions issued */
+	uint64_t it_start;	/* insts when it took its logical block (NEXTTB) */
 	uint32_t vt_iter;	/* virtual block: NEXTTBs executed (its iteration) */
 	int sp;
 	struct simt stack[SIMT_STACK_MAX];
@@ -281,6 +282,11 @@ uint8_t ka_join(struct vgpu_sim *s, struct sm *sm, struct job *j);
 void ka_leave(struct vgpu_sim *s, struct sm *sm, uint8_t kidx);
 void ka_update(const struct vgpu_sim *s, struct sm *sm);
 void ka_restart(struct vgpu_sim *s, struct sm *sm);
+
+/* sched_progress.c: the progress-aware scheduler (seed 003 §4.3.2) */
+struct warp *progress_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now);
+struct warp *progress_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+			      const uint8_t *tag, uint8_t want, const uint32_t *last);
 
 /* sched.c: ELF's priority at instruction @pc; RBA's score of a warp slot. */
 uint8_t job_elf_prio(const struct elf_pt *pt, uint32_t n, uint32_t pc);
