@@ -120,7 +120,7 @@ struct warp *progress_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uin
 {
 	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
 	struct tb_prog cache[64];	/* max_tbs_per_sm <= 64 (config_check()) */
-	struct prog_key best, key;
+	struct prog_key best = { 0 }, key;
 	struct warp *pick = NULL;
 	uint32_t n = 0;
 

@@ -36,6 +36,7 @@ extern const struct vgpu_workload workload_pathfinder;
 extern const struct vgpu_workload workload_sortnet;
 extern const struct vgpu_workload workload_fdtd2d;
 extern const struct vgpu_workload workload_gaussian;
+extern const struct vgpu_workload workload_mandel;
 
 /* The suite, in the order vgpu list and vgpu run --all show it. */
 const struct vgpu_workload *const vgpu_workloads[] = {
@@ -65,6 +66,7 @@ const struct vgpu_workload *const vgpu_workloads[] = {
 	&workload_sortnet,
 	&workload_fdtd2d,
 	&workload_gaussian,
+	&workload_mandel,
 	NULL,
 };
 
