@@ -71,7 +71,7 @@ struct vgpu_program_header {
 #define VGPU_ENTRY_HAS_ATOMICS		_BITUL(0)
 /** The entry may store to global memory it also reads. */
 #define VGPU_ENTRY_HAS_GLOBAL_RMW	_BITUL(1)
-/**
+/*
  * The entry is virtualised (virtual thread blocks): a persistent-thread
  * loop that takes logical block indices with NEXTTB until the grid is
  * done, so a launch runs only as many blocks as fill the device.

@@ -784,17 +784,6 @@ static int ptxas_compare(const char *ptxas, const char *rel)
 	return 0;
 }
 
-/* CHECK that frees what the test holds (goto out). */
-#define MCHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("#   %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-			goto out; \
-		} \
-	} while (0)
-
 /* A 2D-grid kernel with an early return: what the transformation rewrites. */
 static const char vtb_src[] =
 	".version 7.0\n.target sm_75\n.address_size 64\n"

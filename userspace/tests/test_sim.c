@@ -1745,16 +1745,6 @@ static int t_narrow(void)
 /* ------------------------------------------------------------------ */
 /* timing model: validation micro-benchmarks (userspace/tests/ptx/microbench.ptx) */
 
-#define MCHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("#   %s:%d: ", __FILE__, __LINE__); \
-			printf(__VA_ARGS__); \
-			printf("\n"); \
-			goto out; \
-		} \
-	} while (0)
-
 /* A model of @preset with "key", "value" overrides (NULL-terminated). */
 static int mb_init(struct env *e, struct prog *p, const char *preset, const char *const *kv,
 		   uint64_t size)

@@ -140,6 +140,8 @@ void *cc_alloc(struct compiler *cc, size_t size);
 void cc_free(struct compiler *cc, void *p);
 void *cc_grow(struct compiler *cc, void *p, size_t *cap, size_t n, size_t elem);
 
+/* @in as an unguarded @op of @type at PTX line @line, with no operands. */
+void ins_init(struct ins *in, int op, int type, int line);
 int ptx_parse(struct compiler *cc, const char *src, size_t len);
 /* virtual_tb.c: rewrites @e into the persistent-thread form (seed 003 §4.1). */
 void vtb_transform(struct compiler *cc, struct entry *e);

@@ -376,19 +376,9 @@ static struct ins *emit_raw(struct parser *P, int op, int type, bool guarded)
 
 	e->ins = cc_grow(P->cc, e->ins, &e->cap, e->nins + 1, sizeof(*e->ins));
 	in = &e->ins[e->nins++];
-	memset(in, 0, sizeof(*in));
-	in->op = op;
-	in->type = type;
+	ins_init(in, op, type, P->line);
 	in->g = guarded ? P->guard : -1;
 	in->gneg = guarded && P->gneg;
-	in->d = -1;
-	in->q = -1;
-	in->p = -1;
-	in->p2 = -1;
-	in->label = -1;
-	in->line = P->line;
-	for (int i = 0; i < 4; i++)
-		in->vec[i] = -1;
 	return in;
 }
 

@@ -79,6 +79,22 @@ void *cc_grow(struct compiler *cc, void *p, size_t *cap, size_t n, size_t elem)
 	return np;
 }
 
+void ins_init(struct ins *in, int op, int type, int line)
+{
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->type = type;
+	in->g = -1;
+	in->d = -1;
+	in->q = -1;
+	in->p = -1;
+	in->p2 = -1;
+	in->label = -1;
+	in->line = line;
+	for (int i = 0; i < 4; i++)
+		in->vec[i] = -1;
+}
+
 static void cleanup(struct compiler *cc)
 {
 	for (size_t i = 0; i < cc->nentries; i++) {

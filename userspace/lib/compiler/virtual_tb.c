@@ -67,18 +67,7 @@ static struct ins *wrap_ins(struct ins *out, size_t *n, const struct entry *e, i
 {
 	struct ins *in = &out[(*n)++];
 
-	memset(in, 0, sizeof(*in));
-	in->op = op;
-	in->type = type;
-	in->g = -1;
-	in->d = -1;
-	in->q = -1;
-	in->p = -1;
-	in->p2 = -1;
-	in->label = -1;
-	in->line = e->line;
-	for (int i = 0; i < 4; i++)
-		in->vec[i] = -1;
+	ins_init(in, op, type, e->line);
 	return in;
 }
 
