@@ -303,7 +303,7 @@ static void knob_choices(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "kernel_sched"),
 			   "none [lrr] ipr fair\n");
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "warp_sched"),
-			   "[config] lrr gto two-level elf elf-newcar elf++ rba\n");
+			   "[config] lrr gto two-level elf elf-newcar elf++ rba progress\n");
 	KUNIT_EXPECT_EQ(test, knob_store(d, "warp_sched", "elf++\n"), 0);
 	KUNIT_EXPECT_EQ(test, d->s.warp_sched, VGPU_WARP_SCHED_ELF_PP);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "warp_sched", "elf+"), -EINVAL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit: launch validation (vgpu_submit_validate()) and the check of the
+ * KUnit: launch validation (vgpu_submit_validate(), with the blocks of a
+ * virtualised entry, vgpu_virtual_tbs()) and the check of the
  * hardware description a daemon attaches with
  * (vgpu_desc_validate()). Both are pure functions.
  */
@@ -91,6 +92,29 @@ static void submit_good(struct kunit *test)
 	c->args.grid[2] = 1;
 	KUNIT_EXPECT_EQ(test, check(test), 0);
 	KUNIT_EXPECT_EQ(test, c->num_tbs, U32_MAX);
+}
+
+/*
+ * A virtualised entry runs with the blocks that fill the device: 8 slots of
+ * each of the 2 SMs (threads would allow 16, registers 15), fewer when the
+ * grid has fewer, 2 per SM when shared memory allows only 2.
+ */
+static void submit_virtual(struct kunit *test)
+{
+	struct submit_ctx *c = test->priv;
+
+	c->entries[0].flags = VGPU_ENTRY_VIRTUAL_TB;
+	KUNIT_ASSERT_EQ(test, check(test), 0);
+	KUNIT_EXPECT_EQ(test, c->num_tbs, 16);
+	KUNIT_EXPECT_EQ(test, vgpu_virtual_tbs(&c->desc, &c->res), 16);
+	c->args.grid[0] = 5;
+	KUNIT_ASSERT_EQ(test, check(test), 0);
+	KUNIT_EXPECT_EQ(test, c->num_tbs, 10);
+	c->args.grid[0] = 100;
+	c->args.dynamic_shared = 20000;
+	KUNIT_ASSERT_EQ(test, check(test), 0);
+	KUNIT_EXPECT_EQ(test, c->res.shared, 21120);
+	KUNIT_EXPECT_EQ(test, c->num_tbs, 4);
 }
 
 static void submit_einval(struct kunit *test)
@@ -245,6 +269,7 @@ static void desc_bad(struct kunit *test)
 
 static struct kunit_case vgpu_submit_cases[] = {
 	KUNIT_CASE(submit_good),
+	KUNIT_CASE(submit_virtual),
 	KUNIT_CASE(submit_einval),
 	KUNIT_CASE(submit_e2big),
 	KUNIT_CASE(desc_good),

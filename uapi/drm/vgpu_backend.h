@@ -383,6 +383,8 @@ static inline __u32 vgpu_vt_swap_cycles(__u32 warps)
  * @VGPU_WARP_SCHED_ELF_PP: ELF++: ELF, NewCAR and next-line instruction
  *	prefetch.
  * @VGPU_WARP_SCHED_RBA: register-bank-aware scheduling.
+ * @VGPU_WARP_SCHED_PROGRESS: progress-aware scheduling of virtual thread
+ *	blocks (Anantpur and Govindarajan, §4.3.2).
  * @VGPU_WARP_SCHED_COUNT: number of values.
  */
 enum vgpu_warp_sched {
@@ -394,6 +396,7 @@ enum vgpu_warp_sched {
 	VGPU_WARP_SCHED_ELF_NEWCAR = 5,
 	VGPU_WARP_SCHED_ELF_PP = 6,
 	VGPU_WARP_SCHED_RBA = 7,
+	VGPU_WARP_SCHED_PROGRESS = 8,
 	VGPU_WARP_SCHED_COUNT
 };
 

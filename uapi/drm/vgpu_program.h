@@ -17,7 +17,7 @@
 
 #define VGPU_PROGRAM_MAGIC		0x55504756u	/* "VGPU" */
 #define VGPU_PROGRAM_VERSION_MAJOR	1
-#define VGPU_PROGRAM_VERSION_MINOR	1
+#define VGPU_PROGRAM_VERSION_MINOR	2
 /** Largest program image accepted by DRM_IOCTL_VGPU_PROGRAM_CREATE. */
 #define VGPU_PROGRAM_MAX_SIZE		(16u << 20)
 #define VGPU_PROGRAM_MAX_ENTRIES	256
@@ -71,6 +71,12 @@ struct vgpu_program_header {
 #define VGPU_ENTRY_HAS_ATOMICS		_BITUL(0)
 /** The entry may store to global memory it also reads. */
 #define VGPU_ENTRY_HAS_GLOBAL_RMW	_BITUL(1)
+/*
+ * The entry is virtualised (virtual thread blocks): a persistent-thread
+ * loop that takes logical block indices with NEXTTB until the grid is
+ * done, so a launch runs only as many blocks as fill the device.
+ */
+#define VGPU_ENTRY_VIRTUAL_TB		_BITUL(2)
 
 /**
  * struct vgpu_program_entry - one kernel entry point (.entry in PTX).

@@ -229,11 +229,18 @@ int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
 int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len,
 			    struct vgpu_program **out, char *err, size_t errlen)
 {
+	return vgpu_program_create_ptx_opts(dev, ptx, len, 0, out, err, errlen);
+}
+
+int vgpu_program_create_ptx_opts(struct vgpu_device *dev, const char *ptx, size_t len,
+				 unsigned int opts, struct vgpu_program **out, char *err,
+				 size_t errlen)
+{
 	void *image = NULL;
 	size_t size = 0;
 	int ret;
 
-	ret = vgpu_compile_ptx(ptx, len, &image, &size, err, errlen);
+	ret = vgpu_compile_ptx_opts(ptx, len, opts, &image, &size, err, errlen);
 	if (ret)
 		return ret;
 	ret = vgpu_program_create_image(dev, image, size, out);

@@ -64,6 +64,10 @@ void vgpu_bo_destroy(struct vgpu_bo *bo);
 /* Compiles PTX and loads it; on a compile error @err says which line. */
 int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len,
 			    struct vgpu_program **out, char *err, size_t errlen);
+/* The same with VGPU_COMPILE_* options (compiler/vgpu_compile.h). */
+int vgpu_program_create_ptx_opts(struct vgpu_device *dev, const char *ptx, size_t len,
+				 unsigned int opts, struct vgpu_program **out, char *err,
+				 size_t errlen);
 /* Loads an already compiled image (copied). */
 int vgpu_program_create_image(struct vgpu_device *dev, const void *image,
 			      size_t size, struct vgpu_program **out);

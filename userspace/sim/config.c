@@ -223,7 +223,7 @@ static const struct key {
 };
 
 static const char *const sched_names[VGPU_SCHED_COUNT_] = {
-	"lrr", "gto", "two-level", "elf", "rba",
+	"lrr", "gto", "two-level", "elf", "rba", "progress",
 };
 /* subcore_assign (enum vgpu_subcore_assign; sub-core paper Sec. IV-B) */
 static const char *const subcore_names[VGPU_SUBCORE_COUNT_] = { "rr", "srr", "shuffle" };

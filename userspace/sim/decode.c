@@ -38,6 +38,8 @@ static bool op_type_ok(unsigned int op, unsigned int t, unsigned int m)
 		return t_num(t);
 	case VGPU_OP_S2R:
 		return (t == VGPU_T_U32 || t == VGPU_T_U64) && m < VGPU_SR_COUNT_;
+	case VGPU_OP_NEXTTB:
+		return t == VGPU_T_U32 && m == 0;
 	case VGPU_OP_LEAD: case VGPU_OP_PACK:
 		return t == VGPU_T_U64;
 	case VGPU_OP_UNPK:
@@ -216,6 +218,9 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 			memcpy(&ext, code + (size_t)(k + 1) * 8, 8);
 		}
 		if (!op_type_ok(op, t, m))
+			goto out;
+		/* logical block indices exist only in a virtualised entry */
+		if (op == VGPU_OP_NEXTTB && !(j->entry.flags & VGPU_ENTRY_VIRTUAL_TB))
 			goto out;
 		map[k - first] = (int32_t)n;
 		d->op = op;

@@ -824,6 +824,55 @@ static uint64_t sreg(struct vgpu_sim *s, struct sm *sm, struct warp *w, unsigned
 }
 
 /* ------------------------------------------------------------------ */
+/*
+ * Virtual thread blocks (seed 003 §4.2.1). The first warp of a block to
+ * ask for iteration i takes the next logical index from the job's counter
+ * (GPU-wide, in the serial phase: SMs in index order, so the order is
+ * deterministic); its siblings asking for iteration i get the same index.
+ * Past the grid every warp gets vt_total, which the wrapper exits on.
+ */
+uint32_t vtb_next(struct tb *tb, struct warp *w)
+{
+	struct job *j = tb->job;
+	uint32_t want = w->vt_iter + 1;
+
+	if (want > tb->vt_hi) {
+		tb->vt_idx[want & 1] = j->vt_next < j->vt_total ? j->vt_next++ : j->vt_total;
+		tb->vt_hi = want;
+	}
+	w->vt_iter = want;
+	w->it_start = w->insts;
+	return tb->vt_idx[want & 1];
+}
+
+uint32_t vtb_min(const struct tb *tb)
+{
+	uint32_t m = UINT32_MAX;
+
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		const struct warp *w = &tb->warps[i];
+
+		if (w->state != W_DONE && w->sp && w->vt_iter < m)
+			m = w->vt_iter;
+	}
+	return m;
+}
+
+bool vtb_wait(const struct tb *tb, const struct warp *w, const struct dinst *d)
+{
+	unsigned int sp;
+
+	if (w->vt_iter <= tb->vt_min)
+		return false;
+	/* ahead of a sibling: a new index would make the difference 2 */
+	if (d->op == VGPU_OP_NEXTTB)
+		return w->vt_iter == tb->vt_hi;
+	if (d->op != VGPU_OP_LD && d->op != VGPU_OP_ST && d->op != VGPU_OP_ATOM)
+		return false;
+	/* a generic address may be a shared one */
+	sp = VGPU_M_MEM_SP(d->mod);
+	return sp == VGPU_SP_SHARED || sp == VGPU_SP_GENERIC;
+}
 
 static int push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 {
@@ -856,6 +905,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	if ((d->flags & DI_IB) && m)
 		tb->crossed_boundary = true;
 	tb->warp_insts++;
+	w->insts++;
 	w->ready = now + s->lat[d->lat];
 	top->pc = pc + 1;
 	t = d->type;
@@ -919,6 +969,14 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		break;
 	case VGPU_OP_LEAD:
 		LANES(m) S64(D, l, j->desc.data_addr + G64(B, l));
+		break;
+	case VGPU_OP_NEXTTB:
+		/* one fetch for the warp, every lane gets it (§4.2.1) */
+		if (m) {
+			uint32_t v = vtb_next(tb, w);
+
+			LANES(m) D[l] = v;
+		}
 		break;
 	case VGPU_OP_CVTA: {
 		unsigned int sp = mod & 7;

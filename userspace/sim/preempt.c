@@ -19,7 +19,7 @@
 #include "sim_int.h"
 
 #define CTX_MAGIC	0x58544356u	/* "VCTX" */
-#define CTX_VERSION	1
+#define CTX_VERSION	2
 #define CTX_F_CROSSED	1u	/* the block crossed its idempotence boundary */
 #define CTX_F_IDEAL	2u	/* saved by VGPU_PREEMPT_IDEAL: restores at no cost */
 
@@ -35,6 +35,9 @@ struct ctx_header {
 	uint64_t warp_insts;	/* executed before the switch */
 	uint64_t saved_cycle;	/* when the save completed */
 	uint32_t sm, slot;	/* where the block ran */
+	/* virtual block: struct tb vt_hi, vt_idx (version 2) */
+	uint32_t vt_hi;
+	uint32_t vt_idx[2];
 };
 
 struct ctx_simt {
@@ -48,6 +51,9 @@ struct ctx_warp {
 	struct ctx_simt stack[SIMT_STACK_MAX];
 	/* the row past the last register: the high half of a 64-bit pair there */
 	uint32_t extra[32];
+	uint32_t vt_iter;	/* virtual block: the warp's iteration (version 2) */
+	uint64_t insts;		/* warp instructions issued (version 2) */
+	uint64_t it_start;	/* insts at its last NEXTTB (version 2) */
 };
 
 _Static_assert(sizeof(struct ctx_header) <= VGPU_CTX_HEADER_BYTES, "context header");
@@ -122,6 +128,8 @@ void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now)
 	h.saved_cycle = now;
 	h.sm = tb->sm;
 	h.slot = tb->slot;
+	h.vt_hi = tb->vt_hi;
+	memcpy(h.vt_idx, tb->vt_idx, sizeof(h.vt_idx));
 	/* padding too: the save area's contents depend on the block alone */
 	memset(p, 0, o.regs);
 	memcpy(p, &h, sizeof(h));
@@ -138,6 +146,9 @@ void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now)
 			cw.stack[k] = (struct ctx_simt){ w->stack[k].pc, w->stack[k].rpc,
 							 w->stack[k].mask };
 		memcpy(cw.extra, w->regs + (size_t)nr * 32, sizeof(cw.extra));
+		cw.vt_iter = w->vt_iter;
+		cw.insts = w->insts;
+		cw.it_start = w->it_start;
 		memcpy(p + o.warps + (uint64_t)i * VGPU_CTX_WARP_BYTES, &cw, sizeof(cw));
 		memcpy(p + o.regs + (uint64_t)i * 32 * nr * 4, w->regs, (size_t)32 * nr * 4);
 	}
@@ -170,6 +181,10 @@ int ctx_check(const struct vgpu_sim *s, const struct job *j, uint32_t index, uin
 		       sizeof(cw));
 		if (cw.state > CTX_W_DONE ||
 		    (cw.state == CTX_W_DONE ? cw.sp != 0 : cw.sp < 1 || cw.sp > SIMT_STACK_MAX))
+			return -EINVAL;
+		/* a virtual block's live warps are in its last two iterations */
+		if (cw.state != CTX_W_DONE &&
+		    (cw.vt_iter > h.vt_hi || cw.vt_iter + 1 < h.vt_hi))
 			return -EINVAL;
 		nlive += cw.state != CTX_W_DONE;
 		nbar += cw.state == CTX_W_BAR;
@@ -207,9 +222,15 @@ bool ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr)
 			w->stack[k] = (struct simt){ cw.stack[k].pc, cw.stack[k].rpc,
 						     cw.stack[k].mask };
 		memcpy(w->regs + (size_t)nr * 32, cw.extra, sizeof(cw.extra));
+		w->vt_iter = cw.vt_iter;
+		w->insts = cw.insts;
+		w->it_start = cw.it_start;
 		memcpy(w->regs, p + o.regs + (uint64_t)i * 32 * nr * 4, (size_t)32 * nr * 4);
 	}
 	memcpy(tb->shared, p + o.shared, tb->shared_bytes);
 	memcpy(tb->local, p + o.local, (size_t)tb->nwarps * 32 * j->entry.local_per_thread);
+	tb->vt_hi = h.vt_hi;
+	memcpy(tb->vt_idx, h.vt_idx, sizeof(tb->vt_idx));
+	tb->vt_min = vtb_min(tb);
 	return h.flags & CTX_F_IDEAL;
 }

@@ -28,6 +28,11 @@
  *              cycle, so the queue is its busy time beyond now); the
  *              lowest score issues, ties to the oldest warp.
  *
+ *   progress   progress-aware (seed 003 §4.3.2; sched_progress.c): Barrier
+ *              blocks, lagging warps of blocks whose warps are in two
+ *              iterations of the virtual-block loop, the other blocks by
+ *              progress, then the leading warps.
+ *
  * A new policy adds an ops table here and an enum value in vgpu_sim.h.
  *
  * Kernel-aware warp scheduling (thesis Ch. V §5.4.3, §5.5.2; config key
@@ -345,6 +350,7 @@ static const struct sched_ops ops[VGPU_SCHED_COUNT_] = {
 	[VGPU_SCHED_TWO_LEVEL] = { "two-level", tl_pick, tl_issued, tl_pick_in },
 	[VGPU_SCHED_ELF] = { "elf", elf_pick, nop_issued, elf_pick_in },
 	[VGPU_SCHED_RBA] = { "rba", rba_pick, nop_issued, rba_pick_in },
+	[VGPU_SCHED_PROGRESS] = { "progress", progress_pick, nop_issued, progress_pick_in },
 };
 
 /* The sub-core of warp id @w (sub-core paper Sec. IV-B). */

@@ -321,6 +321,9 @@ static void itime_of(const struct vgpu_sim *s, const struct job *j, const struct
 		t->lat = 1;
 		t->ii = 1;
 		break;
+	case VGPU_OP_NEXTTB:
+		t->flags |= IT_SERIAL;
+		break;
 	case VGPU_OP_CVT:
 		mixed = true;
 		if (f64 || VGPU_M_CVT_ST(m) == VGPU_T_F64) {
@@ -450,6 +453,11 @@ static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 	ret = sim_decode(s, j, s->vram + d->program_addr, d->program_size);
 	if (ret)
 		return ret;
+	j->virt = j->entry.flags & VGPU_ENTRY_VIRTUAL_TB;
+	/* the logical grid; the launch dispatches only the blocks that fill the GPU */
+	if ((uint64_t)d->grid[0] * d->grid[1] * d->grid[2] > UINT32_MAX)
+		return -EINVAL;
+	j->vt_total = d->grid[0] * d->grid[1] * d->grid[2];
 	j->tim = malloc(sizeof(*j->tim) * (j->ncode ? j->ncode : 1));
 	if (!j->tim)
 		return -ENOMEM;
@@ -723,6 +731,11 @@ static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
 		return;
 	}
 	pc = w->stack[w->sp - 1].pc;
+	if (j->virt && pc < j->ncode && w->state == W_RUN && vtb_wait(w->tb, w, &j->code[pc])) {
+		w->state = W_VTB;
+		sim_wsync(sm, w);
+		return;
+	}
 	if (pc >= j->ncode) {
 		w->ready = r;
 		w->elf = VGPU_ELF_MAX_SCORE;
@@ -1458,6 +1471,7 @@ int vgpu_sim_warp_sched_cmd(struct vgpu_sim *s, uint32_t mode)
 		[VGPU_WARP_SCHED_ELF_NEWCAR] = VGPU_SCHED_ELF,
 		[VGPU_WARP_SCHED_ELF_PP] = VGPU_SCHED_ELF,
 		[VGPU_WARP_SCHED_RBA] = VGPU_SCHED_RBA,
+		[VGPU_WARP_SCHED_PROGRESS] = VGPU_SCHED_PROGRESS,
 	};
 
 	if (mode >= VGPU_WARP_SCHED_COUNT)
@@ -1817,6 +1831,54 @@ static void release_barrier(struct vgpu_sim *s, struct sm *sm, struct tb *tb, ui
 }
 
 /*
+ * A virtual block after an instruction of one of its warps: when its
+ * lowest iteration moved on, the warps waiting for it (W_VTB) try again;
+ * a barrier is the barrier of the lowest iteration: it releases when every
+ * live warp there has arrived, while warps of the next iteration that
+ * reached a barrier wait for their siblings to come (seed 003 §4.4).
+ */
+static void vtb_update(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
+{
+	uint32_t m = vtb_min(tb), n = 0, nb = 0;
+
+	(void)s;
+	if (m != tb->vt_min) {
+		tb->vt_min = m;
+		for (uint32_t i = 0; i < tb->nwarps; i++) {
+			struct warp *w = &tb->warps[i];
+
+			if (w->state == W_VTB) {
+				w->state = W_RUN;
+				warp_prepare(sm, w, now);
+			}
+		}
+	}
+	if (!tb->at_bar)
+		return;
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		const struct warp *w = &tb->warps[i];
+
+		if (w->state != W_DONE && w->vt_iter == m) {
+			n++;
+			nb += w->state == W_BAR;
+		}
+	}
+	if (!nb || nb < n)
+		return;
+	for (uint32_t i = 0; i < tb->nwarps; i++) {
+		struct warp *w = &tb->warps[i];
+
+		if (w->state == W_BAR && w->vt_iter == m) {
+			w->state = W_RUN;
+			if (w->ready <= now)
+				w->ready = now + 1;
+			sim_wsync(sm, w);
+		}
+	}
+	tb->at_bar -= nb;
+}
+
+/*
  * Register banks and operand collectors (sub-core paper Sec. II, Table II:
  * 2 banks and 2 collector units per sub-core). The instruction takes the
  * collector unit free first; each source register is read from bank
@@ -1903,7 +1965,8 @@ static bool next_is_global_mem(const struct warp *w)
 	const struct job *j = w->tb->job;
 	uint32_t pc = w->stack[w->sp - 1].pc;
 
-	return pc < j->ncode && (j->tim[pc].flags & (IT_MEM | IT_SM_MEM)) == IT_MEM;
+	return pc < j->ncode && ((j->tim[pc].flags & (IT_MEM | IT_SM_MEM)) == IT_MEM ||
+				 (j->tim[pc].flags & IT_SERIAL));
 }
 
 /* Issues @w on scheduler @k at @now. */
@@ -1959,7 +2022,10 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	} else {
 		warp_prepare(sm, w, now);
 	}
-	release_barrier(s, sm, tb, now);
+	if (j->virt)
+		vtb_update(s, sm, tb, now);
+	else
+		release_barrier(s, sm, tb, now);
 }
 
 /*

@@ -80,14 +80,24 @@ struct job {
 	/* ELF's program points from the image's analysis section (none: 0) */
 	struct elf_pt elf[VGPU_ELF_SLOTS];
 	uint32_t nelf;
+	/*
+	 * virtual thread blocks (seed 003 §4.2.1; VGPU_ENTRY_VIRTUAL_TB): the
+	 * next logical block index NEXTTB hands out and the grid's blocks;
+	 * written in the serial phase only
+	 */
+	bool virt;
+	uint32_t vt_next, vt_total;
 };
 
 struct simt {
 	uint32_t pc, rpc, mask;
 };
 
-/* W_STOP: a block being switched out (preempt.c); prev_state keeps what it was */
-enum { W_RUN = 0, W_BAR, W_DONE, W_STOP };
+/*
+ * W_STOP: a block being switched out (preempt.c); prev_state keeps what it was.
+ * W_VTB: a warp of a virtual block ahead of a sibling, waiting (vtb_wait()).
+ */
+enum { W_RUN = 0, W_BAR, W_DONE, W_STOP, W_VTB };
 
 struct tb;
 
@@ -111,6 +121,9 @@ struct warp {
 	uint32_t wid;		/* warp id on the SM (sub-core assignment) */
 	uint64_t car_until;	/* NewCAR: its last queued request's re-execution */
 	uint64_t iline;		/* L1I line of the last fetch + 1 */
+	uint64_t insts;		/* warp instructions issued */
+	uint64_t it_start;	/* insts when it took its logical block (NEXTTB) */
+	uint32_t vt_iter;	/* virtual block: NEXTTBs executed (its iteration) */
 	int sp;
 	struct simt stack[SIMT_STACK_MAX];
 };
@@ -133,6 +146,13 @@ struct tb {
 	bool paused;		/* DYNCTA: issues last (vgpu_sim_set_tb_paused()) */
 	uint8_t kidx;		/* its kernel's index on the SM (struct kern) */
 	bool ended;		/* ended in this cycle; finished in its serial phase */
+	/*
+	 * virtual block (seed 003 §4.2.1): the highest iteration given a
+	 * logical index, the indices of iterations vt_hi - 1 and vt_hi (at
+	 * [iteration & 1]), and the lowest iteration of a live warp
+	 */
+	uint32_t vt_hi, vt_min;
+	uint32_t vt_idx[2];
 	int end_status;
 	/* PREEMPT SWITCH under way: its context goes to @save_addr at @switch_at */
 	bool switching;
@@ -298,6 +318,11 @@ void ka_restart(struct vgpu_sim *s, struct sm *sm);
 /* sched.c: the pick of scheduler @k of an SM with paused blocks (DYNCTA) */
 struct warp *pause_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now);
 
+/* sched_progress.c: the progress-aware scheduler (seed 003 §4.3.2) */
+struct warp *progress_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now);
+struct warp *progress_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
+			      const uint8_t *tag, uint8_t want, const uint32_t *last);
+
 /* sched.c: ELF's priority at instruction @pc; RBA's score of a warp slot. */
 uint8_t job_elf_prio(const struct elf_pt *pt, uint32_t n, uint32_t pc);
 uint32_t rba_score(const struct vgpu_sim *s, const struct sm *sm, uint32_t k, uint32_t slot,
@@ -344,6 +369,18 @@ int ctx_check(const struct vgpu_sim *s, const struct job *j, uint32_t index, uin
  */
 /* Returns true for a context an ideal switch saved: it loads at no cost. */
 bool ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr);
+
+/*
+ * exec.c: virtual blocks. vtb_next() is NEXTTB's value for @w (the serial
+ * phase: it takes from the job's counter); vtb_wait() whether @w's next
+ * instruction @d must wait for a sibling (seed 003 §4.2.1: iterations of a
+ * block's warps differ by at most 1; §4.4: shared memory only once every
+ * sibling has left the previous iteration); vtb_min() the lowest iteration
+ * of a live warp.
+ */
+uint32_t vtb_next(struct tb *tb, struct warp *w);
+bool vtb_wait(const struct tb *tb, const struct warp *w, const struct dinst *d);
+uint32_t vtb_min(const struct tb *tb);
 
 /* timing model: can scheduler @k issue the warp in @slot at @now? */
 static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot, uint64_t now)

@@ -33,6 +33,7 @@ enum vgpu_sched_policy {
 	VGPU_SCHED_TWO_LEVEL,	/* two-level active/pending sets (Narasiman et al.) */
 	VGPU_SCHED_ELF,		/* earliest load first (thesis Ch. III) */
 	VGPU_SCHED_RBA,		/* register-bank-aware (sub-core paper Sec. IV) */
+	VGPU_SCHED_PROGRESS,	/* progress-aware, virtual blocks (seed 003 §4.3.2) */
 	VGPU_SCHED_COUNT_
 };
 

@@ -21,6 +21,17 @@
 		} \
 	} while (0)
 
+/* CHECK that jumps to the test's "out:" label, which frees what it holds. */
+#define MCHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("#   %s:%d: ", __FILE__, __LINE__); \
+			printf(__VA_ARGS__); \
+			printf("\n"); \
+			goto out; \
+		} \
+	} while (0)
+
 /* Prints the test's line; @r is its result (0 passed). */
 void report(const char *name, int r);
 /* Prints "N passed, N failed"; returns the exit status. */

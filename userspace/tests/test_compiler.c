@@ -784,6 +784,101 @@ static int ptxas_compare(const char *ptxas, const char *rel)
 	return 0;
 }
 
+/* A 2D-grid kernel with an early return: what the transformation rewrites. */
+static const char vtb_src[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry v(.param .u64 out, .param .u32 n)\n{\n"
+	"	.reg .pred %p<2>;\n	.reg .b32 %r<8>;\n	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n	ld.param.u32 %r1, [n];\n"
+	"	mov.u32 %r2, %ctaid.x;\n	mov.u32 %r3, %ctaid.y;\n	mov.u32 %r4, %tid.x;\n"
+	"	mad.lo.s32 %r5, %r3, 1000, %r2;\n	mad.lo.s32 %r5, %r5, 64, %r4;\n"
+	"	setp.ge.u32 %p1, %r5, %r1;\n	@%p1 ret;\n"
+	"	mul.wide.u32 %rd2, %r5, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r5;\n	ret;\n}\n";
+
+/* @body wrapped into an entry with a pointer parameter, compiled virtualised. */
+static int vtb_compile(const char *body, struct img *im)
+{
+	char src[2048];
+
+	snprintf(src, sizeof(src),
+		 ".version 7.0\n.target sm_75\n.address_size 64\n"
+		 ".visible .entry k(.param .u64 p)\n{\n"
+		 "	.reg .b32 %%r<4>;\n	.reg .b64 %%rd<2>;\n"
+		 "	ld.param.u64 %%rd1, [p];\n%s	ret;\n}\n", body);
+	im->ret = vgpu_compile_ptx_opts(src, strlen(src), VGPU_COMPILE_VIRTUAL_TB, &im->p,
+					&im->size, im->err, sizeof(im->err));
+	return im->ret;
+}
+
+/*
+ * --virtual-tb: the entry is flagged; one NEXTTB (an idempotence boundary)
+ * heads the loop; %ctaid is no longer read; the one EXIT is the guarded one
+ * after NEXTTB and both returns branch back to it. Kernels whose blocks may
+ * synchronise with each other are refused, naming the line.
+ */
+static int t_virtual_tb(void)
+{
+	const struct vgpu_program_header *h;
+	const struct vgpu_program_entry *e;
+	const uint64_t *code;
+	uint32_t nexttb = 0, at = 0, exits = 0, ctaid = 0, back = 0;
+	struct img im = { 0 }, plain = { 0 };
+	int r = -1;
+
+	MCHECK(compile_str(vtb_src, &plain) == 0, "plain: %s", plain.err);
+	MCHECK(!(entry(&plain, "v")->flags & VGPU_ENTRY_VIRTUAL_TB), "plain entry flagged");
+	im.ret = vgpu_compile_ptx_opts(vtb_src, strlen(vtb_src), VGPU_COMPILE_VIRTUAL_TB, &im.p,
+				       &im.size, im.err, sizeof(im.err));
+	MCHECK(im.ret == 0, "virtual: %s", im.err);
+	MCHECK(check_image(&im) == 0, "image");
+	h = hdr(&im);
+	e = entry(&im, "v");
+	MCHECK(e->flags & VGPU_ENTRY_VIRTUAL_TB, "flag");
+	code = (const uint64_t *)((const uint8_t *)im.p + h->code_offset);
+	for (uint32_t k = e->code_start / 8; k < e->code_end / 8; k++) {
+		uint64_t w = code[k];
+
+		if (VGPU_I_OP(w) == VGPU_OP_NEXTTB) {
+			nexttb++;
+			at = k;
+			MCHECK(w & VGPU_I_BOUNDARY, "NEXTTB is not a boundary");
+		}
+		exits += VGPU_I_OP(w) == VGPU_OP_EXIT;
+		MCHECK(VGPU_I_OP(w) != VGPU_OP_EXIT || (w & VGPU_I_GE), "unguarded EXIT at %u", k);
+		ctaid += VGPU_I_OP(w) == VGPU_OP_S2R && VGPU_I_MOD(w) >= VGPU_SR_CTAID_X &&
+			 VGPU_I_MOD(w) <= VGPU_SR_CTAID_Z;
+		if (VGPU_I_OP(w) == VGPU_OP_BRA && (uint32_t)code[k + 1] == at && nexttb)
+			back++;
+		if (w & VGPU_I_X)
+			k++;
+	}
+	MCHECK(nexttb == 1 && exits == 1 && ctaid == 0 && back == 2,
+	       "NEXTTB %u, EXIT %u, %%ctaid reads %u, branches back %u", nexttb, exits, ctaid,
+	       back);
+	free(im.p);
+	im.p = NULL;
+
+	MCHECK(vtb_compile("	atom.global.add.u32 %r1, [%rd1], 1;\n", &im) == -EINVAL &&
+	       strstr(im.err, "ptx:9: virtual thread blocks:") &&
+	       strstr(im.err, "global atomic"), "atom result: %d '%s'", im.ret, im.err);
+	MCHECK(vtb_compile("	membar.gl;\n", &im) == -EINVAL &&
+	       strstr(im.err, "ptx:9: virtual thread blocks:") && strstr(im.err, "fence"),
+	       "membar.gl: %d '%s'", im.ret, im.err);
+	MCHECK(vtb_compile("	red.global.add.u32 [%rd1], 1;\n	membar.cta;\n", &im) == 0,
+	       "red and membar.cta: %s", im.err);
+	free(im.p);
+	im.p = NULL;
+	MCHECK(vgpu_compile_ptx_opts(vtb_src, strlen(vtb_src), 0x80, &im.p, &im.size, im.err,
+				     sizeof(im.err)) == -EINVAL &&
+	       strstr(im.err, "unknown compile options"), "unknown option: '%s'", im.err);
+	r = 0;
+out:
+	free(im.p);
+	free(plain.p);
+	return r;
+}
+
 static int t_ptxas(void)
 {
 	static const char *const files[] = {
@@ -813,6 +908,7 @@ int main(void)
 	       t_idempotence());
 	report("reconvergence points on nested divergent loops", t_reconvergence());
 	report("ELF program points: a loop with loads; merging to 32 slots", t_elf());
+	report("virtual thread blocks: the rewritten entry; refusals name the line", t_virtual_tb());
 	report("registers and shared memory printed next to ptxas -v (when installed)", t_ptxas());
 	return test_summary();
 }

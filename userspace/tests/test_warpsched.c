@@ -4,8 +4,9 @@
  * (userspace/sim/sched.c) on hand-built warp states: ELF's priorities from
  * program points and its pick order, RBA's scores from known register bank
  * queues and its pick order, the sub-core assignments (round robin, skewed
- * round robin, Shuffle) for given warp counts, and ELF's program points as
- * the model reads them from a compiled image.
+ * round robin, Shuffle) for given warp counts, ELF's program points as the
+ * model reads them from a compiled image, and the progress-aware order of
+ * virtual thread blocks (sched_progress.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -304,6 +305,131 @@ static int t_elf_image(void)
 	return 0;
 }
 
+/*
+ * Progress-aware scheduling (seed 003 §4.3.2) on one scheduler with five
+ * blocks of a virtualised kernel, progress in instructions since the warp's
+ * last NEXTTB:
+ *   slot 0, A: Barrier, 1 of 2 warps waiting; A0 progress 9
+ *   slot 1, B: DiffIter, lowest iteration 1: B0 (1, 50), B1 (2, 5), B2 (1, 10)
+ *   slot 2, C: SameIter: C0 30, C1 70 (block 100)
+ *   slot 3, D: SameIter: D0 200
+ *   slot 4, E: Barrier, 2 of 3 warps waiting; E2 progress 1
+ * Fast phase: E2 A0 (more waiting first) B2 B0 (lagging, less progress
+ * first) D0 C1 C0 (more progress first) B1 (leading). Slow phase, the last
+ * logical block handed out: SameIter least progress first, C0 C1 D0.
+ */
+#define PW	11
+
+struct pstate {
+	struct vgpu_sim s;
+	struct sm sm;
+	struct job job;
+	struct tb *tb[5];
+	struct wsum sum[PW];
+	struct warp *ws[PW];
+	uint32_t ord[PW], nord[1];
+	uint64_t fu_free[FU_N];
+};
+
+static void pstate_init(struct pstate *p)
+{
+	static const struct { uint8_t tb, iter, bar; uint32_t prog; } w[PW] = {
+		{ 0, 1, 0, 9 }, { 0, 1, 1, 4 },
+		{ 1, 1, 0, 50 }, { 1, 2, 0, 5 }, { 1, 1, 0, 10 },
+		{ 2, 1, 0, 30 }, { 2, 1, 0, 70 },
+		{ 3, 1, 0, 200 },
+		{ 4, 1, 1, 3 }, { 4, 1, 1, 2 }, { 4, 1, 0, 1 },
+	};
+	static const uint32_t nw[5] = { 2, 3, 2, 1, 3 };
+	uint32_t idx[5] = { 0 };
+
+	memset(p, 0, sizeof(*p));
+	p->s.cfg.schedulers_per_sm = 1;
+	p->s.cfg.scheduler = VGPU_SCHED_PROGRESS;
+	p->s.sched = sched_get(VGPU_SCHED_PROGRESS);
+	p->job.virt = true;
+	p->job.vt_next = 5;
+	p->job.vt_total = 10;
+	for (uint32_t b = 0; b < 5; b++) {
+		p->tb[b] = calloc(1, sizeof(*p->tb[b]) + sizeof(struct warp) * nw[b]);
+		p->tb[b]->job = &p->job;
+		p->tb[b]->slot = b;
+		p->tb[b]->nwarps = nw[b];
+		p->tb[b]->vt_min = 1;
+	}
+	p->sm.nws = PW;
+	p->sm.nsched = 1;
+	p->sm.sum = p->sum;
+	p->sm.ws = p->ws;
+	p->sm.ord = p->ord;
+	p->sm.nord = p->nord;
+	p->sm.ordcap = PW;
+	p->sm.t.fu_free = p->fu_free;
+	for (uint32_t i = 0; i < PW; i++) {
+		struct tb *tb = p->tb[w[i].tb];
+		struct warp *x = &tb->warps[idx[w[i].tb]++];
+
+		x->tb = tb;
+		x->slot = i;
+		x->sp = 1;
+		x->age = i;
+		x->vt_iter = w[i].iter;
+		x->insts = 1000 + w[i].prog;
+		x->it_start = 1000;
+		x->state = w[i].bar ? W_BAR : W_RUN;
+		tb->at_bar += w[i].bar;
+		p->ws[i] = x;
+		p->sum[i] = (struct wsum){ .ready = w[i].bar ? UINT64_MAX : 100, .fu = FU_SP,
+					   .run = !w[i].bar };
+		p->ord[p->nord[0]++] = i;
+	}
+}
+
+static void pstate_fini(struct pstate *p)
+{
+	for (uint32_t b = 0; b < 5; b++)
+		free(p->tb[b]);
+}
+
+static int progress_order(bool slow, const uint32_t *want, uint32_t n)
+{
+	struct pstate p;
+	struct warp *w;
+	uint32_t got = 0;
+	int r = 0;
+
+	pstate_init(&p);
+	if (slow)
+		p.job.vt_next = p.job.vt_total;
+	while ((w = p.s.sched->pick(&p.s, &p.sm, 0, 100))) {
+		if (got >= n || w->slot != want[got]) {
+			printf("#   %s phase, pick %u: slot %u, want %d\n", slow ? "slow" : "fast",
+			       got, w->slot, got < n ? (int)want[got] : -1);
+			r = -1;
+			break;
+		}
+		got++;
+		p.sum[w->slot].ready = UINT64_MAX;
+	}
+	if (!r && got != n) {
+		printf("#   %s phase: %u picks, want %u\n", slow ? "slow" : "fast", got, n);
+		r = -1;
+	}
+	pstate_fini(&p);
+	return r;
+}
+
+static int t_progress(void)
+{
+	/* slots: A0 0, A1 1, B0 2, B1 3, B2 4, C0 5, C1 6, D0 7, E0 8, E1 9, E2 10 */
+	static const uint32_t fast[] = { 10, 0, 4, 2, 7, 6, 5, 3 };
+	static const uint32_t slow[] = { 10, 0, 4, 2, 5, 6, 7, 3 };
+
+	CHECK(progress_order(false, fast, 8) == 0, "fast phase");
+	CHECK(progress_order(true, slow, 8) == 0, "slow phase");
+	return 0;
+}
+
 int main(void)
 {
 	report("ELF priorities from load, branch and merged program points", t_elf_prio());
@@ -313,5 +439,7 @@ int main(void)
 	report("sub-core assignment: round robin, SRR (W + W/N) mod N, Shuffle balanced and "
 	       "deterministic", t_subcore());
 	report("the model reads ELF's program points from a compiled image", t_elf_image());
+	report("progress-aware: Barrier, lagging DiffIter, SameIter by progress (least first "
+	       "when slow), leading DiffIter", t_progress());
 	return test_summary();
 }

@@ -5,6 +5,7 @@
  *   vgpu run NAME [--size small|default|large|N] [--seed S]
  *                                         run a workload, check it, print figures
  *   vgpu run --all [--size ...] [--seed S] every workload, one line each
+ *   vgpu run ... --virtual-tb               kernels in virtual thread blocks
  *   vgpu run ... --local [--gpu NAME] [--config FILE] [--threads N] [--stats]
  *                                         on the GPU model in this process (no
  *                                         vgpu.ko, no vgpud); --stats prints the
@@ -12,7 +13,8 @@
  *   vgpu bench model-speed [...]          how fast the model simulates (bench.c)
  *   vgpu list                             the workload suite and its metadata
  *   vgpu info                             the device's parameters
- *   vgpu compile FILE.ptx [-o OUT]        compile PTX; print the disassembly
+ *   vgpu compile FILE.ptx [--virtual-tb] [-o OUT]  compile PTX; print the disassembly;
+ *                                         --virtual-tb: virtual thread blocks
  *   vgpu ptx FILE.ptx                     resources and analyses per entry
  *   vgpu top [--interval MS] [--once] [--count N]  live view of the device (top.c)
  */
@@ -33,8 +35,11 @@
 static int usage(FILE *f, int status)
 {
 	fprintf(f,
-		"usage: vgpu run NAME [--size small|default|large|N] [--seed S] [LOCAL]\n"
-		"       vgpu run --all [--size small|default|large|N] [--seed S] [LOCAL]\n"
+		"usage: vgpu run NAME [--size small|default|large|N] [--seed S] [--virtual-tb] [LOCAL]\n"
+		"       vgpu run --all [--size small|default|large|N] [--seed S] [--virtual-tb]"
+		" [LOCAL]\n"
+		"         --virtual-tb: kernels compiled into virtual thread blocks (a kernel\n"
+		"                       refused runs as it is; its line gives the reason)\n"
 		"         LOCAL: --local [--gpu NAME] [--config FILE] [--threads N] [--stats]\n"
 		"                [--set KEY=VALUE]... [--vram-mb N] [-j N]\n"
 		"           --local: run on vgpu's command processor and the GPU model in this\n"
@@ -46,7 +51,7 @@ static int usage(FILE *f, int status)
 		" [--size small|default|large|N] [--threads N]\n"
 		"       vgpu list\n"
 		"       vgpu info\n"
-		"       vgpu compile FILE.ptx [-o IMAGE]\n"
+		"       vgpu compile FILE.ptx [--virtual-tb] [-o IMAGE]\n"
 		"       vgpu ptx FILE.ptx   resources and analyses per entry (like ptxas -v)\n"
 		"       vgpu top [--interval MS] [--once] [--count N]   live view of the device\n");
 	return status;
@@ -118,8 +123,8 @@ static int run_one(struct vgpu_device *dev, const struct vgpu_workload *w,
 		return 1;
 	}
 	printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%" PRIu64
-	       " size=%" PRIu64 "\n", w->name, res.cycles, res.warp_insts, res.launches,
-	       res.tbs, args->size);
+	       " size=%" PRIu64 "%s%s\n", w->name, res.cycles, res.warp_insts, res.launches,
+	       res.tbs, args->size, msg[0] ? " note: " : "", msg);
 	fflush(stdout);
 	return 0;
 }
@@ -174,8 +179,9 @@ static int print_local(const struct vgpu_workload *w, const struct workload_args
 		print_stats_row(w, r);
 	} else {
 		printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%"
-		       PRIu64 " size=%" PRIu64 "\n", w->name, r->res.cycles, r->res.warp_insts,
-		       r->res.launches, r->res.tbs, args->size);
+		       PRIu64 " size=%" PRIu64 "%s%s\n", w->name, r->res.cycles,
+		       r->res.warp_insts, r->res.launches, r->res.tbs, args->size,
+		       r->msg[0] ? " note: " : "", r->msg);
 	}
 	fflush(stdout);
 	return r->ret ? 1 : 0;
@@ -249,6 +255,7 @@ static int cmd_run(int argc, char **argv)
 		{ "set", required_argument, NULL, 'E' },
 		{ "vram-mb", required_argument, NULL, 'V' },
 		{ "jobs", required_argument, NULL, 'j' },
+		{ "virtual-tb", no_argument, NULL, 'v' },
 		{ 0 },
 	};
 	struct workload_args args = { .seed = 1 }, largs[64];
@@ -308,6 +315,9 @@ static int cmd_run(int argc, char **argv)
 			break;
 		case 'S':
 			stats = 1;
+			break;
+		case 'v':
+			workload_compile_opts |= VGPU_COMPILE_VIRTUAL_TB;
 			break;
 		default:
 			return usage(stderr, 2);
@@ -425,6 +435,7 @@ static int cmd_info(void)
 static int cmd_compile(int argc, char **argv)
 {
 	const char *in = NULL, *out = NULL;
+	unsigned int opts = 0;
 	char err[512] = "";
 	void *image = NULL;
 	size_t size = 0, len;
@@ -435,6 +446,8 @@ static int cmd_compile(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
+		else if (strcmp(argv[i], "--virtual-tb") == 0)
+			opts |= VGPU_COMPILE_VIRTUAL_TB;
 		else if (!in)
 			in = argv[i];
 		else
@@ -459,7 +472,7 @@ static int cmd_compile(int argc, char **argv)
 	}
 	fclose(f);
 	src[len] = '\0';
-	ret = vgpu_compile_ptx(src, len, &image, &size, err, sizeof(err));
+	ret = vgpu_compile_ptx_opts(src, len, opts, &image, &size, err, sizeof(err));
 	free(src);
 	if (ret) {
 		fprintf(stderr, "%s: %s\n", in, err[0] ? err : strerror(-ret));

@@ -4,6 +4,8 @@
  */
 #include "workload.h"
 
+#include "compiler/vgpu_compile.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +36,7 @@ extern const struct vgpu_workload workload_pathfinder;
 extern const struct vgpu_workload workload_sortnet;
 extern const struct vgpu_workload workload_fdtd2d;
 extern const struct vgpu_workload workload_gaussian;
+extern const struct vgpu_workload workload_mandel;
 
 /* The suite, in the order vgpu list and vgpu run --all show it. */
 const struct vgpu_workload *const vgpu_workloads[] = {
@@ -63,8 +66,11 @@ const struct vgpu_workload *const vgpu_workloads[] = {
 	&workload_sortnet,
 	&workload_fdtd2d,
 	&workload_gaussian,
+	&workload_mandel,
 	NULL,
 };
+
+unsigned int workload_compile_opts;
 
 const struct vgpu_workload *vgpu_workload_find(const char *name)
 {
@@ -96,7 +102,14 @@ int workload_load(struct vgpu_device *dev, const char *name, const char *entry,
 		snprintf(msg, msglen, "no PTX for workload '%s'", name);
 		return -ENOENT;
 	}
-	ret = vgpu_program_create_ptx(dev, ptx->text, ptx->len, prog, err, sizeof(err));
+	ret = vgpu_program_create_ptx_opts(dev, ptx->text, ptx->len, workload_compile_opts, prog,
+					   err, sizeof(err));
+	if (ret == -EINVAL && (workload_compile_opts & VGPU_COMPILE_VIRTUAL_TB) &&
+	    strstr(err, "virtual thread blocks: ")) {
+		/* refused: the original kernels run, and the result line says why */
+		snprintf(msg, msglen, "%s.ptx: %s", name, err);
+		ret = vgpu_program_create_ptx(dev, ptx->text, ptx->len, prog, err, sizeof(err));
+	}
 	if (ret) {
 		snprintf(msg, msglen, "loading %s.ptx: %s", name,
 			 err[0] ? err : strerror(-ret));

@@ -89,6 +89,14 @@ struct vgpu_workload {
 extern const struct vgpu_workload *const vgpu_workloads[];
 const struct vgpu_workload *vgpu_workload_find(const char *name);
 
+/*
+ * VGPU_COMPILE_* options workload_load() compiles with (vgpu run
+ * --virtual-tb). A program the option refuses is compiled without it, and
+ * the refusal is left in the workload's message (a successful run returns
+ * with it).
+ */
+extern unsigned int workload_compile_opts;
+
 /* Helpers shared by the workloads (workload.c). */
 const struct vgpu_embedded_ptx *workload_ptx(const char *name);
 /* Compiles and loads the workload's PTX and finds @entry in it. */

@@ -72,6 +72,7 @@ enum vgpu_op {
 	VGPU_OP_CVTA = 11,	/* d = a converted; mod: space | to */
 	VGPU_OP_PACK = 12,	/* d(64) = a | b << 32 */
 	VGPU_OP_UNPK = 13,	/* d(32) = half mod (0 low, 1 high) of a(64) */
+	VGPU_OP_NEXTTB = 14,	/* d = the warp's next logical block index */
 
 	/* integer and float arithmetic (type selects) */
 	VGPU_OP_ADD = 16,

@@ -21,6 +21,8 @@
 #include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
 
+#include "vgpu_compile.h"
+
 /* Virtual register classes. */
 enum vclass { VC_32 = 0, VC_16, VC_64, VC_PRED };
 
@@ -64,6 +66,7 @@ struct ins {
 	bool boundary;		/* idempotence boundary (VGPU_I_BOUNDARY) */
 	bool internal;		/* ATOM of a lowering (bar.red), not of the PTX */
 	bool nc;		/* ld.global.nc: read-only while the kernel runs */
+	bool gpu_scope;		/* membar/fence beyond the block (gl, gpu, sys) */
 };
 
 /* Parameter of an entry. */
@@ -126,6 +129,7 @@ struct compiler {
 	int errcode;
 	void **scratch;		/* cc_alloc'd blocks, freed on error */
 	size_t nscratch, scap;
+	unsigned int opts;	/* VGPU_COMPILE_* */
 };
 
 /* Reports "ptx:LINE: msg" and unwinds to vgpu_compile_ptx(). */
@@ -136,7 +140,11 @@ void *cc_alloc(struct compiler *cc, size_t size);
 void cc_free(struct compiler *cc, void *p);
 void *cc_grow(struct compiler *cc, void *p, size_t *cap, size_t n, size_t elem);
 
+/* @in as an unguarded @op of @type at PTX line @line, with no operands. */
+void ins_init(struct ins *in, int op, int type, int line);
 int ptx_parse(struct compiler *cc, const char *src, size_t len);
+/* virtual_tb.c: rewrites @e into the persistent-thread form (seed 003 §4.1). */
+void vtb_transform(struct compiler *cc, struct entry *e);
 void cg_entry(struct compiler *cc, struct entry *e);
 int cg_image(struct compiler *cc, void **image, size_t *size);
 

@@ -19,6 +19,7 @@ static const char *op_name(unsigned int op)
 		[VGPU_OP_BAR] = "bar", [VGPU_OP_MEMBAR] = "membar", [VGPU_OP_TRAP] = "trap",
 		[VGPU_OP_MOV] = "mov", [VGPU_OP_S2R] = "s2r", [VGPU_OP_LEAD] = "lead",
 		[VGPU_OP_CVTA] = "cvta", [VGPU_OP_PACK] = "pack", [VGPU_OP_UNPK] = "unpk",
+		[VGPU_OP_NEXTTB] = "nexttb",
 		[VGPU_OP_ADD] = "add", [VGPU_OP_SUB] = "sub", [VGPU_OP_MUL] = "mul",
 		[VGPU_OP_MULHI] = "mulhi", [VGPU_OP_MULWD] = "mulwd", [VGPU_OP_MAD] = "mad",
 		[VGPU_OP_MADHI] = "madhi", [VGPU_OP_MADWD] = "madwd", [VGPU_OP_DIV] = "div",
@@ -158,6 +159,10 @@ static void disasm_one(FILE *o, uint64_t w, uint64_t ext)
 		fprintf(o, ".%s ", type_name(t));
 		reg(o, d, t);
 		fprintf(o, ", %%%s", m < VGPU_SR_COUNT_ ? sr_n[m] : "?");
+		return;
+	case VGPU_OP_NEXTTB:
+		fprintf(o, " ");
+		reg(o, d, t);
 		return;
 	case VGPU_OP_LEAD:
 		fprintf(o, " ");
@@ -380,10 +385,11 @@ int vgpu_disasm(const void *image, size_t size, FILE *o)
 		memcpy(name, e->name, VGPU_PROGRAM_NAME_LEN);
 		name[VGPU_PROGRAM_NAME_LEN] = 0;
 		fprintf(o, "\n.entry %s  // code [%u, %u) regs %u shared %u params %u local %u"
-			" maxntid %u flags%s%s\n", name, e->code_start / 8, e->code_end / 8,
+			" maxntid %u flags%s%s%s\n", name, e->code_start / 8, e->code_end / 8,
 			e->regs_per_thread, e->shared_static, e->param_size, e->local_per_thread,
 			e->max_threads_per_tb, e->flags & VGPU_ENTRY_HAS_ATOMICS ? " atomics" : "",
-			e->flags & VGPU_ENTRY_HAS_GLOBAL_RMW ? " global-rmw" : "");
+			e->flags & VGPU_ENTRY_HAS_GLOBAL_RMW ? " global-rmw" : "",
+			e->flags & VGPU_ENTRY_VIRTUAL_TB ? " virtual-tb" : "");
 		if (e->code_start % 8 || e->code_end % 8 || e->code_start > e->code_end ||
 		    e->code_end / 8 > nwords) {
 			fprintf(o, "  bad code range\n");

@@ -512,7 +512,8 @@ static void flags(struct cg *g)
 	for (size_t i = 0; i < e->nins; i++) {
 		struct ins *in = &e->ins[i];
 
-		if (in->op == VGPU_OP_ATOM && global_space(in))
+		/* NEXTTB too: a block run again would take other logical blocks */
+		if ((in->op == VGPU_OP_ATOM && global_space(in)) || in->op == VGPU_OP_NEXTTB)
 			in->boundary = true;
 		else if (in->op == VGPU_OP_ST && global_space(in))
 			in->boundary = reads_writable;

@@ -376,19 +376,9 @@ static struct ins *emit_raw(struct parser *P, int op, int type, bool guarded)
 
 	e->ins = cc_grow(P->cc, e->ins, &e->cap, e->nins + 1, sizeof(*e->ins));
 	in = &e->ins[e->nins++];
-	memset(in, 0, sizeof(*in));
-	in->op = op;
-	in->type = type;
+	ins_init(in, op, type, P->line);
 	in->g = guarded ? P->guard : -1;
 	in->gneg = guarded && P->gneg;
-	in->d = -1;
-	in->q = -1;
-	in->p = -1;
-	in->p2 = -1;
-	in->label = -1;
-	in->line = P->line;
-	for (int i = 0; i < 4; i++)
-		in->vec[i] = -1;
 	return in;
 }
 
@@ -2951,9 +2941,14 @@ static void lower(struct parser *P, const struct tok *optok, struct pop *o, int 
 		in = emit(P, VGPU_OP_BAR, VGPU_T_NONE);
 		in->mod = (uint16_t)o[0].iv;
 	} else if (!strcmp(b, "membar") || !strcmp(b, "fence")) {
-		for (int i = 0; i < w.nmods; i++)
+		bool cta = false;
+
+		for (int i = 0; i < w.nmods; i++) {
 			w.used[i] = true;
-		emit(P, VGPU_OP_MEMBAR, VGPU_T_NONE);
+			cta |= !strcmp(w.mods[i], "cta");
+		}
+		in = emit(P, VGPU_OP_MEMBAR, VGPU_T_NONE);
+		in->gpu_scope = !cta;
 	} else if (!strcmp(b, "prefetch") || !strcmp(b, "prefetchu") ||
 		   !strcmp(b, "nanosleep") || !strcmp(b, "pmevent")) {
 		/* hints: no effect on results */
@@ -3474,6 +3469,8 @@ static void parse_entry(struct parser *P)
 		cc_error(cc, peek(P)->line, "entry declarations without a body are not supported");
 	parse_body(P);
 	finish_entry(P);
+	if (cc->opts & VGPU_COMPILE_VIRTUAL_TB)
+		vtb_transform(cc, e);
 	cg_entry(cc, e);
 	P->e = NULL;
 }

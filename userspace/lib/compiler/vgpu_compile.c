@@ -79,6 +79,22 @@ void *cc_grow(struct compiler *cc, void *p, size_t *cap, size_t n, size_t elem)
 	return np;
 }
 
+void ins_init(struct ins *in, int op, int type, int line)
+{
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->type = type;
+	in->g = -1;
+	in->d = -1;
+	in->q = -1;
+	in->p = -1;
+	in->p2 = -1;
+	in->label = -1;
+	in->line = line;
+	for (int i = 0; i < 4; i++)
+		in->vec[i] = -1;
+}
+
 static void cleanup(struct compiler *cc)
 {
 	for (size_t i = 0; i < cc->nentries; i++) {
@@ -113,6 +129,12 @@ static int compile(struct compiler *cc, const char *src, size_t len, void **imag
 int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_size,
 		     char *err, size_t errlen)
 {
+	return vgpu_compile_ptx_opts(src, len, 0, image, image_size, err, errlen);
+}
+
+int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,
+			  size_t *image_size, char *err, size_t errlen)
+{
 	struct compiler *cc;
 	int ret;
 
@@ -120,9 +142,16 @@ int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_si
 	*image_size = 0;
 	if (errlen && err)
 		err[0] = 0;
+	if (opts & ~VGPU_COMPILE_OPTS) {
+		if (errlen && err)
+			snprintf(err, errlen, "unknown compile options 0x%x",
+				 opts & ~VGPU_COMPILE_OPTS);
+		return -EINVAL;
+	}
 	cc = calloc(1, sizeof(*cc));
 	if (!cc)
 		return -ENOMEM;
+	cc->opts = opts;
 	cc->err = err;
 	cc->errlen = err ? errlen : 0;
 	ret = compile(cc, src, len, image, image_size);

@@ -21,6 +21,22 @@ int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_si
 		     char *err, size_t errlen);
 
 /*
+ * Options of vgpu_compile_ptx_opts().
+ *
+ * VGPU_COMPILE_VIRTUAL_TB: every entry becomes a persistent-thread loop over
+ * logical blocks (virtual thread blocks and warps, Anantpur & Govindarajan,
+ * "Taming Warp Divergence", §4.1; Documentation/isa.rst, "Virtual thread
+ * blocks"). An entry whose semantics the loop would change fails with
+ * "ptx:LINE: virtual thread blocks: REASON".
+ */
+#define VGPU_COMPILE_VIRTUAL_TB	1u
+#define VGPU_COMPILE_OPTS	VGPU_COMPILE_VIRTUAL_TB
+
+/* vgpu_compile_ptx() with @opts (VGPU_COMPILE_*; unknown bits: -EINVAL). */
+int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,
+			  size_t *image_size, char *err, size_t errlen);
+
+/*
  * Writes a listing of a program image to @out: header, entries with their
  * resources, and the code. Returns 0, or -EINVAL for a malformed image
  * (the listing then stops at the first problem, which it names).

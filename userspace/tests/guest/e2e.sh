@@ -220,7 +220,7 @@ echo $pdef > $sysdev/partition_policy
 # tools/check runs the same on the local device (the lines behind
 # "wsched: ", which must agree to the letter).
 check "warp_sched and subcore_assign list their values; config active and the default" sh -c \
-	"grep -q '^\[config\] lrr gto two-level elf elf-newcar elf++ rba$' $sysdev/warp_sched &&
+	"grep -q '^\[config\] lrr gto two-level elf elf-newcar elf++ rba progress$' $sysdev/warp_sched &&
 	 grep -q '^\[config\] rr srr shuffle$' $sysdev/subcore_assign &&
 	 grep -qx config $sysdev/.defaults/warp_sched && grep -qx config $sysdev/.defaults/subcore_assign"
 check "a bad warp_sched or subcore_assign is refused and changes nothing" sh -c \

@@ -59,6 +59,7 @@ static const char * const vgpu_warp_sched_names[] = {
 	[VGPU_WARP_SCHED_ELF_NEWCAR] = "elf-newcar",
 	[VGPU_WARP_SCHED_ELF_PP] = "elf++",
 	[VGPU_WARP_SCHED_RBA] = "rba",
+	[VGPU_WARP_SCHED_PROGRESS] = "progress",
 	NULL
 };
 

@@ -11,6 +11,7 @@
 
 #include <linux/errno.h>
 #include <linux/math.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 
 #include <drm/vgpu_backend.h>
@@ -21,13 +22,42 @@
 #include "vgpu_launch.h"
 
 /**
+ * vgpu_virtual_tbs() - blocks of a virtualised entry that fill the device.
+ * @desc: the device.
+ * @res: what one block occupies on an SM.
+ *
+ * A virtualised entry (%VGPU_ENTRY_VIRTUAL_TB) loops over the logical
+ * blocks of its grid, taking their indices with NEXTTB; it is launched with
+ * as many (virtual) blocks as the device holds at once: NumVirtualTBs =
+ * MIN(NewRes, NumLogicalTBs) of seed 003, §4.1. The limits are those of
+ * vgpu_smst_occupancy() on an empty SM, times the SMs.
+ *
+ * Return: the number of blocks, at least 1.
+ */
+u64 vgpu_virtual_tbs(const struct vgpu_device_desc *desc,
+		     const struct vgpu_tb_res *res)
+{
+	u64 n = desc->max_tbs_per_sm;
+
+	if (res->threads)
+		n = min_t(u64, n, desc->max_threads_per_sm / res->threads);
+	if (res->regs)
+		n = min_t(u64, n, desc->regs_per_sm / res->regs);
+	if (res->shared)
+		n = min_t(u64, n, desc->shared_per_sm / res->shared);
+	return max_t(u64, n, 1) * desc->num_sms;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_virtual_tbs);
+
+/**
  * vgpu_submit_validate() - check a launch against its entry and the device.
  * @args: the SUBMIT arguments.
  * @desc: the attached device.
  * @entries: the program's entries.
  * @num_entries: how many.
  * @res: out, the resources one TB occupies on an SM.
- * @num_tbs: out, thread blocks of the grid.
+ * @num_tbs: out, thread blocks of the grid; of a virtualised entry, those
+ *	that fill the device (vgpu_virtual_tbs()).
  * @why: out, a static string saying what is wrong when the result is not 0.
  *
  * A pure function of its arguments (KUnit tests it). Handles are checked
@@ -128,6 +158,8 @@ int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 		return -E2BIG;
 	}
 	*num_tbs = tbs;
+	if (e->flags & VGPU_ENTRY_VIRTUAL_TB)
+		*num_tbs = min_t(u64, tbs, vgpu_virtual_tbs(desc, res));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_submit_validate);
@@ -230,8 +262,10 @@ void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
 	e->ctx_bytes = vgpu_ctx_bytes(args->block[0] * args->block[1] *
 				      args->block[2], pe->regs_per_thread,
 				      res->shared, pe->local_per_thread);
+	/* a virtual block run again would take other logical blocks */
 	e->idempotent = !(pe->flags & (VGPU_ENTRY_HAS_ATOMICS |
-				       VGPU_ENTRY_HAS_GLOBAL_RMW));
+				       VGPU_ENTRY_HAS_GLOBAL_RMW |
+				       VGPU_ENTRY_VIRTUAL_TB));
 	e->priority = args->priority;
 	e->latency_budget_us = args->latency_budget_us;
 	e->timeout_us = args->timeout_us;

@@ -21,6 +21,8 @@ int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 			 const struct vgpu_program_entry *entries,
 			 u32 num_entries, struct vgpu_tb_res *res,
 			 u32 *num_tbs, const char **why);
+u64 vgpu_virtual_tbs(const struct vgpu_device_desc *desc,
+		     const struct vgpu_tb_res *res);
 size_t vgpu_job_desc_size(u32 num_bos, const struct vgpu_program *prog,
 			  u32 params_size);
 struct vgpu_mem_range *vgpu_job_desc_init(void *buf, size_t size, u32 job,

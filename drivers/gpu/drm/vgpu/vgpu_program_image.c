@@ -28,7 +28,8 @@
 
 #include "vgpu_program_image.h"
 
-#define VGPU_ENTRY_KNOWN_FLAGS	(VGPU_ENTRY_HAS_ATOMICS | VGPU_ENTRY_HAS_GLOBAL_RMW)
+#define VGPU_ENTRY_KNOWN_FLAGS	(VGPU_ENTRY_HAS_ATOMICS | VGPU_ENTRY_HAS_GLOBAL_RMW | \
+				 VGPU_ENTRY_VIRTUAL_TB)
 
 struct vgpu_region {
 	u64 start;
