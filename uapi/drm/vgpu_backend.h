@@ -424,10 +424,17 @@ enum vgpu_evt_type {
 #define VGPU_EVT_F_CROSSED_BOUNDARY	_BITUL(0)
 
 /**
+ * VGPU_EVT_F_FAULT_PC - TB_DONE flag: the block ended on an instruction it
+ * could not execute (an access outside the job's memory, an illegal
+ * instruction), whose place @fault_pc gives.
+ */
+#define VGPU_EVT_F_FAULT_PC		_BITUL(1)
+
+/**
  * struct vgpu_evt - one event-ring entry (64 bytes).
  * @type: &enum vgpu_evt_type.
- * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY; PREEMPTED: the technique;
- *	otherwise zero.
+ * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY, %VGPU_EVT_F_FAULT_PC;
+ *	PREEMPTED: the technique; otherwise zero.
  * @job: job id.
  * @cycle: cycle at which the event happened.
  * @tb: thread block index.
@@ -439,6 +446,10 @@ enum vgpu_evt_type {
  * @tb_cycles: cycles from dispatch to completion.
  * @fault_addr: device address of the faulting access, when @status is
  *	-EFAULT.
+ * @fault_pc: with %VGPU_EVT_F_FAULT_PC, the index of the 64-bit word, in
+ *	the program's code section (&vgpu_program_header.code_offset), of the
+ *	instruction that ended the block, as ``vgpu compile`` numbers them;
+ *	else zero.
  * @reserved: zero.
  */
 struct vgpu_evt {
@@ -453,7 +464,8 @@ struct vgpu_evt {
 	__u64 warp_insts;
 	__u64 tb_cycles;
 	__u64 fault_addr;
-	__u64 reserved;
+	__u32 fault_pc;
+	__u32 reserved;
 };
 
 /**
