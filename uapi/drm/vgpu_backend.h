@@ -558,10 +558,17 @@ struct vgpu_evt_sample {
 #define VGPU_EVT_F_CROSSED_BOUNDARY	_BITUL(0)
 
 /**
+ * VGPU_EVT_F_FAULT_PC - TB_DONE flag: the block ended on an instruction it
+ * could not execute (an access outside the job's memory, an illegal
+ * instruction), whose place @fault_pc gives.
+ */
+#define VGPU_EVT_F_FAULT_PC		_BITUL(1)
+
+/**
  * struct vgpu_evt - one event-ring entry (64 bytes).
  * @type: &enum vgpu_evt_type.
- * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY; PREEMPTED: the technique;
- *	otherwise zero.
+ * @flags: TB_DONE: %VGPU_EVT_F_CROSSED_BOUNDARY, %VGPU_EVT_F_FAULT_PC;
+ *	PREEMPTED: the technique; otherwise zero.
  * @job: job id.
  * @cycle: cycle at which the event happened.
  * @tb: thread block index.
@@ -575,6 +582,10 @@ struct vgpu_evt_sample {
  *	-EFAULT.
  * @sample: SM_SAMPLE, in place of @warp_insts, @tb_cycles and @fault_addr:
  *	the SM's counters of the period.
+ * @fault_pc: with %VGPU_EVT_F_FAULT_PC, the index of the 64-bit word, in
+ *	the program's code section (&vgpu_program_header.code_offset), of the
+ *	instruction that ended the block, as ``vgpu compile`` numbers them;
+ *	else zero.
  * @reserved: zero.
  */
 struct vgpu_evt {
@@ -594,7 +605,8 @@ struct vgpu_evt {
 		};
 		struct vgpu_evt_sample sample;
 	};
-	__u64 reserved;
+	__u32 fault_pc;
+	__u32 reserved;
 };
 
 /**

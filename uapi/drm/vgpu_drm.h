@@ -267,9 +267,23 @@ struct drm_vgpu_submit {
  * @end_cycle: out, cycle at which the last thread block finished.
  * @warp_insts: out, warp instructions executed.
  * @tbs_done: out, thread blocks finished.
+ * @fault_flags: out, which of the three below say something
+ *	(%DRM_VGPU_FAULT_*): a job whose first error came from a thread block
+ *	(-EFAULT, -EILSEQ) names that block, and where it was.
+ * @fault_tb: out, with %DRM_VGPU_FAULT_TB: the linear index in the grid
+ *	(x + y * grid[0] + z * grid[0] * grid[1]) of the block whose error
+ *	failed the job.
+ * @fault_pc: out, with %DRM_VGPU_FAULT_PC: the index of the 64-bit word,
+ *	in the program image's code section, of the instruction that failed
+ *	it, as ``vgpu compile`` numbers the code.
+ * @fault_addr: out, with %DRM_VGPU_FAULT_ADDR: the device address of the
+ *	access outside the job's buffers (-EFAULT).
+ * @fault_pad: out, zero.
  *
  * A finished job's record stays until it is read with
- * %DRM_VGPU_JOB_INFO_RELEASE or its file is closed.
+ * %DRM_VGPU_JOB_INFO_RELEASE or its file is closed. The fault fields came
+ * after the others: a caller that passes the shorter structure of older
+ * headers gets the rest as before.
  */
 struct drm_vgpu_job_info {
 	__u64 job_id;
@@ -281,7 +295,17 @@ struct drm_vgpu_job_info {
 	__u64 end_cycle;
 	__u64 warp_insts;
 	__u64 tbs_done;
+	__u32 fault_flags;
+	__u32 fault_tb;
+	__u32 fault_pc;
+	__u32 fault_pad;
+	__u64 fault_addr;
 };
+
+/* &drm_vgpu_job_info.fault_flags */
+#define DRM_VGPU_FAULT_TB	_BITUL(0)	/* fault_tb is the failing block */
+#define DRM_VGPU_FAULT_PC	_BITUL(1)	/* fault_pc its instruction */
+#define DRM_VGPU_FAULT_ADDR	_BITUL(2)	/* fault_addr the address it touched */
 
 /**
  * struct drm_vgpu_wait - wait for a job of this file to end.

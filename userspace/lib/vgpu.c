@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,7 +505,30 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 	res->cycles = info.end_cycle - info.start_cycle;
 	res->warp_insts = info.warp_insts;
 	res->tbs_done = info.tbs_done;
+	res->fault_flags = info.fault_flags;
+	res->fault_tb = info.fault_tb;
+	res->fault_pc = info.fault_pc;
+	res->fault_addr = info.fault_addr;
 	return 0;
+}
+
+const char *vgpu_job_describe(const struct vgpu_job_result *res,
+			      const struct vgpu_program *prog, uint32_t entry,
+			      char *buf, size_t len)
+{
+	const struct vgpu_program_entry *e = prog ? vgpu_program_entry(prog, entry) : NULL;
+	size_t n;
+
+	n = (size_t)snprintf(buf, len, "%s", res->error ? strerror(-res->error) : "no error");
+	if (e && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " in kernel %s", e->name);
+	if (res->fault_flags & DRM_VGPU_FAULT_TB && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", block %" PRIu32, res->fault_tb);
+	if (res->fault_flags & DRM_VGPU_FAULT_PC && n < len)
+		n += (size_t)snprintf(buf + n, len - n, ", instruction %" PRIu32, res->fault_pc);
+	if (res->fault_flags & DRM_VGPU_FAULT_ADDR && n < len)
+		snprintf(buf + n, len - n, ", address %#" PRIx64, res->fault_addr);
+	return buf;
 }
 
 int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,

@@ -153,6 +153,12 @@ struct vgpu_job {
  * @cycles: end_cycle - start_cycle.
  * @warp_insts: warp instructions executed.
  * @tbs_done: thread blocks finished.
+ * @fault_flags: %DRM_VGPU_FAULT_* (uapi/drm/vgpu_drm.h): which of the
+ *	three below tell where @error came from.
+ * @fault_tb: the failing block's linear index in the grid.
+ * @fault_pc: its failing instruction's word index in the program's code
+ *	(as `vgpu compile` numbers the code).
+ * @fault_addr: the device address of its stray access (-EFAULT).
  */
 struct vgpu_job_result {
 	int error;
@@ -161,6 +167,10 @@ struct vgpu_job_result {
 	uint64_t cycles;
 	uint64_t warp_insts;
 	uint64_t tbs_done;
+	uint32_t fault_flags;
+	uint32_t fault_tb;
+	uint32_t fault_pc;
+	uint64_t fault_addr;
 };
 
 int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
@@ -179,6 +189,15 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
  * struct drm_vgpu_clock_sync). Wait for jobs with vgpu_job_wait().
  */
 int vgpu_clock_sync(struct vgpu_device *dev, bool join, uint32_t rank);
+/*
+ * How a failed job failed, for a message: "Bad address in kernel saxpy,
+ * block 3, instruction 17, address 0x7f000" (what of it @res knows).
+ * @prog and @entry name the kernel; @prog may be NULL. Returns @buf.
+ */
+const char *vgpu_job_describe(const struct vgpu_job_result *res,
+			      const struct vgpu_program *prog, uint32_t entry,
+			      char *buf, size_t len);
+
 /* vgpu_submit() + vgpu_job_wait(); the job's own error is in @res. */
 int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
 	     const struct vgpu_launch *launch, struct vgpu_job_result *res);

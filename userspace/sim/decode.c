@@ -194,8 +194,9 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 	last = e.code_end / 8;
 	map = malloc(sizeof(*map) * (last - first + 1));
 	j->code = calloc(last - first, sizeof(*j->code));
+	j->code_off = calloc(last - first, sizeof(*j->code_off));
 	j->pool = calloc((size_t)2 * (last - first) + 1, 64 * sizeof(uint32_t));
-	if (!map || !j->code || !j->pool) {
+	if (!map || !j->code || !j->code_off || !j->pool) {
 		free(map);
 		return -ENOMEM;
 	}
@@ -223,6 +224,7 @@ int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t s
 		if (op == VGPU_OP_NEXTTB && !(j->entry.flags & VGPU_ENTRY_VIRTUAL_TB))
 			goto out;
 		map[k - first] = (int32_t)n;
+		j->code_off[n] = k;
 		d->op = op;
 		d->type = t;
 		d->mod = m;

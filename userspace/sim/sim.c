@@ -156,6 +156,7 @@ static void free_tb(struct tb *tb)
 static void free_job(struct job *j)
 {
 	free(j->code);
+	free(j->code_off);
 	free(j->pool);
 	free(j->params);
 	free(j->ranges);
@@ -845,7 +846,8 @@ static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int statu
 {
 	struct vgpu_evt e = {
 		.type = VGPU_EVT_TB_DONE,
-		.flags = tb->crossed_boundary ? VGPU_EVT_F_CROSSED_BOUNDARY : 0,
+		.flags = (tb->crossed_boundary ? VGPU_EVT_F_CROSSED_BOUNDARY : 0) |
+			 (tb->fault_pc_set ? VGPU_EVT_F_FAULT_PC : 0),
 		.job = tb->job->id,
 		.cycle = now,
 		.tb = tb->index,
@@ -855,6 +857,10 @@ static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int statu
 		.warp_insts = tb->warp_insts,
 		.tb_cycles = now - tb->start,
 		.fault_addr = status == -EFAULT ? tb->fault_addr : 0,
+		/* Past the last instruction: the entry's end. */
+		.fault_pc = !tb->fault_pc_set ? 0 :
+			    tb->fault_pc < tb->job->ncode ? tb->job->code_off[tb->fault_pc] :
+			    tb->job->entry.code_end / 8,
 	};
 
 	tb->job->st.tbs_done++;
@@ -1994,6 +2000,8 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	tb->job_st.warp_insts++;
 	tb->job_st.thread_insts += nt;
 	if (st) {
+		tb->fault_pc = pc;
+		tb->fault_pc_set = st == -EFAULT || st == -EILSEQ;
 		tb_end(sm, tb, st);
 		return;
 	}

@@ -57,6 +57,7 @@ struct job {
 	struct vgpu_job_desc desc;
 	struct vgpu_program_entry entry;
 	struct dinst *code;
+	uint32_t *code_off;	/* each decoded instruction's word index in the code */
 	uint32_t ncode;
 	uint32_t *pool;		/* immediate rows: 64 words each (lo row, hi row) */
 	uint8_t *params;
@@ -141,6 +142,8 @@ struct tb {
 	uint32_t nwarps, live, at_bar;
 	uint64_t warp_insts, start;
 	uint64_t fault_addr;
+	uint32_t fault_pc;	/* decoded index of the instruction that ended it */
+	bool fault_pc_set;	/* ...when it ended on one (VGPU_EVT_F_FAULT_PC) */
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
 	bool prio;		/* issue priority (vgpu_sim_set_tb_priority()) */
 	bool paused;		/* DYNCTA: issues last (vgpu_sim_set_tb_paused()) */

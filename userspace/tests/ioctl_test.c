@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@
 
 /* VGPU_OP_EXIT (userspace/include/vgpu/isa.h): every lane finishes. */
 #define ISA_EXIT	UINT64_C(0x1)
+#define ISA_TRAP	UINT64_C(0x5)	/* the block ends with -EILSEQ */
 
 static int passed, failed;
 static int fd = -1;
@@ -740,6 +742,51 @@ static void check_submit(void)
 	ji.job_id = 1;
 	ji.flags = 1u << 5;
 	expect("JOB_INFO unknown flags -> EINVAL", DRM_IOCTL_VGPU_JOB_INFO, &ji, EINVAL);
+
+	/*
+	 * A block that traps fails the job with EILSEQ, and JOB_INFO names the
+	 * block and the instruction (word 1: a NOP, then the TRAP); a caller
+	 * with the structure of older headers (no fault fields) still works.
+	 */
+	{
+		uint64_t code[2] = { 0, ISA_TRAP };
+		uint32_t prog_trap = 0;
+		struct image tim;
+
+		img_build(&tim);
+		img_hdr(&tim)->code_size = sizeof(code);
+		img_hdr(&tim)->data_offset = img_hdr(&tim)->code_offset + sizeof(code);
+		tim.size = img_hdr(&tim)->data_offset + img_hdr(&tim)->data_init_size;
+		img_hdr(&tim)->image_size = tim.size;
+		img_entry(&tim, 0)->code_end = sizeof(code);
+		memcpy(tim.buf + img_hdr(&tim)->code_offset, code, sizeof(code));
+		memset(tim.buf + img_hdr(&tim)->data_offset, 0x42, img_hdr(&tim)->data_init_size);
+		result(!program_create(&tim, &prog_trap), "PROGRAM_CREATE of a NOP, TRAP kernel");
+		drmSyncobjReset(fd, &syncobj, 1);
+		launch_init(&l, prog_trap, bo);
+		l.s.out_syncobj = syncobj;
+		if (prog_trap && !vioctl(DRM_IOCTL_VGPU_SUBMIT, &l.s)) {
+			bool ok = wait_job(syncobj, l.s.job_id, &ji);
+			struct drm_vgpu_job_info old = { .job_id = l.s.job_id };
+			unsigned long old_req = DRM_IOC(DRM_IOC_READ | DRM_IOC_WRITE, DRM_IOCTL_BASE,
+						       DRM_COMMAND_BASE + DRM_VGPU_JOB_INFO,
+						       offsetof(struct drm_vgpu_job_info,
+								fault_flags));
+
+			result(ok && ji.error == -EILSEQ &&
+			       ji.fault_flags == (DRM_VGPU_FAULT_TB | DRM_VGPU_FAULT_PC) &&
+			       ji.fault_tb == 0 && ji.fault_pc == 1 && ji.fault_addr == 0,
+			       "a trapping block: EILSEQ, block 0, instruction 1 (error %d, flags %#x, "
+			       "block %u, instruction %u)", ji.error, ji.fault_flags, ji.fault_tb,
+			       ji.fault_pc);
+			old.fault_flags = 0xdead;
+			result(!vioctl(old_req, &old) && old.error == -EILSEQ &&
+			       old.fault_flags == 0xdead,
+			       "JOB_INFO with the shorter structure of older headers");
+		} else {
+			result(false, "SUBMIT of a trapping kernel");
+		}
+	}
 
 	/* After all of that the device still runs launches. */
 	drmSyncobjReset(fd, &syncobj, 1);

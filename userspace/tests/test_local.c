@@ -13,6 +13,10 @@
 
 #include <time.h>
 
+#include <drm/vgpu_program.h>
+#include <vgpu/isa.h>
+
+#include "compiler/vgpu_compile.h"
 #include "spin_ptx.h"
 #include "tap.h"
 #include "vgpu.h"
@@ -498,6 +502,34 @@ static int t_run_and_cycle(void)
 	return 0;
 }
 
+/* The word index in the code of store_ptx's one global store. */
+static uint32_t store_pc(void)
+{
+	const struct vgpu_program_header *h;
+	const struct vgpu_program_entry *e;
+	uint32_t pc = UINT32_MAX;
+	size_t size;
+	void *img;
+
+	if (vgpu_compile_ptx(store_ptx, strlen(store_ptx), &img, &size, NULL, 0))
+		return pc;
+	h = img;
+	e = (const void *)((const uint8_t *)img + h->entries_offset);
+	for (uint32_t off = e->code_start; off < e->code_end; off += 8) {
+		uint64_t w;
+
+		memcpy(&w, (const uint8_t *)img + h->code_offset + off, 8);
+		if (VGPU_I_OP(w) == VGPU_OP_ST) {
+			pc = off / 8;
+			break;
+		}
+		if (w & VGPU_I_X)
+			off += 8;
+	}
+	free(img);
+	return pc;
+}
+
 static int t_fault(void)
 {
 	struct vgpu_job_result res;
@@ -508,6 +540,21 @@ static int t_fault(void)
 	CHECK(vgpu_run(f.dev, f.prog, &f.launch, &res) == 0, "run");
 	CHECK(res.error == -EFAULT, "error %d, expected -EFAULT", res.error);
 	CHECK(res.tbs_done == 0, "a faulted block is not done");
+	/* where: block 0, the store, lane 1's address (lane 0's is inside) */
+	CHECK(res.fault_flags == (DRM_VGPU_FAULT_TB | DRM_VGPU_FAULT_PC | DRM_VGPU_FAULT_ADDR),
+	      "fault flags %#x", res.fault_flags);
+	CHECK(res.fault_tb == 0, "fault in block %u", res.fault_tb);
+	CHECK(res.fault_addr == f.bo->addr + 4096, "fault address %#" PRIx64 ", want %#" PRIx64,
+	      res.fault_addr, f.bo->addr + 4096);
+	CHECK(res.fault_pc == store_pc(), "fault pc %u, want the store at %u", res.fault_pc,
+	      store_pc());
+	{
+		char why[160];
+
+		vgpu_job_describe(&res, f.prog, f.launch.entry, why, sizeof(why));
+		CHECK(strstr(why, "in kernel store, block 0, instruction ") && strstr(why, "address 0x"),
+		      "described as '%s'", why);
+	}
 	/* the device goes on */
 	vgpu_params_init(&f.params);
 	vgpu_params_ptr(&f.params, f.bo);

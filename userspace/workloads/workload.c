@@ -136,8 +136,10 @@ int workload_launch(struct vgpu_device *dev, struct vgpu_program *prog,
 		return ret;
 	}
 	if (jr.error) {
+		char why[160];
+
 		snprintf(msg, msglen, "job failed on the device: %s",
-			 strerror(-jr.error));
+			 vgpu_job_describe(&jr, prog, launch->entry, why, sizeof(why)));
 		return jr.error;
 	}
 	res->launches++;

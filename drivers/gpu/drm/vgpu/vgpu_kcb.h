@@ -33,6 +33,20 @@ enum vgpu_kcb_state {
 };
 
 /**
+ * struct vgpu_kcb_fault - the thread block whose error failed a job.
+ * @flags: %DRM_VGPU_FAULT_* of the fields that say something.
+ * @tb: the block's linear index in the grid.
+ * @pc: word index of its failing instruction in the program's code.
+ * @addr: the device address of its stray access (-EFAULT).
+ */
+struct vgpu_kcb_fault {
+	u32 flags;
+	u32 tb;
+	u32 pc;
+	u64 addr;
+};
+
+/**
  * struct vgpu_kcb_entry_ops - what the owner of an entry does at its end.
  * @done: the job ended (state is %VGPU_KCB_DONE, error set): signal its
  *	fence, drop the resources it held. Called once, with the device lock
@@ -103,6 +117,8 @@ struct vgpu_kcb_entry_ops {
  * @error: 0, or the negative errno that failed the job. Once set, no more
  *	TBs are dispatched and those running are flushed off their SMs
  *	(vgpu_sched_cancel()).
+ * @fault: where @error came from, when a thread block's did
+ *	(&drm_vgpu_job_info.fault_flags and the fields after it).
  * @begun: %VGPU_CMD_JOB_BEGIN has been issued.
  * @started: the daemon has consumed the JOB_BEGIN; @start_cycle is final.
  * @begin_seq: command-ring producer index just past the JOB_BEGIN.
@@ -158,6 +174,7 @@ struct vgpu_kcb_entry {
 	u32 quota;
 	enum vgpu_kcb_state state;
 	int error;
+	struct vgpu_kcb_fault fault;
 	bool begun;
 	bool started;
 	u32 begin_seq;

@@ -299,7 +299,8 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_launch_check_arrival);
 /**
  * vgpu_launch_info() - what JOB_INFO reports of a launch.
  * @e: its KCB entry; device lock held.
- * @info: out: state, error, cycles, warp instructions and TBs done.
+ * @info: out: state, error, cycles, warp instructions, TBs done and where
+ *	a thread block's error came from.
  */
 void vgpu_launch_info(const struct vgpu_kcb_entry *e,
 		      struct drm_vgpu_job_info *info)
@@ -310,5 +311,10 @@ void vgpu_launch_info(const struct vgpu_kcb_entry *e,
 	info->end_cycle = e->end_cycle;
 	info->warp_insts = e->warp_insts;
 	info->tbs_done = e->tbs_done;
+	info->fault_flags = e->fault.flags;
+	info->fault_tb = e->fault.tb;
+	info->fault_pc = e->fault.pc;
+	info->fault_pad = 0;
+	info->fault_addr = e->fault.addr;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_launch_info);

@@ -727,9 +727,20 @@ static int vgpu_sched_tb_done(struct vgpu_sched *s, const struct vgpu_evt *evt)
 		status = -EIO;
 	}
 	if (!e->error) {
-		dev_dbg(s->dev, "job %u failed: TB %u on SM %u, error %d, fault address %#llx\n",
-			e->id, evt->tb, evt->sm, status, evt->fault_addr);
+		dev_dbg(s->dev, "job %u failed: TB %u on SM %u, error %d, instruction %u, fault address %#llx\n",
+			e->id, evt->tb, evt->sm, status, evt->fault_pc,
+			evt->fault_addr);
 		e->error = status;
+		e->fault.flags = DRM_VGPU_FAULT_TB;
+		e->fault.tb = evt->tb;
+		if (evt->flags & VGPU_EVT_F_FAULT_PC) {
+			e->fault.flags |= DRM_VGPU_FAULT_PC;
+			e->fault.pc = evt->fault_pc;
+		}
+		if (status == -EFAULT) {
+			e->fault.flags |= DRM_VGPU_FAULT_ADDR;
+			e->fault.addr = evt->fault_addr;
+		}
 	}
 	return 0;
 }
