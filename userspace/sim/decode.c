@@ -123,6 +123,17 @@ static int64_t sext8(unsigned int v)
 	return (int8_t)(uint8_t)v;
 }
 
+/* Frees what sim_decode() allocated for @j. */
+void sim_decode_release(struct job *j)
+{
+	free(j->code);
+	free(j->code_off);
+	free(j->pool);
+	j->code = NULL;
+	j->code_off = NULL;
+	j->pool = NULL;
+}
+
 /*
  * ELF's program points of the job's entry from the image's analysis
  * section (vgpu_program.h), at decoded instruction indices (@map: word

@@ -155,9 +155,7 @@ static void free_tb(struct tb *tb)
 
 static void free_job(struct job *j)
 {
-	free(j->code);
-	free(j->code_off);
-	free(j->pool);
+	sim_decode_release(j);
 	free(j->params);
 	free(j->ranges);
 	free(j->tim);

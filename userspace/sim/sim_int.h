@@ -346,6 +346,7 @@ void *sim_calloc(size_t n, size_t size);
 
 /* decode.c */
 int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t size);
+void sim_decode_release(struct job *j);
 
 /* exec.c: executes the next instruction of @w at cycle @now. Returns 0, or
  * the negative status that ends the block (tb->fault_addr set for -EFAULT). */

@@ -299,8 +299,7 @@ static int t_elf_image(void)
 	/* after the load: through the loop's branch back to it, not to the end */
 	CHECK(job_elf_prio(j.elf, j.nelf, ld + 1) < VGPU_ELF_MAX_SCORE,
 	      "after the load: %u", job_elf_prio(j.elf, j.nelf, ld + 1));
-	free(j.code);
-	free(j.pool);
+	sim_decode_release(&j);
 	free(img);
 	return 0;
 }
