@@ -267,8 +267,11 @@ enum vgpu_cmd_op {
 	/**
 	 * Per-SM sampling (Kayiran et al., DYNCTA and DYNCORE, §4): @addr is
 	 * the period in cycles, 0 off (the default). While blocks are
-	 * resident, at every cycle that is a multiple of the period the
-	 * model posts one %VGPU_EVT_SM_SAMPLE per SM, in SM order.
+	 * resident, at the end of every period the model posts one
+	 * %VGPU_EVT_SM_SAMPLE per SM, in SM order. Periods count from this
+	 * command and, after the device was idle, from the dispatch that
+	 * makes it busy: a kernel is sampled at the same cycles of its run
+	 * whatever ran before it.
 	 */
 	VGPU_CMD_SET_SAMPLING = 11,
 	/**

@@ -1144,6 +1144,8 @@ static bool overlaps(uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
 	return an && bn && a < b + bn && b < a + an;
 }
 
+static void sample_restart(struct vgpu_sim *s);
+
 int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 {
 	const struct vgpu_device_desc *dev = &s->cfg.desc;
@@ -1262,6 +1264,8 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	if (!s->resident) {
 		for (uint32_t i = 0; i < dev->num_sms; i++)
 			s->sms[i].t.idle_since = s->cycle;
+		if (s->sample_period)
+			sample_restart(s);
 	}
 	if (!sm->ntbs) {
 		sm_gated_catch_up(sm, s->cycle);
@@ -1599,18 +1603,31 @@ int vgpu_sim_set_sm_gated(struct vgpu_sim *s, uint32_t smi, bool gated)
 	return 0;
 }
 
-void vgpu_sim_set_sampling(struct vgpu_sim *s, uint64_t period)
+/*
+ * A sampling period starts at the current cycle. Periods count from the
+ * dispatch that makes an idle device busy, not from cycle 0: a kernel is
+ * sampled at the same points whatever the device ran before it, so the
+ * local device (a fresh clock) and vgpud (a clock that ran other work)
+ * take the same DYNCTA decisions.
+ */
+static void sample_restart(struct vgpu_sim *s)
 {
-	s->sample_period = period;
-	s->sample_next = period ? (s->cycle / period + 1) * period : 0;
-	/* the first period counts from here */
-	for (uint32_t i = 0; period && i < s->cfg.desc.num_sms; i++) {
+	s->sample_next = s->cycle + s->sample_period;
+	for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
 		struct sm *sm = &s->sms[i];
 
 		sm_catch_up(s, sm, s->cycle);
 		sm_idle_catch_up(sm, s->cycle);
 		sm->sampled = sm->t.st;
 	}
+}
+
+void vgpu_sim_set_sampling(struct vgpu_sim *s, uint64_t period)
+{
+	s->sample_period = period;
+	s->sample_next = 0;
+	if (period)
+		sample_restart(s);
 }
 
 /*
@@ -2204,11 +2221,10 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 		}
 		if (t <= s->cycle)
 			t = s->cycle + 1;
-		if (s->sample_period) {
+		if (s->sample_period && s->resident) {
 			/* a sampling boundary: time stops there, SMs busy or not */
 			if (s->sample_next <= s->cycle)
-				s->sample_next = (s->cycle / s->sample_period + 1) *
-						 s->sample_period;
+				s->sample_next = s->cycle + s->sample_period;
 			if (s->sample_next < t && s->sample_next <= limit) {
 				s->cycle = s->sample_next;
 				ret = sim_sample(s);
