@@ -112,6 +112,11 @@ static void prog_good(struct kunit *test)
 	hdr(c->buf)->version_minor = VGPU_PROGRAM_VERSION_MINOR + 1;
 	ent(c->buf, 1)->flags |= 1u << 31;
 	KUNIT_EXPECT_EQ(test, validate(test, IMG_SIZE), 0);
+	/* Virtual entries with a thread-index assignment each. */
+	build_image(c->buf);
+	ent(c->buf, 0)->flags = VGPU_ENTRY_VIRTUAL_TB | VGPU_ENTRY_VTB_LOWEST;
+	ent(c->buf, 1)->flags = VGPU_ENTRY_VIRTUAL_TB | VGPU_ENTRY_VTB_SLOWEST;
+	KUNIT_EXPECT_EQ(test, validate(test, IMG_SIZE), 0);
 }
 
 struct garbage {
@@ -159,6 +164,9 @@ GARBAGE(entry_code_beyond, ent(buf, 1)->code_end = IMG_CODE_SIZE + 8)
 GARBAGE(entry_code_misaligned, ent(buf, 1)->code_start = 20)
 GARBAGE(entry_reserved, ent(buf, 1)->reserved[7] = 1)
 GARBAGE(entry_unknown_flags, ent(buf, 0)->flags = 1u << 5)
+GARBAGE(entry_vtb_two_lanes, ent(buf, 1)->flags = VGPU_ENTRY_VIRTUAL_TB |
+	VGPU_ENTRY_VTB_LOWEST | VGPU_ENTRY_VTB_SLOWEST)
+GARBAGE(entry_vtb_lanes_not_virtual, ent(buf, 0)->flags = VGPU_ENTRY_VTB_SLOWEST)
 GARBAGE(analysis_beyond, { H(buf)->analysis_offset = IMG_SIZE; H(buf)->analysis_size = 16; })
 GARBAGE(analysis_misaligned, { H(buf)->analysis_offset = IMG_DATA + 4; H(buf)->analysis_size = 2; })
 GARBAGE(analysis_not_per_entry, { H(buf)->analysis_offset = IMG_DATA; H(buf)->analysis_size = 3; })
@@ -178,7 +186,8 @@ static const struct garbage garbage_cases[] = {
 	G(code_overlaps_entries), G(data_overlaps_code),
 	G(entries_overlap_header), G(name_unterminated), G(name_empty),
 	G(entry_code_empty), G(entry_code_beyond), G(entry_code_misaligned),
-	G(entry_reserved), G(entry_unknown_flags), G(analysis_beyond),
+	G(entry_reserved), G(entry_unknown_flags), G(entry_vtb_two_lanes),
+	G(entry_vtb_lanes_not_virtual), G(analysis_beyond),
 	G(analysis_misaligned), G(analysis_not_per_entry), G(analysis_no_size),
 	G(analysis_overlaps_code),
 #undef G

@@ -77,6 +77,17 @@ struct vgpu_program_header {
  * done, so a launch runs only as many blocks as fill the device.
  */
 #define VGPU_ENTRY_VIRTUAL_TB		_BITUL(2)
+/*
+ * Thread-index assignment of a virtualised entry (seed 003 §4.2.2): none
+ * of the two is SameLane (a warp keeps its own thread indices); with
+ * %VGPU_ENTRY_VTB_LOWEST (LowestToHighestLane) the k-th warp of a block to
+ * start an iteration takes the k-th warp's thread indices of its logical
+ * block, with %VGPU_ENTRY_VTB_SLOWEST (SlowestLane) those the k-th slowest
+ * warp of the previous iteration had. The entry reads them with NEXTTB.TID.
+ * At most one of the two, only with %VGPU_ENTRY_VIRTUAL_TB.
+ */
+#define VGPU_ENTRY_VTB_LOWEST		_BITUL(3)
+#define VGPU_ENTRY_VTB_SLOWEST		_BITUL(4)
 
 /**
  * struct vgpu_program_entry - one kernel entry point (.entry in PTX).

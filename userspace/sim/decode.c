@@ -39,7 +39,7 @@ static bool op_type_ok(unsigned int op, unsigned int t, unsigned int m)
 	case VGPU_OP_S2R:
 		return (t == VGPU_T_U32 || t == VGPU_T_U64) && m < VGPU_SR_COUNT_;
 	case VGPU_OP_NEXTTB:
-		return t == VGPU_T_U32 && m == 0;
+		return t == VGPU_T_U32 && m <= VGPU_NEXTTB_TID;
 	case VGPU_OP_LEAD: case VGPU_OP_PACK:
 		return t == VGPU_T_U64;
 	case VGPU_OP_UNPK:

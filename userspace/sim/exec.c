@@ -831,15 +831,68 @@ static uint64_t sreg(struct vgpu_sim *s, struct sm *sm, struct warp *w, unsigned
  * deterministic); its siblings asking for iteration i get the same index.
  * Past the grid every warp gets vt_total, which the wrapper exits on.
  */
+/*
+ * SlowestLane (§4.2.2): @w is the first warp of its block to finish
+ * iteration @it. The block's full warps sorted by their progress in @it
+ * (warp instructions since their NEXTTB; least first, ties by the warp
+ * index they ran): the k-th of them gives its index to the k-th warp to
+ * start the next iteration. Warps of the block are in iteration @it here
+ * (they differ by at most 1 and none has started it + 1).
+ */
+static void vtb_order(struct tb *tb, uint32_t nfull)
+{
+	for (uint32_t i = 0; i < nfull; i++) {
+		const struct warp *a = &tb->warps[i];
+		uint64_t pa = a->insts - a->it_start;
+		uint32_t r = 0;
+
+		/* rank by counting: nfull is at most 32 and this runs once an iteration */
+		for (uint32_t k = 0; k < nfull; k++) {
+			const struct warp *b = &tb->warps[k];
+			uint64_t pb = b->insts - b->it_start;
+
+			r += pb < pa || (pb == pa && b->vt_widx < a->vt_widx);
+		}
+		tb->warps[r].vt_order = a->vt_widx;
+	}
+}
+
+/*
+ * The warp of its logical block @w runs in the iteration it starts (§4.2.2),
+ * as NEXTTB.TID reads it. Only full warps change places: a block whose
+ * threads are not a multiple of 32 keeps its last warp's lanes where they
+ * are (the threads it lacks do not exist in any warp).
+ */
+static void vtb_lane(struct tb *tb, struct warp *w, bool first)
+{
+	uint32_t flags = tb->job->entry.flags, nfull = tb->job->threads / 32, k;
+
+	if (!(flags & (VGPU_ENTRY_VTB_LOWEST | VGPU_ENTRY_VTB_SLOWEST)) || w->idx >= nfull)
+		return;
+	if (first) {
+		/* the first logical block has no slowest warp yet: SameLane there */
+		if (flags & VGPU_ENTRY_VTB_SLOWEST && w->vt_iter > 0)
+			vtb_order(tb, nfull);
+		tb->vt_started = 0;
+	}
+	k = tb->vt_started++;
+	if (flags & VGPU_ENTRY_VTB_LOWEST)
+		w->vt_widx = k;
+	else if (w->vt_iter > 0)
+		w->vt_widx = tb->warps[k].vt_order;
+}
+
 uint32_t vtb_next(struct tb *tb, struct warp *w)
 {
 	struct job *j = tb->job;
 	uint32_t want = w->vt_iter + 1;
+	bool first = want > tb->vt_hi;
 
-	if (want > tb->vt_hi) {
+	if (first) {
 		tb->vt_idx[want & 1] = j->vt_next < j->vt_total ? j->vt_next++ : j->vt_total;
 		tb->vt_hi = want;
 	}
+	vtb_lane(tb, w, first);
 	w->vt_iter = want;
 	w->it_start = w->insts;
 	return tb->vt_idx[want & 1];
@@ -865,7 +918,7 @@ bool vtb_wait(const struct tb *tb, const struct warp *w, const struct dinst *d)
 	if (w->vt_iter <= tb->vt_min)
 		return false;
 	/* ahead of a sibling: a new index would make the difference 2 */
-	if (d->op == VGPU_OP_NEXTTB)
+	if (d->op == VGPU_OP_NEXTTB && d->mod == VGPU_NEXTTB_TB)
 		return w->vt_iter == tb->vt_hi;
 	if (d->op != VGPU_OP_LD && d->op != VGPU_OP_ST && d->op != VGPU_OP_ATOM)
 		return false;
@@ -971,8 +1024,11 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		LANES(m) S64(D, l, j->desc.data_addr + G64(B, l));
 		break;
 	case VGPU_OP_NEXTTB:
-		/* one fetch for the warp, every lane gets it (§4.2.1) */
-		if (m) {
+		if (mod == VGPU_NEXTTB_TID) {
+			/* next_tIdxInBlk (§4.2.2): the lane of the logical warp it runs */
+			LANES(m) D[l] = w->vt_widx * 32 + l;
+		} else if (m) {
+			/* one fetch for the warp, every lane gets it (§4.2.1) */
 			uint32_t v = vtb_next(tb, w);
 
 			LANES(m) D[l] = v;

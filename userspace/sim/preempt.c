@@ -19,7 +19,7 @@
 #include "sim_int.h"
 
 #define CTX_MAGIC	0x58544356u	/* "VCTX" */
-#define CTX_VERSION	2
+#define CTX_VERSION	3
 #define CTX_F_CROSSED	1u	/* the block crossed its idempotence boundary */
 #define CTX_F_IDEAL	2u	/* saved by VGPU_PREEMPT_IDEAL: restores at no cost */
 
@@ -38,6 +38,7 @@ struct ctx_header {
 	/* virtual block: struct tb vt_hi, vt_idx (version 2) */
 	uint32_t vt_hi;
 	uint32_t vt_idx[2];
+	uint32_t vt_started;	/* struct tb vt_started (version 3) */
 };
 
 struct ctx_simt {
@@ -54,6 +55,8 @@ struct ctx_warp {
 	uint32_t vt_iter;	/* virtual block: the warp's iteration (version 2) */
 	uint64_t insts;		/* warp instructions issued (version 2) */
 	uint64_t it_start;	/* insts at its last NEXTTB (version 2) */
+	uint32_t vt_widx;	/* the warp of its logical block it runs (version 3) */
+	uint32_t vt_order;	/* SlowestLane order entry (version 3) */
 };
 
 _Static_assert(sizeof(struct ctx_header) <= VGPU_CTX_HEADER_BYTES, "context header");
@@ -130,6 +133,7 @@ void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now)
 	h.slot = tb->slot;
 	h.vt_hi = tb->vt_hi;
 	memcpy(h.vt_idx, tb->vt_idx, sizeof(h.vt_idx));
+	h.vt_started = tb->vt_started;
 	/* padding too: the save area's contents depend on the block alone */
 	memset(p, 0, o.regs);
 	memcpy(p, &h, sizeof(h));
@@ -149,6 +153,8 @@ void ctx_save(struct vgpu_sim *s, const struct tb *tb, uint64_t now)
 		cw.vt_iter = w->vt_iter;
 		cw.insts = w->insts;
 		cw.it_start = w->it_start;
+		cw.vt_widx = w->vt_widx;
+		cw.vt_order = w->vt_order;
 		memcpy(p + o.warps + (uint64_t)i * VGPU_CTX_WARP_BYTES, &cw, sizeof(cw));
 		memcpy(p + o.regs + (uint64_t)i * 32 * nr * 4, w->regs, (size_t)32 * nr * 4);
 	}
@@ -186,9 +192,14 @@ int ctx_check(const struct vgpu_sim *s, const struct job *j, uint32_t index, uin
 		if (cw.state != CTX_W_DONE &&
 		    (cw.vt_iter > h.vt_hi || cw.vt_iter + 1 < h.vt_hi))
 			return -EINVAL;
+		/* NEXTTB.TID's warp index stays inside the block */
+		if (cw.vt_widx >= j->nwarps || cw.vt_order >= j->nwarps)
+			return -EINVAL;
 		nlive += cw.state != CTX_W_DONE;
 		nbar += cw.state == CTX_W_BAR;
 	}
+	if (h.vt_started > j->nwarps)
+		return -EINVAL;
 	/* a barrier every live warp had reached would have been released */
 	if (!nlive || nlive != h.live || nbar != h.at_bar || nbar >= nlive)
 		return -EINVAL;
@@ -225,12 +236,15 @@ bool ctx_load(const struct vgpu_sim *s, struct tb *tb, uint64_t addr)
 		w->vt_iter = cw.vt_iter;
 		w->insts = cw.insts;
 		w->it_start = cw.it_start;
+		w->vt_widx = cw.vt_widx;
+		w->vt_order = cw.vt_order;
 		memcpy(w->regs, p + o.regs + (uint64_t)i * 32 * nr * 4, (size_t)32 * nr * 4);
 	}
 	memcpy(tb->shared, p + o.shared, tb->shared_bytes);
 	memcpy(tb->local, p + o.local, (size_t)tb->nwarps * 32 * j->entry.local_per_thread);
 	tb->vt_hi = h.vt_hi;
 	memcpy(tb->vt_idx, h.vt_idx, sizeof(tb->vt_idx));
+	tb->vt_started = h.vt_started;
 	tb->vt_min = vtb_min(tb);
 	return h.flags & CTX_F_IDEAL;
 }

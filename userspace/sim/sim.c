@@ -321,7 +321,9 @@ static void itime_of(const struct vgpu_sim *s, const struct job *j, const struct
 		t->ii = 1;
 		break;
 	case VGPU_OP_NEXTTB:
-		t->flags |= IT_SERIAL;
+		/* the logical block comes from the job's counter; TID is the warp's */
+		if (m == VGPU_NEXTTB_TB)
+			t->flags |= IT_SERIAL;
 		break;
 	case VGPU_OP_CVT:
 		mixed = true;
@@ -1235,6 +1237,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		w->tb = tb;
 		w->regs = tb->regs + (size_t)i * (j->entry.regs_per_thread + 1) * 32;
 		w->idx = i;
+		w->vt_widx = i;
 		w->sb = tb->sb + (size_t)i * (j->entry.regs_per_thread + 1);
 		w->state = W_RUN;
 		w->sp = 1;

@@ -125,6 +125,12 @@ struct warp {
 	uint64_t insts;		/* warp instructions issued */
 	uint64_t it_start;	/* insts when it took its logical block (NEXTTB) */
 	uint32_t vt_iter;	/* virtual block: NEXTTBs executed (its iteration) */
+	uint32_t vt_widx;	/* ...the warp of its logical block it runs (§4.2.2) */
+	/*
+	 * SlowestLane: warps[k].vt_order is the warp index the k-th warp to
+	 * start the block's iteration vt_hi takes (an array over the warps)
+	 */
+	uint32_t vt_order;
 	int sp;
 	struct simt stack[SIMT_STACK_MAX];
 };
@@ -156,6 +162,7 @@ struct tb {
 	 */
 	uint32_t vt_hi, vt_min;
 	uint32_t vt_idx[2];
+	uint32_t vt_started;	/* its full warps that started iteration vt_hi */
 	int end_status;
 	/* PREEMPT SWITCH under way: its context goes to @save_addr at @switch_at */
 	bool switching;

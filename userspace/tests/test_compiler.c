@@ -796,8 +796,8 @@ static const char vtb_src[] =
 	"	mul.wide.u32 %rd2, %r5, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
 	"	st.global.u32 [%rd3], %r5;\n	ret;\n}\n";
 
-/* @body wrapped into an entry with a pointer parameter, compiled virtualised. */
-static int vtb_compile(const char *body, struct img *im)
+/* @body wrapped into an entry with a pointer parameter, compiled with @opts. */
+static int vtb_compile_opts(const char *body, unsigned int opts, struct img *im)
 {
 	char src[2048];
 
@@ -806,9 +806,15 @@ static int vtb_compile(const char *body, struct img *im)
 		 ".visible .entry k(.param .u64 p)\n{\n"
 		 "	.reg .b32 %%r<4>;\n	.reg .b64 %%rd<2>;\n"
 		 "	ld.param.u64 %%rd1, [p];\n%s	ret;\n}\n", body);
-	im->ret = vgpu_compile_ptx_opts(src, strlen(src), VGPU_COMPILE_VIRTUAL_TB, &im->p,
-					&im->size, im->err, sizeof(im->err));
+	im->ret = vgpu_compile_ptx_opts(src, strlen(src), opts, &im->p, &im->size, im->err,
+					sizeof(im->err));
 	return im->ret;
+}
+
+/* ...virtualised (SameLane). */
+static int vtb_compile(const char *body, struct img *im)
+{
+	return vtb_compile_opts(body, VGPU_COMPILE_VIRTUAL_TB, im);
 }
 
 /*
@@ -879,6 +885,91 @@ out:
 	return r;
 }
 
+/*
+ * --virtual-tb=lowest|slowest (§4.2.2): the entry carries its mode; after
+ * the NEXTTB that takes the block (the boundary) one NEXTTB.TID, not a
+ * boundary, gives the thread index and %tid is no longer read (%ntid is);
+ * SameLane has no NEXTTB.TID and reads %tid. Mode names other than same,
+ * lowest and slowest, both modes, or a mode without virtual thread blocks
+ * are refused; so is a 64-bit read of %tid, which the loop computes in 32.
+ */
+static int t_virtual_tb_lanes(void)
+{
+	static const char *const names[3] = { "same", "lowest", "slowest" };
+	static const uint32_t flag[3] = { 0, VGPU_ENTRY_VTB_LOWEST, VGPU_ENTRY_VTB_SLOWEST };
+	struct img im = { 0 };
+	int r = -1;
+
+	for (int m = 0; m < 3; m++) {
+		const struct vgpu_program_entry *e;
+		const uint64_t *code;
+		uint32_t tb = 0, tid = 0, tid_reads = 0, ntid = 0, order = 0;
+		unsigned int opts = VGPU_COMPILE_VTB_SLOWEST;
+
+		MCHECK(vgpu_compile_vtb_mode(names[m], &opts) == 0, "mode '%s'", names[m]);
+		MCHECK(opts == (VGPU_COMPILE_VIRTUAL_TB |
+				(m == 1 ? VGPU_COMPILE_VTB_LOWEST : m == 2 ? VGPU_COMPILE_VTB_SLOWEST :
+				 0)), "mode '%s': options 0x%x", names[m], opts);
+		im.ret = vgpu_compile_ptx_opts(vtb_src, strlen(vtb_src), opts, &im.p, &im.size,
+					       im.err, sizeof(im.err));
+		MCHECK(im.ret == 0, "%s: %s", names[m], im.err);
+		MCHECK(check_image(&im) == 0, "%s: image", names[m]);
+		e = entry(&im, "v");
+		MCHECK((e->flags & (VGPU_ENTRY_VIRTUAL_TB | VGPU_ENTRY_VTB_LOWEST |
+				    VGPU_ENTRY_VTB_SLOWEST)) == (VGPU_ENTRY_VIRTUAL_TB | flag[m]),
+		       "%s: flags 0x%x", names[m], e->flags);
+		code = (const uint64_t *)((const uint8_t *)im.p + hdr(&im)->code_offset);
+		for (uint32_t k = e->code_start / 8; k < e->code_end / 8; k++) {
+			uint64_t w = code[k];
+
+			if (VGPU_I_OP(w) == VGPU_OP_NEXTTB && VGPU_I_MOD(w) == VGPU_NEXTTB_TB) {
+				tb++;
+				MCHECK(w & VGPU_I_BOUNDARY, "%s: NEXTTB not a boundary", names[m]);
+			}
+			if (VGPU_I_OP(w) == VGPU_OP_NEXTTB && VGPU_I_MOD(w) == VGPU_NEXTTB_TID) {
+				tid++;
+				order += tb == 1;
+				MCHECK(!(w & VGPU_I_BOUNDARY), "%s: NEXTTB.TID a boundary", names[m]);
+			}
+			tid_reads += VGPU_I_OP(w) == VGPU_OP_S2R && VGPU_I_MOD(w) <= VGPU_SR_TID_Z;
+			ntid += VGPU_I_OP(w) == VGPU_OP_S2R && VGPU_I_MOD(w) == VGPU_SR_NTID_X;
+			if (w & VGPU_I_X)
+				k++;
+		}
+		if (m == 0)
+			MCHECK(tb == 1 && tid == 0 && tid_reads == 1,
+			       "same: NEXTTB %u, NEXTTB.TID %u, %%tid reads %u", tb, tid, tid_reads);
+		else
+			MCHECK(tb == 1 && tid == 1 && order == 1 && tid_reads == 0 && ntid == 1,
+			       "%s: NEXTTB %u, NEXTTB.TID %u (after it %u), %%tid reads %u, %%ntid %u",
+			       names[m], tb, tid, order, tid_reads, ntid);
+		free(im.p);
+		im.p = NULL;
+	}
+	{
+		unsigned int opts = 0x10;
+
+		MCHECK(vgpu_compile_vtb_mode("fastest", &opts) == -EINVAL && opts == 0x10,
+		       "mode 'fastest' accepted");
+		MCHECK(vgpu_compile_vtb_mode("", &opts) == -EINVAL && opts == 0x10,
+		       "mode '' accepted");
+		MCHECK(vgpu_compile_vtb_mode(NULL, &opts) == 0 &&
+		       opts == (0x10 | VGPU_COMPILE_VIRTUAL_TB), "no mode: 0x%x", opts);
+	}
+	MCHECK(vtb_compile_opts("", VGPU_COMPILE_VIRTUAL_TB | VGPU_COMPILE_VTB_LOWEST |
+				VGPU_COMPILE_VTB_SLOWEST, &im) == -EINVAL, "both modes");
+	MCHECK(vtb_compile_opts("", VGPU_COMPILE_VTB_LOWEST, &im) == -EINVAL,
+	       "lowest without virtual thread blocks");
+	MCHECK(vtb_compile_opts("	mov.u64 %rd1, %tid.x;\n",
+				VGPU_COMPILE_VIRTUAL_TB | VGPU_COMPILE_VTB_LOWEST, &im) == -EINVAL &&
+	       strstr(im.err, "ptx:9: virtual thread blocks: 64-bit read of %tid"),
+	       "64-bit %%tid: %d '%s'", im.ret, im.err);
+	r = 0;
+out:
+	free(im.p);
+	return r;
+}
+
 static int t_ptxas(void)
 {
 	static const char *const files[] = {
@@ -909,6 +1000,8 @@ int main(void)
 	report("reconvergence points on nested divergent loops", t_reconvergence());
 	report("ELF program points: a loop with loads; merging to 32 slots", t_elf());
 	report("virtual thread blocks: the rewritten entry; refusals name the line", t_virtual_tb());
+	report("virtual thread blocks: lowest and slowest lanes read NEXTTB.TID; bad modes refused",
+	       t_virtual_tb_lanes());
 	report("registers and shared memory printed next to ptxas -v (when installed)", t_ptxas());
 	return test_summary();
 }

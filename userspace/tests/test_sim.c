@@ -2713,6 +2713,36 @@ static int t_virtual_tb(void)
 	       (unsigned long long)ro.cycles, (unsigned long long)ro.warp_insts,
 	       (unsigned long long)rv.cycles, (unsigned long long)rv.warp_insts,
 	       (unsigned long long)r1.cycles);
+	/*
+	 * LowestToHighestLane and SlowestLane (§4.2.2): warps run other warps'
+	 * threads of a logical block, the output stays the original's (the
+	 * barrier, the sibling's shared value, the early return are per logical
+	 * warp), the cycles repeat, and they are not SameLane's.
+	 */
+	for (int k = 0; k < 2; k++) {
+		unsigned int opts = VGPU_COMPILE_VIRTUAL_TB |
+				    (k ? VGPU_COMPILE_VTB_SLOWEST : VGPU_COMPILE_VTB_LOWEST);
+		const char *name = k ? "slowest" : "lowest";
+		struct result rm, rm2, rm1;
+
+		MCHECK(vtb_run(&e, opts, "2", "3", &o, &rm) == 0, "%s, 6 blocks", name);
+		MCHECK(!memcmp(o, orig, nt * 4), "%s: output differs from the original", name);
+		env_fini(&e);
+		MCHECK(vtb_run(&e, opts, "2", "3", &o, &rm2) == 0, "%s again", name);
+		env_fini(&e);
+		MCHECK(rm2.cycles == rm.cycles && rm2.warp_insts == rm.warp_insts,
+		       "%s repeat: %llu cycles, first %llu", name, (unsigned long long)rm2.cycles,
+		       (unsigned long long)rm.cycles);
+		MCHECK(vtb_run(&e, opts, "1", "1", &o, &rm1) == 0, "%s, 1 block", name);
+		MCHECK(!memcmp(o, orig, nt * 4), "%s, one virtual block: output differs", name);
+		env_fini(&e);
+		MCHECK(rm.cycles != rv.cycles || rm1.cycles != r1.cycles,
+		       "%s: the cycles of SameLane (%llu, %llu)", name,
+		       (unsigned long long)rv.cycles, (unsigned long long)r1.cycles);
+		printf("# %s: 6 virtual: %llu cycles, %llu warp insts; 1: %llu\n", name,
+		       (unsigned long long)rm.cycles, (unsigned long long)rm.warp_insts,
+		       (unsigned long long)rm1.cycles);
+	}
 	/* the flag cleared: NEXTTB is an illegal instruction there */
 	{
 		struct prog p = { 0 };
@@ -2752,6 +2782,130 @@ static int t_virtual_tb(void)
 out:
 	free(orig);
 	return r;
+}
+
+/*
+ * Thread-index assignment (seed 003 §4.2.2) seen from inside: blocks of two
+ * warps, logical warp 0 of each does a long loop, warp 1 nothing; every
+ * thread writes its physical warp (%warpid, the warp's slot) and its
+ * result. One SM of one block runs the 8 logical blocks in order.
+ */
+static const char lanes_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry ln(.param .u64 out)\n{\n"
+	"	.reg .pred %p<3>;\n	.reg .b32 %r<12>;\n	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mov.u32 %r1, %tid.x;\n	mov.u32 %r2, %ctaid.x;\n	mov.u32 %r3, %ntid.x;\n"
+	"	mad.lo.s32 %r4, %r2, %r3, %r1;\n	mov.u32 %r5, %warpid;\n"
+	"	mov.u32 %r6, %r4;\n	mov.u32 %r7, 0;\n"
+	"	setp.ge.u32 %p1, %r1, 32;\n	@%p1 bra $D;\n"
+	"$L:\n"
+	"	mad.lo.s32 %r6, %r6, 1103515245, 12345;\n	add.s32 %r7, %r7, 1;\n"
+	"	setp.lt.u32 %p2, %r7, 300;\n	@%p2 bra $L;\n"
+	"$D:\n"
+	"	mul.wide.u32 %rd2, %r4, 8;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.v2.u32 [%rd3], {%r5, %r6};\n"
+	"	ret;\n}\n";
+
+#define LN_BLOCKS	8
+
+/* *@phys[b] (b < LN_BLOCKS): the physical warp logical warp 0 of block b ran on */
+static int lanes_run(unsigned int opts, uint32_t *phys, struct result *res)
+{
+	const uint32_t nt = LN_BLOCKS * 64;
+	const char *const kv[] = { "num_sms", "1", "max_tbs_per_sm", "1", NULL };
+	struct env e;
+	struct prog p;
+	uint32_t *out;
+	uint64_t prm;
+	int r = -1;
+
+	if (env_init_kv(&e, "fermi-gtx480", kv, 16u << 20))
+		return -1;
+	if (load_ptx_opts(&e, lanes_ptx, strlen(lanes_ptx), opts, &p))
+		goto out;
+	prm = dalloc(&e, nt * 8);
+	memset(e.vram + prm, 0, nt * 8);
+	out = (uint32_t *)(e.vram + prm);
+	{
+		struct vgpu_mem_range rg = { prm, nt * 8 };
+		struct launch L = {
+			.prog = &p, .entry = "ln", .grid = { LN_BLOCKS }, .block = { 64 },
+			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
+		};
+
+		r = run(&e, &L, res);
+		if (!r)
+			r = res->status;
+	}
+	free(p.image);
+	for (uint32_t b = 0; !r && b < LN_BLOCKS; b++) {
+		phys[b] = out[b * 128];
+		for (uint32_t t = 0; t < 64; t++) {
+			uint32_t g = b * 64 + t, acc = g;
+
+			for (uint32_t i = 0; t < 32 && i < 300; i++)
+				acc = acc * 1103515245u + 12345u;
+			/* a logical warp runs whole on one physical warp, the two differ */
+			if (out[g * 2 + 1] != acc || out[g * 2] != out[(b * 64 + t / 32 * 32) * 2] ||
+			    (t >= 32 && out[g * 2] == phys[b])) {
+				fprintf(stderr, "block %u thread %u: warp %u value %u, want %u\n", b, t,
+					out[g * 2], out[g * 2 + 1], acc);
+				r = -1;
+				break;
+			}
+		}
+	}
+out:
+	env_fini(&e);
+	return r;
+}
+
+/*
+ * SameLane keeps the heavy logical warp 0 on one physical warp, its sibling
+ * idles at each NEXTTB (at most one iteration ahead). LowestToHighestLane
+ * gives index 0 to the first warp to take the next block: the one that ran
+ * the light warp 1, so warp 0's physical warp alternates. SlowestLane gives
+ * it the index of the warp with the least progress (instructions) in the
+ * previous block when the first warp finishes it. The first block is
+ * SameLane's; at its end both warps started together and the loop has
+ * issued more than warp 1's few instructions. From then on the warp that
+ * ran warp 1 waits at NEXTTB until the other takes its block, so its
+ * sibling has the least progress when it finishes: warp 0 alternates from
+ * block 2 on. Both take fewer cycles than SameLane, and differ.
+ */
+static int t_virtual_tb_lanes(void)
+{
+	static const unsigned int modes[3] = { VGPU_COMPILE_VIRTUAL_TB,
+					       VGPU_COMPILE_VIRTUAL_TB | VGPU_COMPILE_VTB_LOWEST,
+					       VGPU_COMPILE_VIRTUAL_TB | VGPU_COMPILE_VTB_SLOWEST };
+	uint32_t phys[3][LN_BLOCKS];
+	struct result res[3];
+
+	for (int m = 0; m < 3; m++) {
+		CHECK(lanes_run(modes[m], phys[m], &res[m]) == 0, "mode %d: run or output", m);
+		printf("# lanes mode %d: %llu cycles; warp 0 on", m,
+		       (unsigned long long)res[m].cycles);
+		for (int b = 0; b < LN_BLOCKS; b++)
+			printf(" %u", phys[m][b]);
+		printf("\n");
+	}
+	for (int b = 1; b < LN_BLOCKS; b++) {
+		CHECK(phys[0][b] == phys[0][0], "same: block %d's warp 0 on %u, block 0's on %u",
+		      b, phys[0][b], phys[0][0]);
+		CHECK(phys[1][b] != phys[1][b - 1], "lowest: blocks %d and %d on warp %u", b - 1,
+		      b, phys[1][b]);
+		CHECK(b < 2 || phys[2][b] != phys[2][b - 1], "slowest: blocks %d and %d on warp %u",
+		      b - 1, b, phys[2][b]);
+	}
+	CHECK(phys[2][1] == phys[2][0], "slowest: block 1 on warp %u, block 0 on %u", phys[2][1],
+	      phys[2][0]);
+	CHECK(res[1].cycles != res[2].cycles, "lowest and slowest: %llu cycles",
+	      (unsigned long long)res[1].cycles);
+	CHECK(res[1].cycles < res[0].cycles && res[2].cycles < res[0].cycles,
+	      "cycles: same %llu, lowest %llu, slowest %llu", (unsigned long long)res[0].cycles,
+	      (unsigned long long)res[1].cycles, (unsigned long long)res[2].cycles);
+	return 0;
 }
 
 /* What the stress driver saw of preemption. */
@@ -3968,10 +4122,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--kernel-sched-only")) {
 			report("kernel-aware warp scheduling", t_kernel_sched());
 			return test_summary();
+		} else if (!strcmp(argv[i], "--virtual-tb-only")) {
+			report("virtual thread blocks", t_virtual_tb());
+			report("virtual thread blocks: thread-index assignment", t_virtual_tb_lanes());
+			return test_summary();
 		} else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 			sim_threads = (uint32_t)strtoul(argv[++i], NULL, 0);
 		} else {
-			fprintf(stderr, "usage: test_sim [--bench | --bench-only | --kernel-sched-only]"
+			fprintf(stderr, "usage: test_sim [--bench | --bench-only | --kernel-sched-only |"
+				" --virtual-tb-only]"
 				" [--threads N]\n");
 			return 2;
 		}
@@ -4022,6 +4181,8 @@ int main(int argc, char **argv)
 	       t_preempt_shared_bw());
 	report("virtual thread blocks: 6 and 1 virtual blocks give the original's 63, bit-exact",
 	       t_virtual_tb());
+	report("virtual thread blocks: SameLane, LowestToHighestLane and SlowestLane place the"
+	       " heavy warp as §4.2.2 says", t_virtual_tb_lanes());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
 	report("kernel-aware warp scheduling: none starves the newer kernel, lrr/ipr/fair shares,"

@@ -5,7 +5,7 @@
  *   vgpu run NAME [--size small|default|large|N] [--seed S]
  *                                         run a workload, check it, print figures
  *   vgpu run --all [--size ...] [--seed S] every workload, one line each
- *   vgpu run ... --virtual-tb               kernels in virtual thread blocks
+ *   vgpu run ... --virtual-tb[=MODE]        kernels in virtual thread blocks
  *   vgpu run ... --local [--gpu NAME] [--config FILE] [--threads N] [--stats]
  *                                         on the GPU model in this process (no
  *                                         vgpu.ko, no vgpud); --stats prints the
@@ -13,8 +13,9 @@
  *   vgpu bench model-speed [...]          how fast the model simulates (bench.c)
  *   vgpu list                             the workload suite and its metadata
  *   vgpu info                             the device's parameters
- *   vgpu compile FILE.ptx [--virtual-tb] [-o OUT]  compile PTX; print the disassembly;
- *                                         --virtual-tb: virtual thread blocks
+ *   vgpu compile FILE.ptx [--virtual-tb[=MODE]] [-o OUT]  compile PTX; print the
+ *                                         disassembly; --virtual-tb: virtual thread
+ *                                         blocks, MODE same|lowest|slowest
  *   vgpu ptx FILE.ptx                     resources and analyses per entry
  *   vgpu top [--interval MS] [--once] [--count N]  live view of the device (top.c)
  */
@@ -35,11 +36,14 @@
 static int usage(FILE *f, int status)
 {
 	fprintf(f,
-		"usage: vgpu run NAME [--size small|default|large|N] [--seed S] [--virtual-tb] [LOCAL]\n"
-		"       vgpu run --all [--size small|default|large|N] [--seed S] [--virtual-tb]"
+"usage: vgpu run NAME [--size small|default|large|N] [--seed S] [--virtual-tb[=MODE]]"
+		" [LOCAL]\n"
+		"       vgpu run --all [--size small|default|large|N] [--seed S] [--virtual-tb[=MODE]]"
 		" [LOCAL]\n"
 		"         --virtual-tb: kernels compiled into virtual thread blocks (a kernel\n"
-		"                       refused runs as it is; its line gives the reason)\n"
+		"                       refused runs as it is; its line gives the reason);\n"
+		"                       MODE, the thread-index assignment: same (default),\n"
+		"                       lowest or slowest\n"
 		"         LOCAL: --local [--gpu NAME] [--config FILE] [--threads N] [--stats]\n"
 		"                [--set KEY=VALUE]... [--vram-mb N] [-j N]\n"
 		"           --local: run on vgpu's command processor and the GPU model in this\n"
@@ -51,7 +55,7 @@ static int usage(FILE *f, int status)
 		" [--size small|default|large|N] [--threads N]\n"
 		"       vgpu list\n"
 		"       vgpu info\n"
-		"       vgpu compile FILE.ptx [--virtual-tb] [-o IMAGE]\n"
+		"       vgpu compile FILE.ptx [--virtual-tb[=same|lowest|slowest]] [-o IMAGE]\n"
 		"       vgpu ptx FILE.ptx   resources and analyses per entry (like ptxas -v)\n"
 		"       vgpu top [--interval MS] [--once] [--count N]   live view of the device\n");
 	return status;
@@ -255,7 +259,7 @@ static int cmd_run(int argc, char **argv)
 		{ "set", required_argument, NULL, 'E' },
 		{ "vram-mb", required_argument, NULL, 'V' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "virtual-tb", no_argument, NULL, 'v' },
+		{ "virtual-tb", optional_argument, NULL, 'v' },
 		{ 0 },
 	};
 	struct workload_args args = { .seed = 1 }, largs[64];
@@ -317,7 +321,11 @@ static int cmd_run(int argc, char **argv)
 			stats = 1;
 			break;
 		case 'v':
-			workload_compile_opts |= VGPU_COMPILE_VIRTUAL_TB;
+			if (vgpu_compile_vtb_mode(optarg, &workload_compile_opts)) {
+				fprintf(stderr, "vgpu: bad --virtual-tb mode '%s' (same, lowest or"
+					" slowest)\n", optarg);
+				return 2;
+			}
 			break;
 		default:
 			return usage(stderr, 2);
@@ -446,8 +454,14 @@ static int cmd_compile(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
-		else if (strcmp(argv[i], "--virtual-tb") == 0)
-			opts |= VGPU_COMPILE_VIRTUAL_TB;
+		else if (strcmp(argv[i], "--virtual-tb") == 0 ||
+			 strncmp(argv[i], "--virtual-tb=", 13) == 0) {
+			if (vgpu_compile_vtb_mode(argv[i][12] ? argv[i] + 13 : NULL, &opts)) {
+				fprintf(stderr, "vgpu: bad --virtual-tb mode '%s' (same, lowest or"
+					" slowest)\n", argv[i] + 13);
+				return 2;
+			}
+		}
 		else if (!in)
 			in = argv[i];
 		else

@@ -91,7 +91,7 @@ const struct vgpu_workload *vgpu_workload_find(const char *name);
 
 /*
  * VGPU_COMPILE_* options workload_load() compiles with (vgpu run
- * --virtual-tb). A program the option refuses is compiled without it, and
+ * --virtual-tb[=MODE]). A program the option refuses is compiled without it, and
  * the refusal is left in the workload's message (a successful run returns
  * with it).
  */

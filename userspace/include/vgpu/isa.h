@@ -72,7 +72,7 @@ enum vgpu_op {
 	VGPU_OP_CVTA = 11,	/* d = a converted; mod: space | to */
 	VGPU_OP_PACK = 12,	/* d(64) = a | b << 32 */
 	VGPU_OP_UNPK = 13,	/* d(32) = half mod (0 low, 1 high) of a(64) */
-	VGPU_OP_NEXTTB = 14,	/* d = the warp's next logical block index */
+	VGPU_OP_NEXTTB = 14,	/* d = next logical block index or thread index; mod */
 
 	/* integer and float arithmetic (type selects) */
 	VGPU_OP_ADD = 16,
@@ -222,6 +222,12 @@ enum vgpu_atom {
 	VGPU_ATOM_INC, VGPU_ATOM_DEC,
 };
 
+/*
+ * NEXTTB mod (seed 003 §4.2): TB takes the warp's next logical block; TID
+ * reads the thread's index in it, x + y * ntid.x + z * ntid.x * ntid.y,
+ * from the warp index its last NEXTTB.TB assigned (next_tIdxInBlk).
+ */
+enum vgpu_nexttb { VGPU_NEXTTB_TB = 0, VGPU_NEXTTB_TID };
 enum vgpu_shfl { VGPU_SHFL_UP = 0, VGPU_SHFL_DOWN, VGPU_SHFL_BFLY, VGPU_SHFL_IDX };
 enum vgpu_vote { VGPU_VOTE_ALL = 0, VGPU_VOTE_ANY, VGPU_VOTE_UNI, VGPU_VOTE_BALLOT };
 

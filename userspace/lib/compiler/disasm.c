@@ -161,7 +161,7 @@ static void disasm_one(FILE *o, uint64_t w, uint64_t ext)
 		fprintf(o, ", %%%s", m < VGPU_SR_COUNT_ ? sr_n[m] : "?");
 		return;
 	case VGPU_OP_NEXTTB:
-		fprintf(o, " ");
+		fprintf(o, m == VGPU_NEXTTB_TID ? ".tid " : " ");
 		reg(o, d, t);
 		return;
 	case VGPU_OP_LEAD:
@@ -385,11 +385,13 @@ int vgpu_disasm(const void *image, size_t size, FILE *o)
 		memcpy(name, e->name, VGPU_PROGRAM_NAME_LEN);
 		name[VGPU_PROGRAM_NAME_LEN] = 0;
 		fprintf(o, "\n.entry %s  // code [%u, %u) regs %u shared %u params %u local %u"
-			" maxntid %u flags%s%s%s\n", name, e->code_start / 8, e->code_end / 8,
+			" maxntid %u flags%s%s%s%s\n", name, e->code_start / 8, e->code_end / 8,
 			e->regs_per_thread, e->shared_static, e->param_size, e->local_per_thread,
 			e->max_threads_per_tb, e->flags & VGPU_ENTRY_HAS_ATOMICS ? " atomics" : "",
 			e->flags & VGPU_ENTRY_HAS_GLOBAL_RMW ? " global-rmw" : "",
-			e->flags & VGPU_ENTRY_VIRTUAL_TB ? " virtual-tb" : "");
+			e->flags & VGPU_ENTRY_VIRTUAL_TB ? " virtual-tb" : "",
+			e->flags & VGPU_ENTRY_VTB_LOWEST ? " lanes=lowest" :
+			e->flags & VGPU_ENTRY_VTB_SLOWEST ? " lanes=slowest" : "");
 		if (e->code_start % 8 || e->code_end % 8 || e->code_start > e->code_end ||
 		    e->code_end / 8 > nwords) {
 			fprintf(o, "  bad code range\n");

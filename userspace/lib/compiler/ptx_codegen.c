@@ -513,7 +513,7 @@ static void flags(struct cg *g)
 		struct ins *in = &e->ins[i];
 
 		/* NEXTTB too: a block run again would take other logical blocks */
-		if ((in->op == VGPU_OP_ATOM && global_space(in)) || in->op == VGPU_OP_NEXTTB)
+		if ((in->op == VGPU_OP_ATOM && global_space(in)) || (in->op == VGPU_OP_NEXTTB && in->mod == VGPU_NEXTTB_TB))
 			in->boundary = true;
 		else if (in->op == VGPU_OP_ST && global_space(in))
 			in->boundary = reads_writable;

@@ -132,6 +132,23 @@ int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_si
 	return vgpu_compile_ptx_opts(src, len, 0, image, image_size, err, errlen);
 }
 
+int vgpu_compile_vtb_mode(const char *name, unsigned int *opts)
+{
+	unsigned int lanes;
+
+	if (!name || strcmp(name, "same") == 0)
+		lanes = 0;
+	else if (strcmp(name, "lowest") == 0)
+		lanes = VGPU_COMPILE_VTB_LOWEST;
+	else if (strcmp(name, "slowest") == 0)
+		lanes = VGPU_COMPILE_VTB_SLOWEST;
+	else
+		return -EINVAL;
+	*opts = (*opts & ~(VGPU_COMPILE_VTB_LOWEST | VGPU_COMPILE_VTB_SLOWEST)) |
+		VGPU_COMPILE_VIRTUAL_TB | lanes;
+	return 0;
+}
+
 int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,
 			  size_t *image_size, char *err, size_t errlen)
 {
@@ -146,6 +163,14 @@ int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void *
 		if (errlen && err)
 			snprintf(err, errlen, "unknown compile options 0x%x",
 				 opts & ~VGPU_COMPILE_OPTS);
+		return -EINVAL;
+	}
+	if ((opts & VGPU_COMPILE_VTB_LOWEST && opts & VGPU_COMPILE_VTB_SLOWEST) ||
+	    (opts & (VGPU_COMPILE_VTB_LOWEST | VGPU_COMPILE_VTB_SLOWEST) &&
+	     !(opts & VGPU_COMPILE_VIRTUAL_TB))) {
+		if (errlen && err)
+			snprintf(err, errlen,
+				 "a thread-index assignment needs virtual thread blocks, one at most");
 		return -EINVAL;
 	}
 	cc = calloc(1, sizeof(*cc));

@@ -30,7 +30,28 @@ int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_si
  * "ptx:LINE: virtual thread blocks: REASON".
  */
 #define VGPU_COMPILE_VIRTUAL_TB	1u
-#define VGPU_COMPILE_OPTS	VGPU_COMPILE_VIRTUAL_TB
+/*
+ * With VGPU_COMPILE_VIRTUAL_TB, the thread-index assignment (§4.2.2); none
+ * of the two is SameLane (a warp keeps its own thread indices).
+ * VGPU_COMPILE_VTB_LOWEST: LowestToHighestLane, the k-th warp of a block to
+ * start a logical block runs its k-th warp's threads.
+ * VGPU_COMPILE_VTB_SLOWEST: SlowestLane, it runs the threads the k-th
+ * slowest warp of the previous logical block ran. The entry derives %tid
+ * from NEXTTB.TID and is flagged VGPU_ENTRY_VTB_LOWEST / _SLOWEST. Both,
+ * or one without VGPU_COMPILE_VIRTUAL_TB: -EINVAL.
+ */
+#define VGPU_COMPILE_VTB_LOWEST	2u
+#define VGPU_COMPILE_VTB_SLOWEST	4u
+#define VGPU_COMPILE_OPTS	(VGPU_COMPILE_VIRTUAL_TB | VGPU_COMPILE_VTB_LOWEST | \
+				 VGPU_COMPILE_VTB_SLOWEST)
+
+/*
+ * Adds to *@opts the VGPU_COMPILE_* bits of a virtual-thread-block mode
+ * name: "same" (or NULL), "lowest" or "slowest" (SameLane,
+ * LowestToHighestLane, SlowestLane). Returns 0, or -EINVAL for another name
+ * (*@opts unchanged).
+ */
+int vgpu_compile_vtb_mode(const char *name, unsigned int *opts);
 
 /* vgpu_compile_ptx() with @opts (VGPU_COMPILE_*; unknown bits: -EINVAL). */
 int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,

@@ -15,8 +15,16 @@
  * logical block at once instead of idling until its siblings finish. The
  * index comes from NEXTTB (§4.2.1; Documentation/isa.rst): the first warp of
  * a block to ask for an iteration takes a new index from the kernel's
- * counter, its siblings get the same one. Thread indices stay the warp's own
- * (the paper's SameLane assignment, §4.2.2). %nctaid is the logical grid:
+ * counter, its siblings get the same one. By default thread indices stay the
+ * warp's own (the paper's SameLane assignment, §4.2.2). With
+ * VGPU_COMPILE_VTB_LOWEST or _SLOWEST (LowestToHighestLane, SlowestLane) the
+ * model chooses which warp of the logical block a warp runs at each NEXTTB,
+ * and the loop reads its thread index there (next_tIdxInBlk, §4.2.2):
+ *
+ *	T = NEXTTB.TID				after the exit test
+ *	tid = (T % NTX, T / NTX % NTY, T / NTX / NTY)	what %tid reads
+ *
+ * with NTX, NTY = %ntid hoisted. %nctaid is the logical grid:
  * the launch carries it and dispatches only the blocks that fill the device
  * (VGPU_ENTRY_VIRTUAL_TB).
  *
@@ -34,7 +42,13 @@
 
 #define VTB_HEAD_LABEL	"%vtb.head"
 
-static void refuse(struct compiler *cc, const struct entry *e)
+/* %tid.x, .y or .z (VGPU_SR_TID_X is 0) */
+static bool tid_read(const struct ins *in)
+{
+	return in->op == VGPU_OP_S2R && in->mod <= VGPU_SR_TID_Z;
+}
+
+static void refuse(struct compiler *cc, const struct entry *e, bool lanes)
 {
 	for (size_t i = 0; i < e->nins; i++) {
 		const struct ins *in = &e->ins[i];
@@ -48,6 +62,8 @@ static void refuse(struct compiler *cc, const struct entry *e)
 		if (in->op == VGPU_OP_S2R && in->type != VGPU_T_U32 &&
 		    in->mod >= VGPU_SR_CTAID_X && in->mod <= VGPU_SR_CTAID_Z)
 			cc_error(cc, in->line, "virtual thread blocks: 64-bit read of %%ctaid");
+		if (lanes && tid_read(in) && in->type != VGPU_T_U32)
+			cc_error(cc, in->line, "virtual thread blocks: 64-bit read of %%tid");
 		if (in->op == VGPU_OP_MEMBAR && in->gpu_scope)
 			cc_error(cc, in->line,
 				 "virtual thread blocks: '%s' has a fence beyond the block (blocks may synchronise with each other)",
@@ -84,12 +100,31 @@ static void wrap_op(struct ins *out, size_t *n, const struct entry *e, int op, i
 void vtb_transform(struct compiler *cc, struct entry *e)
 {
 	static const int nctaid[3] = { VGPU_SR_NCTAID_X, VGPU_SR_NCTAID_Y, VGPU_SR_NCTAID_Z };
+	bool lanes = cc->opts & (VGPU_COMPILE_VTB_LOWEST | VGPU_COMPILE_VTB_SLOWEST);
 	int nx[3], cta[3], all, xy, l, q, done, head;
-	size_t n = 0, cap = e->nins + 16;
+	int ntid[2] = { -1, -1 }, tid[3] = { -1, -1, -1 }, t = -1, tq = -1;
+	bool reads[3] = { false, false, false };
+	size_t n = 0, cap = e->nins + 24;
 	struct ins *out, *in;
 	int np;
 
-	refuse(cc, e);
+	refuse(cc, e, lanes);
+	/* the %tid components the body reads: only those are computed */
+	for (size_t i = 0; lanes && i < e->nins; i++)
+		if (tid_read(&e->ins[i]))
+			reads[e->ins[i].mod - VGPU_SR_TID_X] = true;
+	lanes = lanes && (reads[0] || reads[1] || reads[2]);
+	if (lanes) {
+		t = vreg_new(cc, e, VC_32);
+		ntid[0] = vreg_new(cc, e, VC_32);
+		for (int k = 0; k < 3; k++)
+			if (reads[k])
+				tid[k] = vreg_new(cc, e, VC_32);
+		if (reads[1] || reads[2]) {
+			ntid[1] = vreg_new(cc, e, VC_32);
+			tq = vreg_new(cc, e, VC_32);
+		}
+	}
 	for (int k = 0; k < 3; k++) {
 		nx[k] = vreg_new(cc, e, VC_32);
 		cta[k] = vreg_new(cc, e, VC_32);
@@ -112,6 +147,13 @@ void vtb_transform(struct compiler *cc, struct entry *e)
 	}
 	wrap_op(out, &n, e, VGPU_OP_MUL, xy, nx[0], nx[1]);
 	wrap_op(out, &n, e, VGPU_OP_MUL, all, xy, nx[2]);
+	for (int k = 0; k < 2; k++) {
+		if (ntid[k] < 0)
+			continue;
+		in = wrap_ins(out, &n, e, VGPU_OP_S2R, VGPU_T_U32);
+		in->d = ntid[k];
+		in->mod = VGPU_SR_NTID_X + k;
+	}
 	np = (int)n;
 	in = wrap_ins(out, &n, e, VGPU_OP_NEXTTB, VGPU_T_U32);
 	in->d = l;
@@ -126,6 +168,20 @@ void vtb_transform(struct compiler *cc, struct entry *e)
 	wrap_op(out, &n, e, VGPU_OP_DIV, q, l, nx[0]);
 	wrap_op(out, &n, e, VGPU_OP_REM, cta[1], q, nx[1]);
 	wrap_op(out, &n, e, VGPU_OP_DIV, cta[2], q, nx[1]);
+	if (lanes) {
+		/* the thread's index in its logical block (§4.2.2) */
+		in = wrap_ins(out, &n, e, VGPU_OP_NEXTTB, VGPU_T_U32);
+		in->d = t;
+		in->mod = VGPU_NEXTTB_TID;
+		if (reads[0])
+			wrap_op(out, &n, e, VGPU_OP_REM, tid[0], t, ntid[0]);
+		if (tq >= 0)
+			wrap_op(out, &n, e, VGPU_OP_DIV, tq, t, ntid[0]);
+		if (reads[1])
+			wrap_op(out, &n, e, VGPU_OP_REM, tid[1], tq, ntid[1]);
+		if (reads[2])
+			wrap_op(out, &n, e, VGPU_OP_DIV, tid[2], tq, ntid[1]);
+	}
 
 	/* the wrapper's head: where every exit of the body goes */
 	e->labels = cc_grow(cc, e->labels, &e->lcap, e->nlabels + 1, sizeof(*e->labels));
@@ -147,6 +203,11 @@ void vtb_transform(struct compiler *cc, struct entry *e)
 			o->b = (struct opnd){ .k = OK_REG, .r = cta[o->mod - VGPU_SR_CTAID_X] };
 			o->op = VGPU_OP_MOV;
 			o->mod = 0;
+		} else if (lanes && tid_read(o)) {
+			/* %tid is the thread's of the logical warp it runs */
+			o->b = (struct opnd){ .k = OK_REG, .r = tid[o->mod - VGPU_SR_TID_X] };
+			o->op = VGPU_OP_MOV;
+			o->mod = 0;
 		} else if (o->op == VGPU_OP_EXIT) {
 			/* the logical block is done for these lanes: on to the next */
 			o->op = VGPU_OP_BRA;
@@ -159,4 +220,9 @@ void vtb_transform(struct compiler *cc, struct entry *e)
 	e->nins = n;
 	e->cap = cap;
 	e->flags |= VGPU_ENTRY_VIRTUAL_TB;
+	/* the model assigns warps this way even where the body reads no %tid */
+	if (cc->opts & VGPU_COMPILE_VTB_LOWEST)
+		e->flags |= VGPU_ENTRY_VTB_LOWEST;
+	else if (cc->opts & VGPU_COMPILE_VTB_SLOWEST)
+		e->flags |= VGPU_ENTRY_VTB_SLOWEST;
 }

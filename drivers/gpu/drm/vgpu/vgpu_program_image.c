@@ -29,7 +29,9 @@
 #include "vgpu_program_image.h"
 
 #define VGPU_ENTRY_KNOWN_FLAGS	(VGPU_ENTRY_HAS_ATOMICS | VGPU_ENTRY_HAS_GLOBAL_RMW | \
-				 VGPU_ENTRY_VIRTUAL_TB)
+				 VGPU_ENTRY_VIRTUAL_TB | VGPU_ENTRY_VTB_LOWEST | \
+				 VGPU_ENTRY_VTB_SLOWEST)
+#define VGPU_ENTRY_VTB_LANES	(VGPU_ENTRY_VTB_LOWEST | VGPU_ENTRY_VTB_SLOWEST)
 
 struct vgpu_region {
 	u64 start;
@@ -179,6 +181,13 @@ static int vgpu_program_check_format(const void *image, size_t size,
 		if (h->version_minor <= VGPU_PROGRAM_VERSION_MINOR &&
 		    e->flags & ~VGPU_ENTRY_KNOWN_FLAGS) {
 			*why = "unknown entry flags";
+			return -EINVAL;
+		}
+		/* one thread-index assignment, and only for a virtual entry */
+		if ((e->flags & VGPU_ENTRY_VTB_LANES) == VGPU_ENTRY_VTB_LANES ||
+		    ((e->flags & VGPU_ENTRY_VTB_LANES) &&
+		     !(e->flags & VGPU_ENTRY_VIRTUAL_TB))) {
+			*why = "bad virtual thread block flags";
 			return -EINVAL;
 		}
 	}
