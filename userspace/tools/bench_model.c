@@ -86,10 +86,76 @@ int local_run_workload(const struct bench_target *t, const struct vgpu_workload 
 	if (out->ret && !out->msg[0])
 		snprintf(out->msg, sizeof(out->msg), "%s", strerror(-out->ret));
 	vgpu_local_stats(dev, &out->st);
+	vgpu_local_limits(dev, out->limit_tbs);
 	vgpu_local_model_ns(dev, &ns);
 	out->model_s = (double)ns * 1e-9;
 	vgpu_device_close(dev);
 	return 0;
+}
+
+int local_bench_run(const char *bench, const char *label, const char *gpu,
+		    const char *const *sets, unsigned int nset, const char *const *attrs,
+		    unsigned int nattr, const struct vgpu_workload *w, uint64_t size, int which,
+		    struct local_run *out)
+{
+	struct workload_args args = { .seed = 1, .size = tool_size_of(w, size, which) };
+	struct vgpu_sim_config cfg;
+	struct bench_target t;
+	unsigned int threads;
+	int ret;
+
+	ret = local_config(gpu, NULL, 0, &cfg, &threads);
+	if (ret)
+		return ret;
+	local_target(&t, &cfg);
+	ret = bench_target_apply_sets(&t, sets, nset);
+	for (unsigned int i = 0; !ret && i < nattr; i++)
+		ret = bench_target_set(&t, attrs[2 * i], attrs[2 * i + 1]);
+	if (ret)
+		return ret;
+	ret = local_run_workload(&t, w, &args, out);
+	if (ret)
+		return ret;
+	if (out->ret) {
+		fprintf(stderr, "vgpu bench %s: %s (%s): %s\n", bench, w->name, label, out->msg);
+		return out->ret;
+	}
+	return 0;
+}
+
+int bench_workloads(const char *bench, char *spec, const char *set,
+		    bool (*in_set)(const struct vgpu_workload *w),
+		    const struct vgpu_workload ***out, unsigned int *n)
+{
+	const struct vgpu_workload **v;
+	unsigned int all = 0;
+
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
+		all++;
+	v = calloc(all, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	*out = v;
+	*n = 0;
+	if (!strcmp(spec, "all") || (set && !strcmp(spec, set))) {
+		bool every = !strcmp(spec, "all");
+
+		for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
+			if (every || in_set(*w))
+				v[(*n)++] = *w;
+		return 0;
+	}
+	for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
+		const struct vgpu_workload *w = vgpu_workload_find(t);
+
+		if (!w) {
+			fprintf(stderr, "vgpu bench %s: unknown workload '%s'\n", bench, t);
+			return -EINVAL;
+		}
+		if (*n < all)
+			v[(*n)++] = w;
+	}
+	return *n ? 0 : -EINVAL;
 }
 
 static int bench_usage(FILE *f, int status)

@@ -63,44 +63,24 @@ struct tlp_bench {
 static int tlp_task(unsigned int k, void *arg)
 {
 	struct tlp_bench *b = arg;
-	const struct vgpu_workload *w = b->w[k / RUN_N];
-	struct local_run *out = &b->runs[k / RUN_N][k % RUN_N];
-	struct workload_args args = { .seed = 1, .size = tool_size_of(w, b->size, b->which) };
-	unsigned int r = k % RUN_N, threads;
-	struct vgpu_sim_config cfg;
-	struct bench_target t;
-	char n[16];
-	int ret;
+	unsigned int r = k % RUN_N, nattr = 0;
+	const char *attrs[4];
+	char n[16], label[16];
 
 	if (r >= RUN_STATIC && r < RUN_DYNCTA && r - RUN_STATIC + 1 > b->max_static)
 		return 0;	/* not tried */
-	ret = local_config(b->gpu, NULL, 0, &cfg, &threads);
-	if (ret)
-		return ret;
-	local_target(&t, &cfg);
-	ret = bench_target_apply_sets(&t, b->sets, b->nset);
-	if (ret)
-		return ret;
 	if (r == RUN_DYNCTA) {
-		ret = bench_target_set(&t, "tlp_policy", "dyncta");
+		attrs[0] = "tlp_policy", attrs[1] = "dyncta", nattr = 1;
 	} else if (r == RUN_DYNCORE) {
-		ret = bench_target_set(&t, "tlp_policy", "dyncore");
+		attrs[0] = "tlp_policy", attrs[1] = "dyncore", nattr = 1;
 	} else if (r != RUN_BASE) {
 		snprintf(n, sizeof(n), "%u", r - RUN_STATIC + 1);
-		ret = bench_target_set(&t, "tlp_policy", "static");
-		if (!ret)
-			ret = bench_target_set(&t, "tlp_static_tbs", n);
+		attrs[0] = "tlp_policy", attrs[1] = "static";
+		attrs[2] = "tlp_static_tbs", attrs[3] = n, nattr = 2;
 	}
-	if (ret)
-		return ret;
-	ret = local_run_workload(&t, w, &args, out);
-	if (ret)
-		return ret;
-	if (out->ret) {
-		fprintf(stderr, "vgpu bench tlp: %s (run %u): %s\n", w->name, r, out->msg);
-		return out->ret;
-	}
-	return 0;
+	snprintf(label, sizeof(label), "run %u", r);
+	return local_bench_run("tlp", label, b->gpu, b->sets, b->nset, attrs, nattr,
+			       b->w[k / RUN_N], b->size, b->which, &b->runs[k / RUN_N][r]);
 }
 
 /*
@@ -132,32 +112,10 @@ static int tlp_usage(void)
 	return 2;
 }
 
-/* The workloads --workloads names: a list, "mem" (the MEM class) or "all". */
-static int tlp_workloads(char *spec, struct tlp_bench *b)
+/* --workloads mem: the MEM class. */
+static bool tlp_mem(const struct vgpu_workload *w)
 {
-	b->nw = 0;
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
-		b->nw++;
-	b->w = calloc(b->nw, sizeof(*b->w));
-	if (!b->w)
-		return -ENOMEM;
-	b->nw = 0;
-	if (!strcmp(spec, "all") || !strcmp(spec, "mem")) {
-		for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
-			if (spec[0] == 'a' || ((*w)->cls && !strcmp((*w)->cls, "MEM")))
-				b->w[b->nw++] = *w;
-		return 0;
-	}
-	for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
-		const struct vgpu_workload *w = vgpu_workload_find(t);
-
-		if (!w) {
-			fprintf(stderr, "vgpu bench tlp: unknown workload '%s'\n", t);
-			return -EINVAL;
-		}
-		b->w[b->nw++] = w;
-	}
-	return b->nw ? 0 : -EINVAL;
+	return w->cls && !strcmp(w->cls, "MEM");
 }
 
 int bench_tlp(int argc, char **argv)
@@ -224,7 +182,7 @@ int bench_tlp(int argc, char **argv)
 		return 2;
 	}
 	sms = cfg.desc.num_sms;
-	if (tlp_workloads(wl, &b)) {
+	if (bench_workloads("tlp", wl, "mem", tlp_mem, &b.w, &b.nw)) {
 		free(b.w);
 		return 2;
 	}
