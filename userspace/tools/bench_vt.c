@@ -181,6 +181,8 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 static void vt_table(const struct vt_bench *b, const char *size_name)
 {
 	double sum[4] = { 0 }, logs[4] = { 0 };
+	unsigned int n = 0;
+	char count[16];
 
 	printf("# vgpu bench vt --gpu %s --size %s: Virtual Thread (Yoon et al. Sec. V);"
 	       " IPC: warp-insts per GPU cycle;\n"
@@ -190,11 +192,13 @@ static void vt_table(const struct vt_bench *b, const char *size_name)
 	       " VTSWAP: swaps in the VT run;\n"
 	       "# LIMIT: what binds most of the TBs in BASE (tbs, threads: scheduling limits;"
 	       " regs, shared: capacity limits;\n"
-	       "# grid: every TB fits at once), %%: their share\n", b->gpu, size_name);
+	       "# grid: every TB fits at once), %%: their share; means over the rows a scheduling"
+	       " limit binds (the paper's Type-S)\n", b->gpu, size_name);
 	printf("%-12s %-7s %5s %10s %6s %6s %6s %6s %6s %8s\n", "NAME", "LIMIT", "%", "BASE",
 	       "IPC", "VT", "MAX", "GTO", "GTO+VT", "VTSWAP");
 	for (unsigned int i = 0; i < b->nw; i++) {
 		const struct local_run *r = b->runs[i];
+		bool sched = vt_sched_limited(&r[RUN_BASE]);
 		double pct, v[4];
 		enum vgpu_limit l = vt_limit(&r[RUN_BASE], &pct);
 
@@ -208,21 +212,24 @@ static void vt_table(const struct vt_bench *b, const char *size_name)
 		v[1] = ipc_up(&r[RUN_MAX], &r[RUN_BASE]);
 		v[2] = ipc_up(&r[RUN_GTO], &r[RUN_BASE]);
 		v[3] = ipc_up(&r[RUN_GTO_VT], &r[RUN_GTO]);
-		for (int k = 0; k < 4; k++) {
+		for (int k = 0; sched && k < 4; k++) {
 			sum[k] += v[k];
 			logs[k] += log(v[k]);
 		}
+		n += sched;
 		printf(" %6.3f %6.3f %6.3f %6.3f %8" PRIu64 "\n", v[0], v[1], v[2], v[3],
 		       r[RUN_VT].st.vt_swaps);
 	}
-	if (!b->nkept)
+	/* The paper's means are over its Type-S applications (§V-A). */
+	if (!n)
 		return;
-	printf("%-12s %-7s %5s %10s %6s", "AMEAN", "", "", "", "");
+	snprintf(count, sizeof(count), "n=%u", n);
+	printf("%-12s %-7s %5s %10s %6s", "AMEAN", "sched", "", count, "");
 	for (int k = 0; k < 4; k++)
-		printf(" %6.3f", sum[k] / b->nkept);
-	printf("\n%-12s %-7s %5s %10s %6s", "GMEAN", "", "", "", "");
+		printf(" %6.3f", sum[k] / n);
+	printf("\n%-12s %-7s %5s %10s %6s", "GMEAN", "sched", "", count, "");
 	for (int k = 0; k < 4; k++)
-		printf(" %6.3f", exp(logs[k] / b->nkept));
+		printf(" %6.3f", exp(logs[k] / n));
 	printf("\n");
 }
 
