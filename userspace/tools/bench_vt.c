@@ -171,7 +171,7 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 				PRIu64 "\n", b->gpu, b->w[i]->name, limit_names[l], pct,
 				vt_runs[k][0], vt_runs[k][1], vt_runs[k][2], r[k].res.cycles,
 				r[k].res.warp_insts, ipc(&r[k]),
-				ipc_up(&r[k], &r[k >= RUN_GTO ? RUN_GTO : RUN_BASE]),
+				ipc_up(&r[k], &r[k == RUN_GTO_VT ? RUN_GTO : RUN_BASE]),
 				r[k].st.vt_swaps);
 		}
 	}
