@@ -254,6 +254,49 @@ int local_bench_run(const char *bench, const char *label, const char *gpu,
 		    const char *const *sets, unsigned int nset, const char *const *attrs,
 		    unsigned int nattr, const struct vgpu_workload *w, uint64_t size, int which,
 		    struct local_run *out);
+/**
+ * struct bench_wl_opts - the options of the per-workload benches on the
+ * local device (tlp, vt), from bench_wl_opt().
+ * @gpu: --gpu NAME, the preset.
+ * @size: --size as tool_parse_size() gave it.
+ * @which: and its kind.
+ * @size_name: --size as given.
+ * @workloads: --workloads, for bench_workloads().
+ * @sets: --set KEY=VALUE options, applied to every run.
+ * @nset: how many.
+ * @jobs: -j N.
+ */
+struct bench_wl_opts {
+	const char *gpu;
+	uint64_t size;
+	int which;
+	const char *size_name;
+	char workloads[512];
+	const char *sets[BENCH_MAX_SETS];
+	unsigned int nset;
+	unsigned int jobs;
+};
+
+/* getopt_long() entries of those options and their short letters. */
+#define BENCH_WL_LONGOPTS \
+	{ "workloads", required_argument, NULL, 'w' }, \
+	{ "gpu", required_argument, NULL, 'g' }, \
+	{ "size", required_argument, NULL, 'n' }, \
+	{ "set", required_argument, NULL, 's' }, \
+	{ "local", no_argument, NULL, 'L' }, \
+	{ "jobs", required_argument, NULL, 'j' }
+#define BENCH_WL_SHORTOPTS	"w:g:n:s:j:"
+/* @o's defaults: preset @gpu, --workloads @workloads, --size @size. */
+void bench_wl_init(struct bench_wl_opts *o, const char *gpu, const char *workloads,
+		   const char *size);
+/*
+ * Option @opt with @arg into @o for "vgpu bench @bench": 1 when taken, 0
+ * when it is not one of those, -EINVAL (said) for a bad value.
+ */
+int bench_wl_opt(const char *bench, int opt, const char *arg, struct bench_wl_opts *o);
+/* The model's configuration of @o's preset into @cfg; -EINVAL (said) when unknown. */
+int bench_wl_config(const char *bench, const struct bench_wl_opts *o, struct vgpu_sim_config *cfg);
+
 /*
  * The workloads --workloads @spec names for "vgpu bench @bench" into a new
  * array *@out of *@n: "all", a comma-separated list, or @set (when not

@@ -123,6 +123,55 @@ int local_bench_run(const char *bench, const char *label, const char *gpu,
 	return 0;
 }
 
+void bench_wl_init(struct bench_wl_opts *o, const char *gpu, const char *workloads,
+		   const char *size)
+{
+	memset(o, 0, sizeof(*o));
+	o->gpu = gpu;
+	tool_parse_size(size, &o->size, &o->which);
+	o->size_name = size;
+	snprintf(o->workloads, sizeof(o->workloads), "%s", workloads);
+	o->jobs = bench_default_jobs();
+}
+
+int bench_wl_opt(const char *bench, int opt, const char *arg, struct bench_wl_opts *o)
+{
+	switch (opt) {
+	case 'L':
+		return 1;	/* these benches always run on the local device */
+	case 'j':
+		return bench_parse_jobs(arg, &o->jobs) ? -EINVAL : 1;
+	case 'w':
+		snprintf(o->workloads, sizeof(o->workloads), "%s", arg);
+		return 1;
+	case 's':
+		return bench_add_set(o->sets, &o->nset, arg) ? -EINVAL : 1;
+	case 'g':
+		o->gpu = arg;
+		return 1;
+	case 'n':
+		if (tool_parse_size(arg, &o->size, &o->which)) {
+			fprintf(stderr, "vgpu bench %s: bad --size '%s'\n", bench, arg);
+			return -EINVAL;
+		}
+		o->size_name = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int bench_wl_config(const char *bench, const struct bench_wl_opts *o, struct vgpu_sim_config *cfg)
+{
+	unsigned int threads;
+
+	if (local_config(o->gpu, NULL, 0, cfg, &threads)) {
+		fprintf(stderr, "vgpu bench %s: unknown --gpu '%s'\n", bench, o->gpu);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int bench_workloads(const char *bench, char *spec, const char *set,
 		    bool (*in_set)(const struct vgpu_workload *w),
 		    const struct vgpu_workload ***out, unsigned int *n)

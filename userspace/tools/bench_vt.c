@@ -53,36 +53,28 @@ static const char *const limit_names[VGPU_LIMIT_COUNT] = {
 
 /**
  * struct vt_bench - the experiment, for its tasks (bench_run_tasks()).
- * @gpu: the preset.
- * @size: --size as tool_parse_size() gave it.
- * @which: and its kind.
+ * @o: the common options (--set: applied to every run before its own).
  * @w: the workloads.
  * @nw: how many.
  * @kept: indices into @w of those that run past base.
  * @nkept: how many.
  * @runs: per workload, RUN_N results (shared with the workers).
- * @sets: --set KEY=VALUE options, applied to every run before its own.
- * @nset: how many.
  */
 struct vt_bench {
-	const char *gpu;
-	uint64_t size;
-	int which;
+	struct bench_wl_opts o;
 	const struct vgpu_workload **w;
 	unsigned int nw;
 	unsigned int *kept;
 	unsigned int nkept;
 	struct local_run (*runs)[RUN_N];
-	const char *sets[BENCH_MAX_SETS];
-	unsigned int nset;
 };
 
 static int vt_run(struct vt_bench *b, unsigned int i, unsigned int r)
 {
 	const char *attrs[4] = { "warp_sched", vt_runs[r][1], "virtual_thread", vt_runs[r][2] };
 
-	return local_bench_run("vt", vt_runs[r][0], b->gpu, b->sets, b->nset, attrs, 2, b->w[i],
-			       b->size, b->which, &b->runs[i][r]);
+	return local_bench_run("vt", vt_runs[r][0], b->o.gpu, b->o.sets, b->o.nset, attrs, 2,
+			       b->w[i], b->o.size, b->o.which, &b->runs[i][r]);
 }
 
 /* Phase 1, task @k: workload @k's base run. */
@@ -168,7 +160,7 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 			if (!r[k].res.cycles)
 				continue;	/* not run */
 			fprintf(f, "%s,%s,%s,%.1f,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%"
-				PRIu64 "\n", b->gpu, b->w[i]->name, limit_names[l], pct,
+				PRIu64 "\n", b->o.gpu, b->w[i]->name, limit_names[l], pct,
 				vt_runs[k][0], vt_runs[k][1], vt_runs[k][2], r[k].res.cycles,
 				r[k].res.warp_insts, ipc(&r[k]),
 				ipc_up(&r[k], &r[k == RUN_GTO_VT ? RUN_GTO : RUN_BASE]),
@@ -178,7 +170,7 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 	return fclose(f) ? -errno : 0;
 }
 
-static void vt_table(const struct vt_bench *b, const char *size_name)
+static void vt_table(const struct vt_bench *b)
 {
 	double sum[4] = { 0 }, logs[4] = { 0 };
 	unsigned int n = 0;
@@ -193,7 +185,7 @@ static void vt_table(const struct vt_bench *b, const char *size_name)
 	       "# LIMIT: what binds most of the TBs in BASE (tbs, threads: scheduling limits;"
 	       " regs, shared: capacity limits;\n"
 	       "# grid: every TB fits at once), %%: their share; means over the rows a scheduling"
-	       " limit binds (the paper's Type-S)\n", b->gpu, size_name);
+	       " limit binds (the paper's Type-S)\n", b->o.gpu, b->o.size_name);
 	printf("%-12s %-7s %5s %10s %6s %6s %6s %6s %6s %8s\n", "NAME", "LIMIT", "%", "BASE",
 	       "IPC", "VT", "MAX", "GTO", "GTO+VT", "VTSWAP");
 	for (unsigned int i = 0; i < b->nw; i++) {
@@ -236,68 +228,38 @@ static void vt_table(const struct vt_bench *b, const char *size_name)
 int bench_vt(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "size", required_argument, NULL, 'n' },
-		{ "set", required_argument, NULL, 's' },
+		BENCH_WL_LONGOPTS,
 		{ "csv", required_argument, NULL, 'c' },
-		{ "local", no_argument, NULL, 'L' },
-		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct vt_bench b = { .gpu = "fermi-gtx480", .which = 4 };
-	const char *size_name = "default", *csv = NULL;
-	unsigned int jobs = bench_default_jobs(), threads;
-	char wl[512] = "sched-limited";
+	struct vt_bench b = { 0 };
+	const char *csv = NULL;
 	struct vgpu_sim_config cfg;
 	size_t runs_size = 0;
 	bool filter;
 	int opt, ret;
 
+	bench_wl_init(&b.o, "fermi-gtx480", "sched-limited", "medium");
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:g:n:s:c:j:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'L':
-			break;	/* it always runs on the local device */
-		case 'h':
+	while ((opt = getopt_long(argc, argv, BENCH_WL_SHORTOPTS "c:h", opts, NULL)) != -1) {
+		ret = bench_wl_opt("vt", opt, optarg, &b.o);
+		if (ret < 0)
+			return 2;
+		if (ret)
+			continue;
+		if (opt == 'h')
 			return vt_usage(stdout, 0);
-		case 'j':
-			if (bench_parse_jobs(optarg, &jobs))
-				return 2;
-			break;
-		case 'w':
-			snprintf(wl, sizeof(wl), "%s", optarg);
-			break;
-		case 's':
-			if (bench_add_set(b.sets, &b.nset, optarg))
-				return 2;
-			break;
-		case 'c':
-			csv = optarg;
-			break;
-		case 'g':
-			b.gpu = optarg;
-			break;
-		case 'n':
-			if (tool_parse_size(optarg, &b.size, &b.which)) {
-				fprintf(stderr, "vgpu bench vt: bad --size '%s'\n", optarg);
-				return 2;
-			}
-			size_name = optarg;
-			break;
-		default:
+		if (opt != 'c')
 			return vt_usage(stderr, 2);
-		}
+		csv = optarg;
 	}
 	if (optind != argc)
 		return vt_usage(stderr, 2);
-	if (local_config(b.gpu, NULL, 0, &cfg, &threads)) {
-		fprintf(stderr, "vgpu bench vt: unknown --gpu '%s'\n", b.gpu);
+	if (bench_wl_config("vt", &b.o, &cfg))
 		return 2;
-	}
-	filter = !strcmp(wl, "sched-limited");
-	if (bench_workloads("vt", wl, "sched-limited", vt_every, &b.w, &b.nw)) {
+	filter = !strcmp(b.o.workloads, "sched-limited");
+	if (bench_workloads("vt", b.o.workloads, "sched-limited", vt_every, &b.w, &b.nw)) {
 		free(b.w);
 		return 2;
 	}
@@ -308,16 +270,16 @@ int bench_vt(int argc, char **argv)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = bench_run_tasks(b.nw, jobs, vt_base_task, &b);
+	ret = bench_run_tasks(b.nw, b.o.jobs, vt_base_task, &b);
 	if (ret)
 		goto out;
 	for (unsigned int i = 0; i < b.nw; i++)
 		if (!filter || vt_sched_limited(&b.runs[i][RUN_BASE]))
 			b.kept[b.nkept++] = i;
-	ret = bench_run_tasks((RUN_N - 1) * b.nkept, jobs, vt_task, &b);
+	ret = bench_run_tasks((RUN_N - 1) * b.nkept, b.o.jobs, vt_task, &b);
 	if (ret)
 		goto out;
-	vt_table(&b, size_name);
+	vt_table(&b);
 	if (csv) {
 		ret = vt_csv(&b, csv);
 		if (ret)
