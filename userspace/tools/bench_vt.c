@@ -139,7 +139,8 @@ static int vt_usage(FILE *f, int status)
 		" [--csv FILE] [-j N]\n"
 		"  Virtual Thread (Yoon et al. Sec. V): per workload, IPC under the LRR baseline,\n"
 		"  VT, MAX, GTO and GTO+VT; sched-limited (the default) runs past the baseline\n"
-		"  only the workloads a scheduling limit (TB slots, threads) binds\n");
+		"  only the workloads a scheduling limit (TB slots, threads) binds;\n"
+		"  defaults: --gpu fermi-gtx480 --size medium\n");
 	return status;
 }
 
