@@ -113,6 +113,8 @@ $(B)/host/obj/%.o: %.c $(DEPS_STAMP)
 	$(CC) $(FLAVOR_CFLAGS_host) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
 # test_kcompat includes kcompat's kernel headers.
 $(B)/host/obj/userspace/tests/test_kcompat.o: EXTRA_CFLAGS := -Iuserspace/kcompat/include -std=gnu11
+# test_smst calls the driver's vgpu_smst.c, through the same headers.
+$(B)/host/obj/userspace/tests/test_smst.o: EXTRA_CFLAGS := -Iuserspace/kcompat/include -std=gnu11
 
 objs = $(patsubst %.c,$(B)/$(1)/obj/%.o,$(2))
 define component_libs

@@ -150,6 +150,7 @@ struct local_cp {
 	u32 evt_tail;
 	void (*evt_hook)(void *ctx, const struct vgpu_evt *evt);
 	void *evt_hook_ctx;
+	u64 limit_tbs[LOCAL_CP_LIMITS];
 };
 
 /* ------------------------------------------------------------------ */
@@ -745,6 +746,31 @@ static int submit_check(struct local_file *f, const struct drm_vgpu_submit *args
 	return ret;
 }
 
+_Static_assert(LOCAL_CP_LIMITS == VGPU_OCC_COUNT + 1, "the driver's limits and the grid");
+
+/*
+ * The launch's TBs under the limit that binds it (local_cp_limits()); the
+ * grid when every TB fits the GPU at once, so that no limit keeps one
+ * waiting. Device lock held.
+ */
+static void note_limit(struct local_cp *cp, const struct vgpu_tb_res *res, u32 num_tbs)
+{
+	enum vgpu_occ_limit why;
+	u32 n = vgpu_smst_occupancy_limit(&cp->sched.smst, res, &why);
+
+	if ((u64)num_tbs <= (u64)n * cp->sched.smst.num_sms)
+		cp->limit_tbs[VGPU_OCC_COUNT] += num_tbs;
+	else
+		cp->limit_tbs[why] += num_tbs;
+}
+
+void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS])
+{
+	mutex_lock(&cp->lock);
+	memcpy(tbs, cp->limit_tbs, sizeof(cp->limit_tbs));
+	mutex_unlock(&cp->lock);
+}
+
 int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		    const uint32_t *bo_handles, const void *params, uint32_t *id)
 {
@@ -831,6 +857,7 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		r[i].size = job->bos[i]->node.size;
 	}
 	job->kcb.desc_addr = job->desc.start;
+	note_limit(cp, &res, num_tbs);
 	s->emitted = 0;
 	vgpu_clock_job_added(&cp->clock, &f->clock, &job->kcb);
 	vgpu_sched_run(s);

@@ -96,6 +96,14 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 int local_cp_wait(struct local_file *f, uint32_t job, int64_t deadline_ns);
 /* DRM_IOCTL_VGPU_JOB_INFO, with or without DRM_VGPU_JOB_INFO_RELEASE. */
 int local_cp_job_info(struct local_file *f, struct drm_vgpu_job_info *info);
+/*
+ * TBs of the launches so far by the limit that binds each launch on an
+ * empty SM: vgpu_smst_occupancy_limit()'s &enum vgpu_occ_limit, then at
+ * index VGPU_OCC_COUNT those of grids that fit the GPU at once (libvgpu's
+ * &enum vgpu_limit, in the same order).
+ */
+#define LOCAL_CP_LIMITS	5
+void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS]);
 /**
  * struct local_cp_layout - a launch as the driver lays it out for the model.
  * @desc_addr: its job descriptor (struct vgpu_job_desc, ranges, parameters).

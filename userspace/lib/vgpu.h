@@ -244,6 +244,26 @@ int vgpu_local_debugfs(struct vgpu_device *dev, const char *name, char *buf, siz
 int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st);
 /* Host time spent in the model so far (in waits); -ENODEV if not local. */
 int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns);
+/**
+ * enum vgpu_limit - what bounds a launch's TBs per SM (Yoon et al. §II):
+ * the scheduling limits (TB slots, threads), the capacity limits
+ * (registers, shared memory), or the grid, every TB of which fits the GPU
+ * at once. The first four are the driver's &enum vgpu_occ_limit.
+ */
+enum vgpu_limit {
+	VGPU_LIMIT_TBS,
+	VGPU_LIMIT_THREADS,
+	VGPU_LIMIT_REGS,
+	VGPU_LIMIT_SHARED,
+	VGPU_LIMIT_GRID,
+	VGPU_LIMIT_COUNT,
+};
+/*
+ * TBs of the launches since the device was opened, by the limit that binds
+ * each launch under the attributes it was submitted with (the driver's
+ * vgpu_smst_occupancy_limit()); -ENODEV if not local.
+ */
+int vgpu_local_limits(struct vgpu_device *dev, uint64_t tbs[VGPU_LIMIT_COUNT]);
 
 /*
  * For the model's own tests (userspace/tests/test_sim.c), on a local

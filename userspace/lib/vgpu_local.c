@@ -162,6 +162,18 @@ int vgpu_local_stats(struct vgpu_device *dev, struct vgpu_sim_stats *st)
 	return 0;
 }
 
+_Static_assert(VGPU_LIMIT_COUNT == LOCAL_CP_LIMITS, "enum vgpu_limit is local_cp_limits()'s");
+
+int vgpu_local_limits(struct vgpu_device *dev, uint64_t tbs[VGPU_LIMIT_COUNT])
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return -ENODEV;
+	local_cp_limits(local_file_cp(l->file), tbs);
+	return 0;
+}
+
 int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns)
 {
 	struct vgpu_local *l = vgpu_device_local(dev);

@@ -297,6 +297,53 @@ static int tlp_run(const char *policy, uint64_t *lowered, uint64_t *pauses,
 	return 0;
 }
 
+/*
+ * The limit that binds each launch (vgpu_local_limits()): @wl at @size
+ * with virtual_thread @vt; *@tbs: the run's TBs.
+ */
+static int limits_run(const char *wl, uint64_t size, const char *vt,
+		      uint64_t lim[VGPU_LIMIT_COUNT], uint64_t *tbs)
+{
+	const struct vgpu_workload *w = vgpu_workload_find(wl);
+	struct workload_args args = { .size = size, .seed = 1 };
+	struct workload_result res = { 0 };
+	struct vgpu_device *dev;
+	char msg[256] = "";
+
+	CHECK(w, "%s", wl);
+	CHECK(open_local(&dev) == 0, "open_local");
+	CHECK(vgpu_local_attr_store(dev, "virtual_thread", vt) == 0, "virtual_thread %s", vt);
+	CHECK(w->run(dev, &args, &res, msg, sizeof(msg)) == 0, "%s: %s", wl, msg);
+	CHECK(vgpu_local_limits(dev, lim) == 0, "limits");
+	*tbs = res.tbs;
+	vgpu_device_close(dev);
+	return 0;
+}
+
+/*
+ * On fermi-gtx480 (15 SMs; 8 blocks, 1,536 threads, 32K registers per
+ * SM): backprop's blocks of 256 threads stop at 6 per SM by threads, a
+ * scheduling limit, and 128 of them (16,384) exceed the 90 that fit at
+ * once; at 1,024 the grid fits; under virtual_thread=max the thread limit
+ * goes and a capacity limit binds (Yoon et al. §II).
+ */
+static int t_limits(void)
+{
+	uint64_t lim[VGPU_LIMIT_COUNT], tbs;
+
+	CHECK(limits_run("backprop", 16384, "off", lim, &tbs) == 0, "backprop 16384");
+	CHECK(tbs > 0 && lim[VGPU_LIMIT_THREADS] == tbs, "threads: %" PRIu64 " of %" PRIu64,
+	      lim[VGPU_LIMIT_THREADS], tbs);
+	CHECK(limits_run("backprop", 1024, "off", lim, &tbs) == 0, "backprop 1024");
+	CHECK(tbs > 0 && lim[VGPU_LIMIT_GRID] == tbs, "grid: %" PRIu64 " of %" PRIu64,
+	      lim[VGPU_LIMIT_GRID], tbs);
+	CHECK(limits_run("backprop", 16384, "max", lim, &tbs) == 0, "backprop 16384 max");
+	CHECK(lim[VGPU_LIMIT_TBS] == 0 && lim[VGPU_LIMIT_THREADS] == 0 &&
+	      lim[VGPU_LIMIT_REGS] + lim[VGPU_LIMIT_SHARED] + lim[VGPU_LIMIT_GRID] == tbs,
+	      "max: no scheduling limit binds");
+	return 0;
+}
+
 static int t_tlp_acts(void)
 {
 	uint64_t lo, pa, ga, gc;
@@ -977,6 +1024,8 @@ int main(void)
 	}
 	report("DYNCTA lowers limits and pauses blocks, DYNCORE turns SMs off (backprop)",
 	       t_tlp_acts());
+	report("the limit that binds a launch: threads, the grid, none under virtual_thread=max",
+	       t_limits());
 	report("bad values of the TLP attributes are refused; defaults read back",
 	       t_tlp_attrs());
 	report("get_param answers from the configuration and the model", t_params());

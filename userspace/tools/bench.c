@@ -37,6 +37,11 @@ static const struct bench_cmd {
 	  "DYNCTA, DYNCORE and the best static TB limit against the default TB scheduler:"
 	  " speed-up, DYNCORE's power and energy (Kayiran et al. Sec. 5)",
 	  bench_tlp },
+	{ "vt", "[--workloads A,B,...|sched-limited|all] [--gpu NAME] "
+	  "[--size small|medium|default|large|N] [--set KEY=VALUE]... [--csv FILE]",
+	  "Virtual Thread against the LRR baseline, MAX, GTO and GTO+VT on the workloads a"
+	  " scheduling limit binds: IPC speed-up (Yoon et al. Sec. V)",
+	  bench_vt },
 };
 
 static int bench_usage(FILE *f, int status)

@@ -27,6 +27,8 @@ int bench_classify(int argc, char **argv);
 int bench_chimera(int argc, char **argv);
 /* vgpu bench tlp ...: argv[0] is "tlp" (bench_tlp.c). */
 int bench_tlp(int argc, char **argv);
+/* vgpu bench vt ...: argv[0] is "vt" (bench_vt.c). */
+int bench_vt(int argc, char **argv);
 
 /**
  * struct bench_saved_attr - a device attribute: on the render node the value
@@ -217,12 +219,15 @@ int local_config(const char *gpu, const char *config_file, unsigned int threads,
  * @st: the model's counters over the run.
  * @model_s: host seconds spent in the model.
  * @core_clock_khz: the simulated clock, for rates.
+ * @limit_tbs: its launches' TBs by the limit that binds them
+ *	(vgpu_local_limits(), &enum vgpu_limit).
  * @ret: the workload's result (0 passed).
  * @msg: what went wrong, when @ret is not 0.
  */
 struct local_run {
 	struct workload_result res;
 	struct vgpu_sim_stats st;
+	uint64_t limit_tbs[VGPU_LIMIT_COUNT];
 	double model_s;
 	uint32_t core_clock_khz;
 	int ret;
@@ -238,6 +243,69 @@ int local_run_workload(const struct bench_target *t, const struct vgpu_workload 
 		       const struct workload_args *args, struct local_run *out);
 /* A local target of hardware @cfg, no attribute set, one worker. */
 void local_target(struct bench_target *t, const struct vgpu_sim_config *cfg);
+/*
+ * One run of a per-workload bench ("vgpu bench @bench"): @w at problem size
+ * @size (tool_parse_size()'s @which) on a new local device of preset @gpu,
+ * with the @nset --set options, then the @nattr "KEY", "VALUE" pairs of
+ * @attrs. 0 when the workload passed its check against the CPU reference;
+ * otherwise what failed is printed (naming @label) and the run fails.
+ */
+int local_bench_run(const char *bench, const char *label, const char *gpu,
+		    const char *const *sets, unsigned int nset, const char *const *attrs,
+		    unsigned int nattr, const struct vgpu_workload *w, uint64_t size, int which,
+		    struct local_run *out);
+/**
+ * struct bench_wl_opts - the options of the per-workload benches on the
+ * local device (tlp, vt), from bench_wl_opt().
+ * @gpu: --gpu NAME, the preset.
+ * @size: --size as tool_parse_size() gave it.
+ * @which: and its kind.
+ * @size_name: --size as given.
+ * @workloads: --workloads, for bench_workloads().
+ * @sets: --set KEY=VALUE options, applied to every run.
+ * @nset: how many.
+ * @jobs: -j N.
+ */
+struct bench_wl_opts {
+	const char *gpu;
+	uint64_t size;
+	int which;
+	const char *size_name;
+	char workloads[512];
+	const char *sets[BENCH_MAX_SETS];
+	unsigned int nset;
+	unsigned int jobs;
+};
+
+/* getopt_long() entries of those options and their short letters. */
+#define BENCH_WL_LONGOPTS \
+	{ "workloads", required_argument, NULL, 'w' }, \
+	{ "gpu", required_argument, NULL, 'g' }, \
+	{ "size", required_argument, NULL, 'n' }, \
+	{ "set", required_argument, NULL, 's' }, \
+	{ "local", no_argument, NULL, 'L' }, \
+	{ "jobs", required_argument, NULL, 'j' }
+#define BENCH_WL_SHORTOPTS	"w:g:n:s:j:"
+/* @o's defaults: preset @gpu, --workloads @workloads, --size @size. */
+void bench_wl_init(struct bench_wl_opts *o, const char *gpu, const char *workloads,
+		   const char *size);
+/*
+ * Option @opt with @arg into @o for "vgpu bench @bench": 1 when taken, 0
+ * when it is not one of those, -EINVAL (said) for a bad value.
+ */
+int bench_wl_opt(const char *bench, int opt, const char *arg, struct bench_wl_opts *o);
+/* The model's configuration of @o's preset into @cfg; -EINVAL (said) when unknown. */
+int bench_wl_config(const char *bench, const struct bench_wl_opts *o, struct vgpu_sim_config *cfg);
+
+/*
+ * The workloads --workloads @spec names for "vgpu bench @bench" into a new
+ * array *@out of *@n: "all", a comma-separated list, or @set (when not
+ * NULL), the workloads @in_set() keeps. An unknown name is printed and
+ * gives -EINVAL.
+ */
+int bench_workloads(const char *bench, char *spec, const char *set,
+		    bool (*in_set)(const struct vgpu_workload *w),
+		    const struct vgpu_workload ***out, unsigned int *n);
 
 /* vgpu.c: "small", "default", "large" or a number N > 0; -EINVAL otherwise. */
 int tool_parse_size(const char *s, uint64_t *n, int *which);

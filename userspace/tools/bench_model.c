@@ -86,10 +86,125 @@ int local_run_workload(const struct bench_target *t, const struct vgpu_workload 
 	if (out->ret && !out->msg[0])
 		snprintf(out->msg, sizeof(out->msg), "%s", strerror(-out->ret));
 	vgpu_local_stats(dev, &out->st);
+	vgpu_local_limits(dev, out->limit_tbs);
 	vgpu_local_model_ns(dev, &ns);
 	out->model_s = (double)ns * 1e-9;
 	vgpu_device_close(dev);
 	return 0;
+}
+
+int local_bench_run(const char *bench, const char *label, const char *gpu,
+		    const char *const *sets, unsigned int nset, const char *const *attrs,
+		    unsigned int nattr, const struct vgpu_workload *w, uint64_t size, int which,
+		    struct local_run *out)
+{
+	struct workload_args args = { .seed = 1, .size = tool_size_of(w, size, which) };
+	struct vgpu_sim_config cfg;
+	struct bench_target t;
+	unsigned int threads;
+	int ret;
+
+	ret = local_config(gpu, NULL, 0, &cfg, &threads);
+	if (ret)
+		return ret;
+	local_target(&t, &cfg);
+	ret = bench_target_apply_sets(&t, sets, nset);
+	for (unsigned int i = 0; !ret && i < nattr; i++)
+		ret = bench_target_set(&t, attrs[2 * i], attrs[2 * i + 1]);
+	if (ret)
+		return ret;
+	ret = local_run_workload(&t, w, &args, out);
+	if (ret)
+		return ret;
+	if (out->ret) {
+		fprintf(stderr, "vgpu bench %s: %s (%s): %s\n", bench, w->name, label, out->msg);
+		return out->ret;
+	}
+	return 0;
+}
+
+void bench_wl_init(struct bench_wl_opts *o, const char *gpu, const char *workloads,
+		   const char *size)
+{
+	memset(o, 0, sizeof(*o));
+	o->gpu = gpu;
+	tool_parse_size(size, &o->size, &o->which);
+	o->size_name = size;
+	snprintf(o->workloads, sizeof(o->workloads), "%s", workloads);
+	o->jobs = bench_default_jobs();
+}
+
+int bench_wl_opt(const char *bench, int opt, const char *arg, struct bench_wl_opts *o)
+{
+	switch (opt) {
+	case 'L':
+		return 1;	/* these benches always run on the local device */
+	case 'j':
+		return bench_parse_jobs(arg, &o->jobs) ? -EINVAL : 1;
+	case 'w':
+		snprintf(o->workloads, sizeof(o->workloads), "%s", arg);
+		return 1;
+	case 's':
+		return bench_add_set(o->sets, &o->nset, arg) ? -EINVAL : 1;
+	case 'g':
+		o->gpu = arg;
+		return 1;
+	case 'n':
+		if (tool_parse_size(arg, &o->size, &o->which)) {
+			fprintf(stderr, "vgpu bench %s: bad --size '%s'\n", bench, arg);
+			return -EINVAL;
+		}
+		o->size_name = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int bench_wl_config(const char *bench, const struct bench_wl_opts *o, struct vgpu_sim_config *cfg)
+{
+	unsigned int threads;
+
+	if (local_config(o->gpu, NULL, 0, cfg, &threads)) {
+		fprintf(stderr, "vgpu bench %s: unknown --gpu '%s'\n", bench, o->gpu);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bench_workloads(const char *bench, char *spec, const char *set,
+		    bool (*in_set)(const struct vgpu_workload *w),
+		    const struct vgpu_workload ***out, unsigned int *n)
+{
+	const struct vgpu_workload **v;
+	unsigned int all = 0;
+
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
+		all++;
+	v = calloc(all, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	*out = v;
+	*n = 0;
+	if (!strcmp(spec, "all") || (set && !strcmp(spec, set))) {
+		bool every = !strcmp(spec, "all");
+
+		for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
+			if (every || in_set(*w))
+				v[(*n)++] = *w;
+		return 0;
+	}
+	for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
+		const struct vgpu_workload *w = vgpu_workload_find(t);
+
+		if (!w) {
+			fprintf(stderr, "vgpu bench %s: unknown workload '%s'\n", bench, t);
+			return -EINVAL;
+		}
+		if (*n < all)
+			v[(*n)++] = w;
+	}
+	return *n ? 0 : -EINVAL;
 }
 
 static int bench_usage(FILE *f, int status)

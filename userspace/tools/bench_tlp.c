@@ -37,70 +37,42 @@ enum { RUN_BASE, RUN_STATIC, RUN_DYNCTA = RUN_STATIC + TLP_MAX_STATIC, RUN_DYNCO
 
 /**
  * struct tlp_bench - the experiment, for its tasks (bench_run_tasks()).
- * @gpu: the preset.
- * @size: --size as tool_parse_size() gave it.
- * @which: and its kind.
+ * @o: the common options (--set: thresholds).
  * @max_static: the largest static limit tried.
  * @w: the workloads.
  * @nw: how many.
  * @runs: per workload, RUN_N results (shared with the workers).
- * @sets: --set KEY=VALUE options, applied to every run (thresholds).
- * @nset: how many.
  */
 struct tlp_bench {
-	const char *gpu;
-	uint64_t size;
-	int which;
+	struct bench_wl_opts o;
 	unsigned int max_static;
 	const struct vgpu_workload **w;
 	unsigned int nw;
 	struct local_run (*runs)[RUN_N];
-	const char *sets[BENCH_MAX_SETS];
-	unsigned int nset;
 };
 
 /* Task @k: run @k % RUN_N of workload @k / RUN_N. */
 static int tlp_task(unsigned int k, void *arg)
 {
 	struct tlp_bench *b = arg;
-	const struct vgpu_workload *w = b->w[k / RUN_N];
-	struct local_run *out = &b->runs[k / RUN_N][k % RUN_N];
-	struct workload_args args = { .seed = 1, .size = tool_size_of(w, b->size, b->which) };
-	unsigned int r = k % RUN_N, threads;
-	struct vgpu_sim_config cfg;
-	struct bench_target t;
-	char n[16];
-	int ret;
+	unsigned int r = k % RUN_N, nattr = 0;
+	const char *attrs[4];
+	char n[16], label[16];
 
 	if (r >= RUN_STATIC && r < RUN_DYNCTA && r - RUN_STATIC + 1 > b->max_static)
 		return 0;	/* not tried */
-	ret = local_config(b->gpu, NULL, 0, &cfg, &threads);
-	if (ret)
-		return ret;
-	local_target(&t, &cfg);
-	ret = bench_target_apply_sets(&t, b->sets, b->nset);
-	if (ret)
-		return ret;
 	if (r == RUN_DYNCTA) {
-		ret = bench_target_set(&t, "tlp_policy", "dyncta");
+		attrs[0] = "tlp_policy", attrs[1] = "dyncta", nattr = 1;
 	} else if (r == RUN_DYNCORE) {
-		ret = bench_target_set(&t, "tlp_policy", "dyncore");
+		attrs[0] = "tlp_policy", attrs[1] = "dyncore", nattr = 1;
 	} else if (r != RUN_BASE) {
 		snprintf(n, sizeof(n), "%u", r - RUN_STATIC + 1);
-		ret = bench_target_set(&t, "tlp_policy", "static");
-		if (!ret)
-			ret = bench_target_set(&t, "tlp_static_tbs", n);
+		attrs[0] = "tlp_policy", attrs[1] = "static";
+		attrs[2] = "tlp_static_tbs", attrs[3] = n, nattr = 2;
 	}
-	if (ret)
-		return ret;
-	ret = local_run_workload(&t, w, &args, out);
-	if (ret)
-		return ret;
-	if (out->ret) {
-		fprintf(stderr, "vgpu bench tlp: %s (run %u): %s\n", w->name, r, out->msg);
-		return out->ret;
-	}
-	return 0;
+	snprintf(label, sizeof(label), "run %u", r);
+	return local_bench_run("tlp", label, b->o.gpu, b->o.sets, b->o.nset, attrs, nattr,
+			       b->w[k / RUN_N], b->o.size, b->o.which, &b->runs[k / RUN_N][r]);
 }
 
 /*
@@ -132,99 +104,48 @@ static int tlp_usage(void)
 	return 2;
 }
 
-/* The workloads --workloads names: a list, "mem" (the MEM class) or "all". */
-static int tlp_workloads(char *spec, struct tlp_bench *b)
+/* --workloads mem: the MEM class. */
+static bool tlp_mem(const struct vgpu_workload *w)
 {
-	b->nw = 0;
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
-		b->nw++;
-	b->w = calloc(b->nw, sizeof(*b->w));
-	if (!b->w)
-		return -ENOMEM;
-	b->nw = 0;
-	if (!strcmp(spec, "all") || !strcmp(spec, "mem")) {
-		for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++)
-			if (spec[0] == 'a' || ((*w)->cls && !strcmp((*w)->cls, "MEM")))
-				b->w[b->nw++] = *w;
-		return 0;
-	}
-	for (char *t = strtok(spec, ","); t; t = strtok(NULL, ",")) {
-		const struct vgpu_workload *w = vgpu_workload_find(t);
-
-		if (!w) {
-			fprintf(stderr, "vgpu bench tlp: unknown workload '%s'\n", t);
-			return -EINVAL;
-		}
-		b->w[b->nw++] = w;
-	}
-	return b->nw ? 0 : -EINVAL;
+	return w->cls && !strcmp(w->cls, "MEM");
 }
 
 int bench_tlp(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "workloads", required_argument, NULL, 'w' },
-		{ "gpu", required_argument, NULL, 'g' },
-		{ "size", required_argument, NULL, 'n' },
+		BENCH_WL_LONGOPTS,
 		{ "max-static", required_argument, NULL, 'm' },
-		{ "set", required_argument, NULL, 's' },
-		{ "local", no_argument, NULL, 'L' },
-		{ "jobs", required_argument, NULL, 'j' },
 		{ 0 },
 	};
-	struct tlp_bench b = { .gpu = "fermi-30sm", .which = 4, .max_static = TLP_MAX_STATIC };
-	unsigned int jobs = bench_default_jobs(), sms, threads;
+	struct tlp_bench b = { .max_static = TLP_MAX_STATIC };
+	unsigned int sms;
 	double sum[8] = { 0 };
-	char wl[512] = "mem";
 	struct vgpu_sim_config cfg;
 	size_t runs_size;
 	int opt, ret;
 
+	bench_wl_init(&b.o, "fermi-30sm", "mem", "medium");
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:g:n:m:s:j:", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'L':
-			break;	/* it always runs on the local device */
-		case 'j':
-			if (bench_parse_jobs(optarg, &jobs))
-				return 2;
-			break;
-		case 'w':
-			snprintf(wl, sizeof(wl), "%s", optarg);
-			break;
-		case 's':
-			if (bench_add_set(b.sets, &b.nset, optarg))
-				return 2;
-			break;
-		case 'g':
-			b.gpu = optarg;
-			break;
-		case 'n':
-			if (tool_parse_size(optarg, &b.size, &b.which)) {
-				fprintf(stderr, "vgpu bench tlp: bad --size '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'm':
-			b.max_static = (unsigned int)strtoul(optarg, NULL, 10);
-			if (b.max_static < 1 || b.max_static > TLP_MAX_STATIC) {
-				fprintf(stderr, "vgpu bench tlp: --max-static is 1 to %d\n",
-					TLP_MAX_STATIC);
-				return 2;
-			}
-			break;
-		default:
+	while ((opt = getopt_long(argc, argv, BENCH_WL_SHORTOPTS "m:", opts, NULL)) != -1) {
+		ret = bench_wl_opt("tlp", opt, optarg, &b.o);
+		if (ret < 0)
+			return 2;
+		if (ret)
+			continue;
+		if (opt != 'm')
 			return tlp_usage();
+		b.max_static = (unsigned int)strtoul(optarg, NULL, 10);
+		if (b.max_static < 1 || b.max_static > TLP_MAX_STATIC) {
+			fprintf(stderr, "vgpu bench tlp: --max-static is 1 to %d\n", TLP_MAX_STATIC);
+			return 2;
 		}
 	}
 	if (optind != argc)
 		return tlp_usage();
-	if (local_config(b.gpu, NULL, 0, &cfg, &threads)) {
-		fprintf(stderr, "vgpu bench tlp: unknown --gpu '%s'\n", b.gpu);
+	if (bench_wl_config("tlp", &b.o, &cfg))
 		return 2;
-	}
 	sms = cfg.desc.num_sms;
-	if (tlp_workloads(wl, &b)) {
+	if (bench_workloads("tlp", b.o.workloads, "mem", tlp_mem, &b.w, &b.nw)) {
 		free(b.w);
 		return 2;
 	}
@@ -234,14 +155,14 @@ int bench_tlp(int argc, char **argv)
 		free(b.w);
 		return 1;
 	}
-	ret = bench_run_tasks(RUN_N * b.nw, jobs, tlp_task, &b);
+	ret = bench_run_tasks(RUN_N * b.nw, b.o.jobs, tlp_task, &b);
 	if (ret) {
 		fprintf(stderr, "vgpu bench tlp: failed: %s\n", strerror(-ret));
 		goto out;
 	}
 	printf("# vgpu bench tlp --gpu %s: speed-up over the default TB scheduler (base);"
 	       " OPT: the best static limit;\n# DYNCORE power, energy, instructions per joule"
-	       " relative to base, with per-core power gating (PCPG) and without\n", b.gpu);
+	       " relative to base, with per-core power gating (PCPG) and without\n", b.o.gpu);
 	printf("%-12s %10s %4s %7s %7s %7s %6s %6s %6s %6s %6s %6s\n", "NAME", "BASE", "OPT",
 	       "STATIC", "DYNCTA", "DYNCORE", "PWR", "ENERGY", "IPJ", "PWR-NG", "EN-NG", "OFF%");
 	for (unsigned int i = 0; i < b.nw; i++) {

@@ -385,26 +385,57 @@ void vgpu_smst_note_refusal(struct vgpu_smst *st, u32 sm,
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_note_refusal);
 
 /**
- * vgpu_smst_occupancy() - TBs of one kind that fit on an empty SM.
+ * vgpu_smst_occupancy_limit() - TBs of one kind that fit on an empty SM,
+ * and which limit binds.
  * @st: the table.
  * @res: the TB's resources.
+ * @limit: out (may be NULL): the limit that gives the result. On a tie a
+ *	capacity limit (registers, then shared memory) wins over a
+ *	scheduling limit: raising the scheduling limit, as Virtual Thread
+ *	does (Yoon et al. §II), would then place no more TBs.
  *
  * Return: the smallest of the slot, thread, register and shared-memory
  * limits (0 when one TB does not fit at all).
  */
+u32 vgpu_smst_occupancy_limit(const struct vgpu_smst *st,
+			      const struct vgpu_tb_res *res,
+			      enum vgpu_occ_limit *limit)
+{
+	struct vgpu_tb_res t = vgpu_smst_taken(st, res);
+	enum vgpu_occ_limit why = VGPU_OCC_TBS;
+	u32 n = st->max_tbs;
+
+	if (t.threads && st->max_threads / t.threads < n) {
+		n = st->max_threads / t.threads;
+		why = VGPU_OCC_THREADS;
+	}
+	if (t.regs && st->reg_units * st->reg_granule / t.regs <= n) {
+		n = st->reg_units * st->reg_granule / t.regs;
+		why = VGPU_OCC_REGS;
+	}
+	if (t.shared && (st->shared_units * st->shared_unit / t.shared < n ||
+			 (st->shared_units * st->shared_unit / t.shared == n &&
+			  why != VGPU_OCC_REGS))) {
+		n = st->shared_units * st->shared_unit / t.shared;
+		why = VGPU_OCC_SHARED;
+	}
+	if (limit)
+		*limit = why;
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_occupancy_limit);
+
+/**
+ * vgpu_smst_occupancy() - TBs of one kind that fit on an empty SM.
+ * @st: the table.
+ * @res: the TB's resources.
+ *
+ * Return: vgpu_smst_occupancy_limit() without the limit.
+ */
 u32 vgpu_smst_occupancy(const struct vgpu_smst *st,
 			const struct vgpu_tb_res *res)
 {
-	struct vgpu_tb_res t = vgpu_smst_taken(st, res);
-	u32 n = st->max_tbs;
-
-	if (t.threads)
-		n = min(n, st->max_threads / t.threads);
-	if (t.regs)
-		n = min(n, st->reg_units * st->reg_granule / t.regs);
-	if (t.shared)
-		n = min(n, st->shared_units * st->shared_unit / t.shared);
-	return n;
+	return vgpu_smst_occupancy_limit(st, res, NULL);
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_smst_occupancy);
 

@@ -40,6 +40,20 @@ struct vgpu_tb_res {
 };
 
 /**
+ * enum vgpu_occ_limit - what bounds the TBs of one kind on an SM
+ * (vgpu_smst_occupancy_limit()): the scheduling limits (TB slots,
+ * threads) or the capacity limits (registers, shared memory) of Yoon et
+ * al. §II.
+ */
+enum vgpu_occ_limit {
+	VGPU_OCC_TBS,
+	VGPU_OCC_THREADS,
+	VGPU_OCC_REGS,
+	VGPU_OCC_SHARED,
+	VGPU_OCC_COUNT,
+};
+
+/**
  * struct vgpu_smst_slot - one thread-block slot of an SM.
  * @job: KCB entry of the kernel the TB belongs to, NULL when the slot is
  *	free. Not a counted reference: a KCB entry stays in the KCB while any
@@ -203,6 +217,9 @@ const struct vgpu_smst_slot *vgpu_smst_slot(const struct vgpu_smst *st,
 bool vgpu_smst_sm_empty(const struct vgpu_smst *st, u32 sm);
 u32 vgpu_smst_occupancy(const struct vgpu_smst *st,
 			const struct vgpu_tb_res *res);
+u32 vgpu_smst_occupancy_limit(const struct vgpu_smst *st,
+			      const struct vgpu_tb_res *res,
+			      enum vgpu_occ_limit *limit);
 bool vgpu_smst_totals_fit(const struct vgpu_smst *st, u32 sm,
 			  const struct vgpu_tb_res *res);
 void vgpu_smst_note_refusal(struct vgpu_smst *st, u32 sm,
