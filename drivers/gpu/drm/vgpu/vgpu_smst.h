@@ -44,6 +44,11 @@ struct vgpu_tb_res {
  * (vgpu_smst_occupancy_limit()): the scheduling limits (TB slots,
  * threads) or the capacity limits (registers, shared memory) of Yoon et
  * al. §II.
+ * @VGPU_OCC_TBS: the SM's TB slots (scheduling limit).
+ * @VGPU_OCC_THREADS: its thread slots (scheduling limit).
+ * @VGPU_OCC_REGS: its register file (capacity limit).
+ * @VGPU_OCC_SHARED: its shared memory (capacity limit).
+ * @VGPU_OCC_COUNT: number of limits.
  */
 enum vgpu_occ_limit {
 	VGPU_OCC_TBS,
