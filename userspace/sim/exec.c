@@ -832,12 +832,12 @@ static uint64_t sreg(struct vgpu_sim *s, struct sm *sm, struct warp *w, unsigned
  * Past the grid every warp gets vt_total, which the wrapper exits on.
  */
 /*
- * SlowestLane (§4.2.2): @w is the first warp of its block to finish
- * iteration @it. The block's full warps sorted by their progress in @it
+ * SlowestLane (§4.2.2), when the first warp of @tb finishes its iteration:
+ * the block's @nfull full warps sorted by their progress in that iteration
  * (warp instructions since their NEXTTB; least first, ties by the warp
- * index they ran): the k-th of them gives its index to the k-th warp to
- * start the next iteration. Warps of the block are in iteration @it here
- * (they differ by at most 1 and none has started it + 1).
+ * index they ran); the k-th of them gives its index to the k-th warp to
+ * start the next iteration. All of the block's warps are in the same
+ * iteration here (they differ by at most 1 and none has started the next).
  */
 static void vtb_order(struct tb *tb, uint32_t nfull)
 {
