@@ -548,5 +548,27 @@ for w in spmv pathfinder; do
 done
 echo off > $sysdev/virtual_thread
 
+# Virtual thread blocks (issue 18, seed 003): the suite compiled with
+# --virtual-tb (SameLane) under the progress-aware warp scheduler, and
+# mandel and reduce with the LowestToHighestLane and SlowestLane
+# assignments, each matching its CPU reference; launched through the
+# module, whose launch path gives a virtualised entry the blocks that fill
+# the device. tools/check compares the lines behind "vtb: " with the local
+# device.
+echo progress > $sysdev/warp_sched
+vgpu run --all --size small --virtual-tb > /tmp/vtb.out 2>&1
+rv=$?
+sed 's/^/vtb: same /' /tmp/vtb.out
+check "virtual thread blocks, progress scheduler: the whole suite is correct ($nall workloads)" \
+	sh -c "test $rv = 0 && [ \"\$(grep -c ': ok ' /tmp/vtb.out)\" = $nall ]"
+for m in lowest slowest; do
+	for w in mandel reduce; do
+		vgpu run $w --size small --virtual-tb=$m > /tmp/vtb.out 2>&1
+		sed "s/^/vtb: $m /" /tmp/vtb.out
+		check "virtual thread blocks, $m lanes: $w ok" grep -q "^$w: ok" /tmp/vtb.out
+	done
+done
+echo config > $sysdev/warp_sched
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
