@@ -9,7 +9,8 @@
  *   vgpu run ... --local [--gpu NAME] [--config FILE] [--threads N] [--stats]
  *                                         on the GPU model in this process (no
  *                                         vgpu.ko, no vgpud); --stats prints the
- *                                         model's stall breakdown and counters
+ *                                         model's stall breakdown and counters,
+ *                                         --counters every counter as an integer
  *   vgpu bench model-speed [...]          how fast the model simulates (bench.c)
  *   vgpu list                             the workload suite and its metadata
  *   vgpu info                             the device's parameters
@@ -44,13 +45,14 @@ static int usage(FILE *f, int status)
 		"                       refused runs as it is; its line gives the reason);\n"
 		"                       MODE, the thread-index assignment: same (default),\n"
 		"                       lowest or slowest\n"
-		"         LOCAL: --local [--gpu NAME] [--config FILE] [--threads N] [--stats]\n"
-		"                [--set KEY=VALUE]... [--vram-mb N] [-j N]\n"
+		"         LOCAL: --local [--gpu NAME] [--config FILE] [--threads N]\n"
+		"                [--stats | --counters] [--set KEY=VALUE]... [--vram-mb N] [-j N]\n"
 		"           --local: run on vgpu's command processor and the GPU model in this\n"
 		"                    process, not the vgpu device (the same cycles)\n"
 		"           --set: a device attribute (its sysfs name) of each local device\n"
 		"           -j: workloads in N worker processes (default: the host's cores)\n"
 		"           --stats: the model's stall breakdown and counters per workload\n"
+		"           --counters: every counter of the model, as integers\n"
 		"       vgpu bench model-speed [--gpu NAME] [--config FILE]"
 		" [--size small|default|large|N] [--threads N]\n"
 		"       vgpu list\n"
@@ -173,13 +175,51 @@ static void print_stats_row(const struct vgpu_workload *w, const struct local_ru
 	       st->vt_swaps);
 }
 
+/*
+ * --counters: every counter of the model as an integer, so that two builds
+ * of the model can be compared exactly (tools/check compares the suite's
+ * counters with userspace/tests/model-counters/).
+ */
+static void print_counters_header(void)
+{
+	printf("# name cycles warp_insts launches tbs | model: warp_insts thread_insts tbs_done"
+	       " cycles issue_cycles c_idle c_mem stall_mem_conflict stall_mem_dep stall_fetch"
+	       " stall_other l1d_accesses l1d_hits l2_accesses l2_hits dram_read_bytes"
+	       " dram_write_bytes shared_accesses shared_conflicts mshr_fails mshr_busy"
+	       " gated_cycles vt_swaps\n");
+}
+
+static void print_counters_row(const struct vgpu_workload *w, const struct local_run *r)
+{
+	const struct vgpu_sim_stats *st = &r->st;
+	const uint64_t v[] = {
+		st->warp_insts, st->thread_insts, st->tbs_done, st->cycles, st->issue_cycles,
+		st->c_idle, st->c_mem, st->stall_mem_conflict, st->stall_mem_dep,
+		st->stall_fetch, st->stall_other, st->l1d_accesses, st->l1d_hits,
+		st->l2_accesses, st->l2_hits, st->dram_read_bytes, st->dram_write_bytes,
+		st->shared_accesses, st->shared_conflicts, st->mshr_fails, st->mshr_busy,
+		st->gated_cycles, st->vt_swaps,
+	};
+
+	printf("%s %" PRIu64 " %" PRIu64 " %u %" PRIu64 " |", w->name, r->res.cycles,
+	       r->res.warp_insts, r->res.launches, r->res.tbs);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		printf(" %" PRIu64, v[i]);
+	printf("\n");
+}
+
+/* What a --local run prints per workload. */
+enum local_print { PRINT_LINE, PRINT_STATS, PRINT_COUNTERS };
+
 /* One workload's result on the local device: the usual line, or a --stats row. */
 static int print_local(const struct vgpu_workload *w, const struct workload_args *args,
-		       const struct local_run *r, bool stats)
+		       const struct local_run *r, enum local_print stats)
 {
 	if (r->ret) {
 		printf("%s: FAILED: %s\n", w->name, r->msg);
-	} else if (stats) {
+	} else if (stats == PRINT_COUNTERS) {
+		print_counters_row(w, r);
+	} else if (stats == PRINT_STATS) {
 		print_stats_row(w, r);
 	} else {
 		printf("%s: ok cycles=%" PRIu64 " warp_insts=%" PRIu64 " launches=%u tbs=%"
@@ -198,7 +238,7 @@ static int print_local(const struct vgpu_workload *w, const struct workload_args
  * @w: the workloads.
  * @args: their arguments.
  * @runs: their results (shared with the workers).
- * @stats: --stats rows.
+ * @stats: what to print of each workload.
  * @print: print each result as its task ends (one worker: in order).
  */
 struct local_suite {
@@ -206,7 +246,7 @@ struct local_suite {
 	const struct vgpu_workload **w;
 	struct workload_args *args;
 	struct local_run *runs;
-	bool stats;
+	enum local_print stats;
 	bool print;
 };
 
@@ -222,8 +262,8 @@ static int local_task(unsigned int k, void *arg)
 
 /* The workloads @w on fresh local devices of @t, spread over @jobs workers. */
 static int run_local(const struct bench_target *t, const struct vgpu_workload **w,
-		     struct workload_args *args, unsigned int n, unsigned int jobs, bool stats,
-		     int *failed)
+		     struct workload_args *args, unsigned int n, unsigned int jobs,
+		     enum local_print stats, int *failed)
 {
 	size_t size = sizeof(struct local_run) * n;
 	struct local_suite ls = {
@@ -256,6 +296,7 @@ static int cmd_run(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "stats", no_argument, NULL, 'S' },
+		{ "counters", no_argument, NULL, 'K' },
 		{ "set", required_argument, NULL, 'E' },
 		{ "vram-mb", required_argument, NULL, 'V' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -271,7 +312,8 @@ static int cmd_run(int argc, char **argv)
 	struct bench_target t;
 	uint64_t size = 0, threads = 0;
 	unsigned int threads_used, nset = 0, jobs = 0, nl = 0;
-	int opt, which = 0, all = 0, failed = 0, ran = 0, local = 0, stats = 0;
+	int opt, which = 0, all = 0, failed = 0, ran = 0, local = 0;
+	enum local_print stats = PRINT_LINE;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "n:s:aj:", opts, NULL)) != -1) {
@@ -318,7 +360,10 @@ static int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'S':
-			stats = 1;
+			stats = PRINT_STATS;
+			break;
+		case 'K':
+			stats = PRINT_COUNTERS;
 			break;
 		case 'v':
 			if (vgpu_compile_vtb_mode(optarg, &workload_compile_opts)) {
@@ -337,7 +382,8 @@ static int cmd_run(int argc, char **argv)
 		fprintf(stderr, "vgpu: %s needs --local: the model's counters and settings are"
 			" only available when it runs in this process (on the render node, set"
 			" the device's attributes in sysfs)\n",
-			stats ? "--stats" : gpu ? "--gpu" : config ? "--config" : threads ?
+			stats == PRINT_STATS ? "--stats" : stats ? "--counters" : gpu ? "--gpu" :
+			config ? "--config" : threads ?
 			"--threads" : nset ? "--set" : to.vram_size ? "--vram-mb" : "-j");
 		return 2;
 	}
@@ -357,8 +403,10 @@ static int cmd_run(int argc, char **argv)
 		t.vram_size = to.vram_size;
 		if (bench_target_apply_sets(&t, sets, nset))
 			return 2;
-		if (stats)
+		if (stats == PRINT_STATS)
 			print_stats_header();
+		else if (stats == PRINT_COUNTERS)
+			print_counters_header();
 	}
 	for (const struct vgpu_workload *const *x = vgpu_workloads; *x; x++) {
 		if (w && *x != w)
