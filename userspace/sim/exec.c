@@ -18,6 +18,24 @@
 	for (uint32_t mm_ = (mask), l; mm_ && ((l = (uint32_t)__builtin_ctz(mm_)), 1); \
 	     mm_ &= mm_ - 1)
 
+/*
+ * LANES_DO(mask, body): @body for each active lane l, lanes in ascending
+ * order; a full warp takes a plain loop that the compiler can unroll and
+ * vectorise (the same order, so the same results).
+ */
+#define LANES_DO(mask, ...) \
+	do { \
+		if ((mask) == 0xffffffffu) { \
+			for (uint32_t l = 0; l < 32; l++) { \
+				__VA_ARGS__; \
+			} \
+		} else { \
+			LANES(mask) { \
+				__VA_ARGS__; \
+			} \
+		} \
+	} while (0)
+
 static inline uint64_t G64(const uint32_t *p, uint32_t l)
 {
 	return p[l] | (uint64_t)p[l + 32] << 32;
@@ -458,6 +476,105 @@ static inline void mrec_set(struct sm *sm, uint32_t m, unsigned int sp, unsigned
 	sm->mrec.kind = (uint8_t)kind;
 }
 
+/* The lowest and highest of a warp's addresses, and their bitwise or. */
+struct span {
+	uint64_t lo, hi, any;
+};
+
+/*
+ * The lanes' addresses of a warp's load or store, checked for the warp at
+ * once (the per-lane check costs more than the copy): when every active
+ * lane's address in @addr is aligned to @size and the span from the lowest
+ * to the highest lies in one space and within what the block may access
+ * there, returns the base to which lane l's address (less *@adj) is added;
+ * local memory adds the lane's own area, *@lstride bytes a lane (0 for other
+ * spaces). NULL: some lane needs the per-lane check (it faults, or the
+ * lanes lie in different buffers), which then decides.
+ */
+static uint8_t *warp_span(struct vgpu_sim *s, struct warp *w, unsigned int sp,
+			  const struct span *sn, uint32_t size, uint64_t *adj, uint64_t *lstride)
+{
+	struct tb *tb = w->tb;
+	struct job *j = tb->job;
+	uint64_t lo = sn->lo, hi = sn->hi, lim;
+
+	if (sn->any & (size - 1))
+		return NULL;
+	*adj = 0;
+	*lstride = 0;
+	if (sp == VGPU_SP_GENERIC) {
+		if (lo - VGPU_GENERIC_SHARED < VGPU_GENERIC_WINDOW &&
+		    hi - VGPU_GENERIC_SHARED < VGPU_GENERIC_WINDOW) {
+			sp = VGPU_SP_SHARED;
+			*adj = VGPU_GENERIC_SHARED;
+		} else if (lo - VGPU_GENERIC_LOCAL < VGPU_GENERIC_WINDOW &&
+			   hi - VGPU_GENERIC_LOCAL < VGPU_GENERIC_WINDOW) {
+			sp = VGPU_SP_LOCAL;
+			*adj = VGPU_GENERIC_LOCAL;
+		} else {
+			/* global: the span within device memory lies below both windows */
+			sp = VGPU_SP_GLOBAL;
+		}
+		lo -= *adj;
+		hi -= *adj;
+	}
+	switch (sp) {
+	case VGPU_SP_GLOBAL:
+		if (hi + size < hi || !global_ok(s, j, lo, hi + size - lo))
+			return NULL;
+		return s->vram;
+	case VGPU_SP_SHARED:
+		lim = tb->shared_bytes;
+		if (hi > lim || size > lim - hi)
+			return NULL;
+		return tb->shared;
+	case VGPU_SP_LOCAL:
+		lim = j->entry.local_per_thread;
+		if (hi > lim || size > lim - hi)
+			return NULL;
+		*lstride = lim;
+		return tb->local + (size_t)w->idx * 32 * lim;
+	case VGPU_SP_PARAM:
+		lim = j->desc.params_size;
+		if (hi > lim || size > lim - hi)
+			return NULL;
+		return j->params;
+	case VGPU_SP_CONST:
+		lim = j->desc.data_size;
+		if (hi > lim || size > lim - hi || j->desc.data_addr + hi + size > s->vram_size)
+			return NULL;
+		return s->vram + j->desc.data_addr;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * The lanes' addresses of a memory instruction, into the timing record,
+ * with their lowest, highest and bitwise or (for warp_span()).
+ */
+static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32_t *A,
+			      uint32_t m, const struct job *j, struct span *sn)
+{
+	uint64_t *a = sm->mrec.addr, lo = UINT64_MAX, hi = 0, any = 0;
+	uint64_t off = (uint64_t)(int64_t)d->off;
+	uint64_t rel = VGPU_M_MEM_REL(d->mod) ? j->desc.data_addr : 0;
+
+	/* A 32-bit address wraps at 2^32 with its offset, as in PTX (lane_addr()). */
+	if (VGPU_M_MEM_A64(d->mod))
+		LANES_DO(m, a[l] = G64(A, l) + off + rel);
+	else
+		LANES_DO(m, a[l] = (uint32_t)(A[l] + (uint32_t)off) + rel);
+	LANES_DO(m, {
+		lo = a[l] < lo ? a[l] : lo;
+		hi = a[l] > hi ? a[l] : hi;
+		any |= a[l];
+	});
+	sn->lo = lo;
+	sn->hi = hi;
+	sn->any = any;
+}
+
 static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
 		   uint32_t m)
 {
@@ -466,6 +583,10 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	unsigned int esz = 1u << lsz, sp = VGPU_M_MEM_SP(d->mod);
 	bool sx = VGPU_M_MEM_SX(d->mod), w64 = vgpu_type_is64(d->type);
 	const uint32_t *A = rrow(s, w, d->a);
+	const uint64_t *addr = sm->mrec.addr;
+	uint64_t adj, ls;
+	const uint8_t *base;
+	struct span sn;
 	uint32_t *D[4];
 
 	if (nv == 1) {
@@ -474,24 +595,46 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			D[i] = wrow(sm, w, d->vec[i]);
 	}
-	LANES(m) {
-		uint64_t addr = lane_addr(d, A, l, j);
-		const uint8_t *p = mem_ptr(s, w, sp, addr, esz * nv, l);
+	lane_addrs(sm, d, A, m, j, &sn);	/* timing hook */
+	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
+	if (base && lsz == 2 && !w64) {
+		/* 32-bit words, the common case */
+		LANES_DO(m, {
+			const uint8_t *p = base + (addr[l] - adj) + l * ls;
 
-		sm->mrec.addr[l] = addr;	/* timing hook */
+			for (unsigned int i = 0; i < nv; i++)
+				memcpy(&D[i][l], p + 4 * i, 4);
+		});
+	} else if (base) {
+		LANES_DO(m, {
+			const uint8_t *p = base + (addr[l] - adj) + l * ls;
 
-		if (!p) {
-			w->tb->fault_addr = addr;
-			return -EFAULT;
-		}
-		for (unsigned int i = 0; i < nv; i++) {
-			uint64_t v = load_n(p + i * esz, lsz, sx);
+			for (unsigned int i = 0; i < nv; i++) {
+				uint64_t v = load_n(p + i * esz, lsz, sx);
 
-			if (w64)
-				S64(D[i], l, v);
-			else
-				D[i][l] = (uint32_t)v;
-		}
+				if (w64)
+					S64(D[i], l, v);
+				else
+					D[i][l] = (uint32_t)v;
+			}
+		});
+	} else {
+		LANES_DO(m, {
+			const uint8_t *p = mem_ptr(s, w, sp, addr[l], esz * nv, l);
+
+			if (!p) {
+				w->tb->fault_addr = addr[l];
+				return -EFAULT;
+			}
+			for (unsigned int i = 0; i < nv; i++) {
+				uint64_t v = load_n(p + i * esz, lsz, sx);
+
+				if (w64)
+					S64(D[i], l, v);
+				else
+					D[i][l] = (uint32_t)v;
+			}
+		});
 	}
 	mrec_set(sm, m, sp, esz * nv, MR_LD);	/* timing hook */
 	return 0;
@@ -505,8 +648,11 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	unsigned int esz = 1u << lsz, sp = VGPU_M_MEM_SP(d->mod);
 	bool w64 = vgpu_type_is64(d->type);
 	const uint32_t *A = rrow(s, w, d->a);
+	const uint64_t *addr = sm->mrec.addr;
 	const uint32_t *V[4];
-	uint8_t *ptr[32];
+	uint8_t *ptr[32], *base;
+	uint64_t adj, ls;
+	struct span sn;
 
 	if (nv == 1) {
 		V[0] = rrow(s, w, d->c);
@@ -514,21 +660,40 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			V[i] = rrow(s, w, d->vec[i]);
 	}
-	/* check every lane first: a faulting store writes nothing */
-	LANES(m) {
-		uint64_t addr = lane_addr(d, A, l, j);
+	lane_addrs(sm, d, A, m, j, &sn);	/* timing hook */
+	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
+	if (base) {
+		/* lanes in order: of two on one address, the higher lane's value stays */
+		if (lsz == 2 && !w64) {
+			LANES_DO(m, {
+				uint8_t *p = base + (addr[l] - adj) + l * ls;
 
-		ptr[l] = mem_ptr(s, w, sp, addr, esz * nv, l);
-		sm->mrec.addr[l] = addr;	/* timing hook */
+				for (unsigned int i = 0; i < nv; i++)
+					memcpy(p + 4 * i, &V[i][l], 4);
+			});
+		} else {
+			LANES_DO(m, {
+				uint8_t *p = base + (addr[l] - adj) + l * ls;
+
+				for (unsigned int i = 0; i < nv; i++)
+					store_n(p + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
+			});
+		}
+		mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
+		return 0;
+	}
+	/* check every lane first: a faulting store writes nothing */
+	LANES_DO(m, {
+		ptr[l] = mem_ptr(s, w, sp, addr[l], esz * nv, l);
 		if (!ptr[l]) {
-			w->tb->fault_addr = addr;
+			w->tb->fault_addr = addr[l];
 			return -EFAULT;
 		}
-	}
-	LANES(m) {
+	});
+	LANES_DO(m, {
 		for (unsigned int i = 0; i < nv; i++)
 			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
-	}
+	});
 	mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
 	return 0;
 }
@@ -581,7 +746,7 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 	uint8_t *ptr[32];
 	uint64_t old[32];
 
-	LANES(m) {
+	LANES_DO(m, {
 		uint64_t addr = lane_addr(d, A, l, j);
 
 		ptr[l] = mem_ptr(s, w, sp, addr, 1u << lsz, l);
@@ -590,20 +755,20 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 			w->tb->fault_addr = addr;
 			return -EFAULT;
 		}
-	}
+	});
 	/* lanes in order: a deterministic serialisation */
-	LANES(m) {
+	LANES_DO(m, {
 		uint64_t b = w64 ? G64(B, l) : B[l], c = w64 ? G64(C, l) : C[l];
 
 		old[l] = load_n(ptr[l], lsz, false);
 		store_n(ptr[l], lsz, atom1(aop, d->type, old[l], b, c));
-	}
-	LANES(m) {
+	});
+	LANES_DO(m, {
 		if (w64)
 			S64(D, l, old[l]);
 		else
 			D[l] = (uint32_t)old[l];
-	}
+	});
 	mrec_set(sm, m, sp, 1u << lsz, MR_ATOM);	/* timing hook */
 	return 0;
 }
@@ -636,12 +801,12 @@ static inline bool fcmp(unsigned int c, double x, double y)
 
 #define ICMP(get, T) \
 	switch (cmp) { \
-	case VGPU_CMP_EQ: LANES(m) res |= (uint32_t)((T)get(A, l) == (T)get(B, l)) << l; break; \
-	case VGPU_CMP_NE: LANES(m) res |= (uint32_t)((T)get(A, l) != (T)get(B, l)) << l; break; \
-	case VGPU_CMP_LT: LANES(m) res |= (uint32_t)((T)get(A, l) < (T)get(B, l)) << l; break; \
-	case VGPU_CMP_LE: LANES(m) res |= (uint32_t)((T)get(A, l) <= (T)get(B, l)) << l; break; \
-	case VGPU_CMP_GT: LANES(m) res |= (uint32_t)((T)get(A, l) > (T)get(B, l)) << l; break; \
-	case VGPU_CMP_GE: LANES(m) res |= (uint32_t)((T)get(A, l) >= (T)get(B, l)) << l; break; \
+	case VGPU_CMP_EQ: LANES_DO(m, res |= (uint32_t)((T)get(A, l) == (T)get(B, l)) << l); break; \
+	case VGPU_CMP_NE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) != (T)get(B, l)) << l); break; \
+	case VGPU_CMP_LT: LANES_DO(m, res |= (uint32_t)((T)get(A, l) < (T)get(B, l)) << l); break; \
+	case VGPU_CMP_LE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) <= (T)get(B, l)) << l); break; \
+	case VGPU_CMP_GT: LANES_DO(m, res |= (uint32_t)((T)get(A, l) > (T)get(B, l)) << l); break; \
+	case VGPU_CMP_GE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) >= (T)get(B, l)) << l); break; \
 	default: break; \
 	}
 
@@ -787,6 +952,19 @@ static uint64_t cvt_f16(uint64_t in, unsigned int st, unsigned int dt, unsigned 
 
 /* ------------------------------------------------------------------ */
 /* special registers */
+
+/* Whether special register @sr differs between the lanes of a warp (sreg()). */
+static inline bool sreg_per_lane(unsigned int sr)
+{
+	switch (sr) {
+	case VGPU_SR_TID_X: case VGPU_SR_TID_Y: case VGPU_SR_TID_Z: case VGPU_SR_LANEID:
+	case VGPU_SR_LANEMASK_EQ: case VGPU_SR_LANEMASK_LT: case VGPU_SR_LANEMASK_LE:
+	case VGPU_SR_LANEMASK_GT: case VGPU_SR_LANEMASK_GE:
+		return true;
+	default:
+		return false;
+	}
+}
 
 static uint64_t sreg(struct vgpu_sim *s, struct sm *sm, struct warp *w, unsigned int sr,
 		     uint32_t l, uint32_t amask, uint64_t now)
@@ -1010,28 +1188,41 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 	case VGPU_OP_MOV:
 		if (vgpu_type_is64(t))
-			LANES(m) S64(D, l, G64(B, l));
+			LANES_DO(m, S64(D, l, G64(B, l)));
 		else
-			LANES(m) D[l] = B[l];
+			LANES_DO(m, D[l] = B[l]);
 		break;
 	case VGPU_OP_S2R:
-		if (t == VGPU_T_U64)
-			LANES(m) S64(D, l, sreg(s, sm, w, mod, l, amask, now));
-		else
-			LANES(m) D[l] = (uint32_t)sreg(s, sm, w, mod, l, amask, now);
+		if (!sreg_per_lane(mod)) {
+			/* the same for every lane: read once */
+			uint64_t v = sreg(s, sm, w, mod, 0, amask, now);
+
+			if (t == VGPU_T_U64)
+				LANES_DO(m, S64(D, l, v));
+			else
+				LANES_DO(m, D[l] = (uint32_t)v);
+		} else if (mod == VGPU_SR_TID_X && t != VGPU_T_U64) {
+			uint32_t t0 = w->idx * 32, bx = j->desc.block[0];
+
+			LANES_DO(m, D[l] = (t0 + l) % bx);
+		} else if (t == VGPU_T_U64) {
+			LANES_DO(m, S64(D, l, sreg(s, sm, w, mod, l, amask, now)));
+		} else {
+			LANES_DO(m, D[l] = (uint32_t)sreg(s, sm, w, mod, l, amask, now));
+		}
 		break;
 	case VGPU_OP_LEAD:
-		LANES(m) S64(D, l, j->desc.data_addr + G64(B, l));
+		LANES_DO(m, S64(D, l, j->desc.data_addr + G64(B, l)));
 		break;
 	case VGPU_OP_NEXTTB:
 		if (mod == VGPU_NEXTTB_TID) {
 			/* next_tIdxInBlk (§4.2.2): the lane of the logical warp it runs */
-			LANES(m) D[l] = w->vt_widx * 32 + l;
+			LANES_DO(m, D[l] = w->vt_widx * 32 + l);
 		} else if (m) {
 			/* one fetch for the warp, every lane gets it (§4.2.1) */
 			uint32_t v = vtb_next(tb, w);
 
-			LANES(m) D[l] = v;
+			LANES_DO(m, D[l] = v);
 		}
 		break;
 	case VGPU_OP_CVTA: {
@@ -1042,38 +1233,38 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				sp == VGPU_SP_CONST ? j->desc.data_addr : 0;
 
 		if (t == VGPU_T_U64)
-			LANES(m) S64(D, l, to ? G64(A, l) - base : G64(A, l) + base);
+			LANES_DO(m, S64(D, l, to ? G64(A, l) - base : G64(A, l) + base));
 		else
-			LANES(m) D[l] = A[l];
+			LANES_DO(m, D[l] = A[l]);
 		break;
 	}
 	case VGPU_OP_PACK:
-		LANES(m) S64(D, l, A[l] | (uint64_t)B[l] << 32);
+		LANES_DO(m, S64(D, l, A[l] | (uint64_t)B[l] << 32));
 		break;
 	case VGPU_OP_UNPK:
-		LANES(m) D[l] = mod ? A[l + 32] : A[l];
+		LANES_DO(m, D[l] = mod ? A[l + 32] : A[l]);
 		break;
 
 #define ARITH(op32, op64, fl32, fl64) \
 	switch (t) { \
 	case VGPU_T_U32: case VGPU_T_S32: \
-		LANES(m) { uint32_t x = A[l], y = B[l]; D[l] = (op32); } \
+		LANES_DO(m, { uint32_t x = A[l], y = B[l]; D[l] = (op32); }); \
 		break; \
 	case VGPU_T_U64: case VGPU_T_S64: \
-		LANES(m) { uint64_t x = G64(A, l), y = G64(B, l); S64(D, l, (op64)); } \
+		LANES_DO(m, { uint64_t x = G64(A, l), y = G64(B, l); S64(D, l, (op64)); }); \
 		break; \
 	case VGPU_T_F32: \
 		if (mod) { \
-			LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)); \
+			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true))); \
 		} else { \
-			LANES(m) { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); } \
+			LANES_DO(m, { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); }); \
 		} \
 		break; \
 	case VGPU_T_F64: \
 		if (mod) { \
-			LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false)); \
+			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false))); \
 		} else { \
-			LANES(m) { double x = GD(A, l), y = GD(B, l); SD(D, l, (fl64)); } \
+			LANES_DO(m, { double x = GD(A, l), y = GD(B, l); SD(D, l, (fl64)); }); \
 		} \
 		break; \
 	}
@@ -1090,22 +1281,22 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_MAD:
 		switch (t) {
 		case VGPU_T_U32: case VGPU_T_S32:
-			LANES(m) D[l] = A[l] * B[l] + C[l];
+			LANES_DO(m, D[l] = A[l] * B[l] + C[l]);
 			break;
 		case VGPU_T_U64: case VGPU_T_S64:
-			LANES(m) S64(D, l, G64(A, l) * G64(B, l) + G64(C, l));
+			LANES_DO(m, S64(D, l, G64(A, l) * G64(B, l) + G64(C, l)));
 			break;
 		case VGPU_T_F32:
 			if (mod)
-				LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), GF(C, l), mod, true));
+				LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), GF(C, l), mod, true)));
 			else
-				LANES(m) SF(D, l, fmaf(GF(A, l), GF(B, l), GF(C, l)));
+				LANES_DO(m, SF(D, l, fmaf(GF(A, l), GF(B, l), GF(C, l))));
 			break;
 		case VGPU_T_F64:
 			if (mod)
-				LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), GD(C, l), mod, false));
+				LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), GD(C, l), mod, false)));
 			else
-				LANES(m) SD(D, l, fma(GD(A, l), GD(B, l), GD(C, l)));
+				LANES_DO(m, SD(D, l, fma(GD(A, l), GD(B, l), GD(C, l))));
 			break;
 		}
 		break;
@@ -1114,19 +1305,19 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 		switch (t) {
 		case VGPU_T_U32:
-			LANES(m) D[l] = (uint32_t)(((uint64_t)A[l] * B[l]) >> 32) + (mad ? C[l] : 0);
+			LANES_DO(m, D[l] = (uint32_t)(((uint64_t)A[l] * B[l]) >> 32) + (mad ? C[l] : 0));
 			break;
 		case VGPU_T_S32:
-			LANES(m) D[l] = (uint32_t)(uint64_t)(((int64_t)(int32_t)A[l] *
-				(int32_t)B[l]) >> 32) + (mad ? C[l] : 0);
+			LANES_DO(m, D[l] = (uint32_t)(uint64_t)(((int64_t)(int32_t)A[l] *
+				(int32_t)B[l]) >> 32) + (mad ? C[l] : 0));
 			break;
 		case VGPU_T_U64:
-			LANES(m) S64(D, l, (uint64_t)(((unsigned __int128)G64(A, l) * G64(B, l)) >> 64) +
-				     (mad ? G64(C, l) : 0));
+			LANES_DO(m, S64(D, l, (uint64_t)(((unsigned __int128)G64(A, l) * G64(B, l)) >> 64) +
+				     (mad ? G64(C, l) : 0)));
 			break;
 		case VGPU_T_S64:
-			LANES(m) S64(D, l, (uint64_t)(((__int128)(int64_t)G64(A, l) *
-				(int64_t)G64(B, l)) >> 64) + (mad ? G64(C, l) : 0));
+			LANES_DO(m, S64(D, l, (uint64_t)(((__int128)(int64_t)G64(A, l) *
+				(int64_t)G64(B, l)) >> 64) + (mad ? G64(C, l) : 0)));
 			break;
 		}
 		break;
@@ -1135,76 +1326,76 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		bool mad = d->op == VGPU_OP_MADWD;
 
 		if (t == VGPU_T_U32)
-			LANES(m) S64(D, l, (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0));
+			LANES_DO(m, S64(D, l, (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0)));
 		else
-			LANES(m) S64(D, l, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
-				     (mad ? G64(C, l) : 0));
+			LANES_DO(m, S64(D, l, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
+				     (mad ? G64(C, l) : 0)));
 		break;
 	}
 	case VGPU_OP_DIV:
 		switch (t) {
 		case VGPU_T_U32:
-			LANES(m) D[l] = B[l] ? A[l] / B[l] : 0xffffffffu;
+			LANES_DO(m, D[l] = B[l] ? A[l] / B[l] : 0xffffffffu);
 			break;
 		case VGPU_T_S32:
-			LANES(m) {
+			LANES_DO(m, {
 				int32_t x = (int32_t)A[l], y = (int32_t)B[l];
 
 				D[l] = !y ? 0xffffffffu : (x == INT32_MIN && y == -1) ? (uint32_t)x :
 				       (uint32_t)(x / y);
-			}
+			});
 			break;
 		case VGPU_T_U64:
-			LANES(m) {
+			LANES_DO(m, {
 				uint64_t x = G64(A, l), y = G64(B, l);
 
 				S64(D, l, y ? x / y : UINT64_MAX);
-			}
+			});
 			break;
 		case VGPU_T_S64:
-			LANES(m) {
+			LANES_DO(m, {
 				int64_t x = (int64_t)G64(A, l), y = (int64_t)G64(B, l);
 
 				S64(D, l, !y ? UINT64_MAX : (x == INT64_MIN && y == -1) ? (uint64_t)x :
 				    (uint64_t)(x / y));
-			}
+			});
 			break;
 		case VGPU_T_F32:
 			if (mod)
-				LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true));
+				LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)));
 			else
-				LANES(m) SF(D, l, GF(A, l) / GF(B, l));
+				LANES_DO(m, SF(D, l, GF(A, l) / GF(B, l)));
 			break;
 		case VGPU_T_F64:
-			LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false));
+			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false)));
 			break;
 		}
 		break;
 	case VGPU_OP_REM:
 		switch (t) {
 		case VGPU_T_U32:
-			LANES(m) D[l] = B[l] ? A[l] % B[l] : A[l];
+			LANES_DO(m, D[l] = B[l] ? A[l] % B[l] : A[l]);
 			break;
 		case VGPU_T_S32:
-			LANES(m) {
+			LANES_DO(m, {
 				int32_t x = (int32_t)A[l], y = (int32_t)B[l];
 
 				D[l] = !y ? (uint32_t)x : y == -1 ? 0 : (uint32_t)(x % y);
-			}
+			});
 			break;
 		case VGPU_T_U64:
-			LANES(m) {
+			LANES_DO(m, {
 				uint64_t x = G64(A, l), y = G64(B, l);
 
 				S64(D, l, y ? x % y : x);
-			}
+			});
 			break;
 		case VGPU_T_S64:
-			LANES(m) {
+			LANES_DO(m, {
 				int64_t x = (int64_t)G64(A, l), y = (int64_t)G64(B, l);
 
 				S64(D, l, !y ? (uint64_t)x : y == -1 ? 0 : (uint64_t)(x % y));
-			}
+			});
 			break;
 		}
 		break;
@@ -1213,23 +1404,23 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 		switch (t) {
 		case VGPU_T_U32:
-			LANES(m) D[l] = (A[l] < B[l]) != mx ? A[l] : B[l];
+			LANES_DO(m, D[l] = (A[l] < B[l]) != mx ? A[l] : B[l]);
 			break;
 		case VGPU_T_S32:
-			LANES(m) D[l] = ((int32_t)A[l] < (int32_t)B[l]) != mx ? A[l] : B[l];
+			LANES_DO(m, D[l] = ((int32_t)A[l] < (int32_t)B[l]) != mx ? A[l] : B[l]);
 			break;
 		case VGPU_T_U64:
-			LANES(m) S64(D, l, (G64(A, l) < G64(B, l)) != mx ? G64(A, l) : G64(B, l));
+			LANES_DO(m, S64(D, l, (G64(A, l) < G64(B, l)) != mx ? G64(A, l) : G64(B, l)));
 			break;
 		case VGPU_T_S64:
-			LANES(m) S64(D, l, ((int64_t)G64(A, l) < (int64_t)G64(B, l)) != mx ?
-				     G64(A, l) : G64(B, l));
+			LANES_DO(m, S64(D, l, ((int64_t)G64(A, l) < (int64_t)G64(B, l)) != mx ?
+				     G64(A, l) : G64(B, l)));
 			break;
 		case VGPU_T_F32:
-			LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true));
+			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)));
 			break;
 		case VGPU_T_F64:
-			LANES(m) SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false));
+			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false)));
 			break;
 		}
 		break;
@@ -1239,27 +1430,27 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 		switch (t) {
 		case VGPU_T_U32: case VGPU_T_S32:
-			LANES(m) {
+			LANES_DO(m, {
 				uint32_t x = A[l];
 
 				D[l] = ab ? ((int32_t)x < 0 ? 0u - x : x) : 0u - x;
-			}
+			});
 			break;
 		case VGPU_T_U64: case VGPU_T_S64:
-			LANES(m) {
+			LANES_DO(m, {
 				uint64_t x = G64(A, l);
 
 				S64(D, l, ab ? ((int64_t)x < 0 ? 0 - x : x) : 0 - x);
-			}
+			});
 			break;
 		case VGPU_T_F32:
 			if (mod & VGPU_M_FTZ)
-				LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true));
+				LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true)));
 			else
-				LANES(m) D[l] = ab ? A[l] & 0x7fffffffu : A[l] ^ 0x80000000u;
+				LANES_DO(m, D[l] = ab ? A[l] & 0x7fffffffu : A[l] ^ 0x80000000u);
 			break;
 		case VGPU_T_F64:
-			LANES(m) S64(D, l, ab ? G64(A, l) & ~(1ull << 63) : G64(A, l) ^ (1ull << 63));
+			LANES_DO(m, S64(D, l, ab ? G64(A, l) & ~(1ull << 63) : G64(A, l) ^ (1ull << 63)));
 			break;
 		}
 		break;
@@ -1267,17 +1458,17 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_SQRT: case VGPU_OP_RSQRT: case VGPU_OP_RCP: case VGPU_OP_SIN:
 	case VGPU_OP_COS: case VGPU_OP_LG2: case VGPU_OP_EX2: case VGPU_OP_TANH:
 		if (t == VGPU_T_F32)
-			LANES(m) SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true));
+			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true)));
 		else
-			LANES(m) SD(D, l, fop(d->op, GD(A, l), 0, 0, mod, false));
+			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), 0, 0, mod, false)));
 		break;
 
 #define LOGIC(expr) \
 	do { \
 		if (vgpu_type_is64(t)) { \
-			LANES(m) { uint64_t x = G64(A, l), y = G64(B, l); (void)y; S64(D, l, (expr)); } \
+			LANES_DO(m, { uint64_t x = G64(A, l), y = G64(B, l); (void)y; S64(D, l, (expr)); }); \
 		} else { \
-			LANES(m) { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); } \
+			LANES_DO(m, { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); }); \
 		} \
 	} while (0)
 
@@ -1298,71 +1489,71 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		break;
 	case VGPU_OP_SHL:
 		if (vgpu_type_is64(t))
-			LANES(m) S64(D, l, B[l] >= 64 ? 0 : G64(A, l) << B[l]);
+			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) << B[l]));
 		else
-			LANES(m) D[l] = B[l] >= 32 ? 0 : A[l] << B[l];
+			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] << B[l]);
 		break;
 	case VGPU_OP_SHR:
 		switch (t) {
 		case VGPU_T_U32:
-			LANES(m) D[l] = B[l] >= 32 ? 0 : A[l] >> B[l];
+			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] >> B[l]);
 			break;
 		case VGPU_T_S32:
-			LANES(m) D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l]));
+			LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l])));
 			break;
 		case VGPU_T_U64:
-			LANES(m) S64(D, l, B[l] >= 64 ? 0 : G64(A, l) >> B[l]);
+			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) >> B[l]));
 			break;
 		case VGPU_T_S64:
-			LANES(m) S64(D, l, (uint64_t)((int64_t)G64(A, l) >> (B[l] >= 64 ? 63 : B[l])));
+			LANES_DO(m, S64(D, l, (uint64_t)((int64_t)G64(A, l) >> (B[l] >= 64 ? 63 : B[l]))));
 			break;
 		}
 		break;
 	case VGPU_OP_POPC:
 		if (vgpu_type_is64(t))
-			LANES(m) D[l] = (uint32_t)__builtin_popcountll(G64(A, l));
+			LANES_DO(m, D[l] = (uint32_t)__builtin_popcountll(G64(A, l)));
 		else
-			LANES(m) D[l] = (uint32_t)__builtin_popcount(A[l]);
+			LANES_DO(m, D[l] = (uint32_t)__builtin_popcount(A[l]));
 		break;
 	case VGPU_OP_CLZ:
 		if (vgpu_type_is64(t))
-			LANES(m) D[l] = G64(A, l) ? (uint32_t)__builtin_clzll(G64(A, l)) : 64;
+			LANES_DO(m, D[l] = G64(A, l) ? (uint32_t)__builtin_clzll(G64(A, l)) : 64);
 		else
-			LANES(m) D[l] = A[l] ? (uint32_t)__builtin_clz(A[l]) : 32;
+			LANES_DO(m, D[l] = A[l] ? (uint32_t)__builtin_clz(A[l]) : 32);
 		break;
 	case VGPU_OP_BREV:
 		if (vgpu_type_is64(t)) {
-			LANES(m) {
+			LANES_DO(m, {
 				uint64_t x = G64(A, l), r = 0;
 
 				for (int i = 0; i < 64; i++)
 					r |= ((x >> i) & 1) << (63 - i);
 				S64(D, l, r);
-			}
+			});
 		} else {
-			LANES(m) {
+			LANES_DO(m, {
 				uint32_t x = A[l], r = 0;
 
 				for (int i = 0; i < 32; i++)
 					r |= ((x >> i) & 1) << (31 - i);
 				D[l] = r;
-			}
+			});
 		}
 		break;
 	case VGPU_OP_BFE:
 		if (vgpu_type_is64(t))
-			LANES(m) S64(D, l, bfe(G64(A, l), B[l], C[l], vgpu_type_signed(t), 64));
+			LANES_DO(m, S64(D, l, bfe(G64(A, l), B[l], C[l], vgpu_type_signed(t), 64)));
 		else
-			LANES(m) D[l] = (uint32_t)bfe(A[l], B[l], C[l], vgpu_type_signed(t), 32);
+			LANES_DO(m, D[l] = (uint32_t)bfe(A[l], B[l], C[l], vgpu_type_signed(t), 32));
 		break;
 	case VGPU_OP_BFI:
 		if (vgpu_type_is64(t))
-			LANES(m) S64(D, l, bfi(G64(A, l), G64(B, l), C[l], mod, 64));
+			LANES_DO(m, S64(D, l, bfi(G64(A, l), G64(B, l), C[l], mod, 64)));
 		else
-			LANES(m) D[l] = (uint32_t)bfi(A[l], B[l], C[l], mod, 32);
+			LANES_DO(m, D[l] = (uint32_t)bfi(A[l], B[l], C[l], mod, 32));
 		break;
 	case VGPU_OP_PRMT:
-		LANES(m) D[l] = prmt(A[l], B[l], C[l]);
+		LANES_DO(m, D[l] = prmt(A[l], B[l], C[l]));
 		break;
 
 	case VGPU_OP_SETP: {
@@ -1376,12 +1567,12 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		case VGPU_T_S64: ICMP(G64, int64_t); break;
 		case VGPU_T_F32:
 			if (VGPU_M_SETP_FTZ(mod))
-				LANES(m) res |= (uint32_t)fcmp(cmp, ftz(GF(A, l)), ftz(GF(B, l))) << l;
+				LANES_DO(m, res |= (uint32_t)fcmp(cmp, ftz(GF(A, l)), ftz(GF(B, l))) << l);
 			else
-				LANES(m) res |= (uint32_t)fcmp(cmp, GF(A, l), GF(B, l)) << l;
+				LANES_DO(m, res |= (uint32_t)fcmp(cmp, GF(A, l), GF(B, l)) << l);
 			break;
 		case VGPU_T_F64:
-			LANES(m) res |= (uint32_t)fcmp(cmp, GD(A, l), GD(B, l)) << l;
+			LANES_DO(m, res |= (uint32_t)fcmp(cmp, GD(A, l), GD(B, l)) << l);
 			break;
 		}
 		if (bo) {
@@ -1405,9 +1596,9 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		if (mod & 8)
 			p = ~p;
 		if (vgpu_type_is64(t))
-			LANES(m) S64(D, l, (p >> l & 1) ? G64(A, l) : G64(B, l));
+			LANES_DO(m, S64(D, l, (p >> l & 1) ? G64(A, l) : G64(B, l)));
 		else
-			LANES(m) D[l] = (p >> l & 1) ? A[l] : B[l];
+			LANES_DO(m, D[l] = (p >> l & 1) ? A[l] : B[l]);
 		break;
 	}
 	case VGPU_OP_PLOP: {
@@ -1425,14 +1616,14 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		unsigned int st = VGPU_M_CVT_ST(mod);
 		bool s64 = vgpu_type_is64(st), d64 = vgpu_type_is64(t);
 
-		LANES(m) {
+		LANES_DO(m, {
 			uint64_t v = cvt1(s64 ? G64(A, l) : A[l], st, t, mod);
 
 			if (d64)
 				S64(D, l, v);
 			else
 				D[l] = (uint32_t)v;
-		}
+		});
 		break;
 	}
 
@@ -1450,7 +1641,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		uint32_t src[32], out[32], pv = 0;
 
 		memcpy(src, A, sizeof(src));
-		LANES(m) {
+		LANES_DO(m, {
 			uint32_t bval = B[l] & 31, cval = C[l] & 31, seg = (C[l] >> 8) & 31;
 			int32_t maxl = (int32_t)((l & seg) | (cval & ~seg));
 			int32_t minl = (int32_t)(l & seg), jl;
@@ -1466,8 +1657,8 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				jl = (int32_t)l;
 			out[l] = src[jl & 31];
 			pv |= (uint32_t)ok << l;
-		}
-		LANES(m) D[l] = out[l];
+		});
+		LANES_DO(m, D[l] = out[l]);
 		if (mod & 32) {
 			unsigned int qi = (mod >> 2) & 7;
 
@@ -1486,7 +1677,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		case VGPU_VOTE_ANY: v = p ? m : 0; break;
 		case VGPU_VOTE_UNI: v = (p == 0 || p == m) ? m : 0; break;
 		default:
-			LANES(m) D[l] = p;
+			LANES_DO(m, D[l] = p);
 			break;
 		}
 		if ((mod & 3) != VGPU_VOTE_BALLOT)

@@ -556,7 +556,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		break;
 	}
 	/* coalescing: 128-byte lines with their 32-byte sector masks */
-	for (uint32_t l = 0; l < 32; l++) {
+	for (uint32_t l = 0, prev = 0; l < 32; l++) {
 		uint64_t a, line;
 		uint32_t k;
 		uint8_t sm_;
@@ -568,9 +568,15 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		sm_ = (uint8_t)(1u << ((a >> SECTOR_SHIFT) & 3));
 		if (r->size > 32 || ((a + r->size - 1) >> SECTOR_SHIFT) != a >> SECTOR_SHIFT)
 			sm_ |= (uint8_t)(1u << (((a + r->size - 1) >> SECTOR_SHIFT) & 3));
-		for (k = 0; k < n; k++)
-			if (lines[k] == line)
-				break;
+		/* neighbouring lanes mostly share the line of the lane before */
+		if (n && lines[prev] == line) {
+			k = prev;
+		} else {
+			for (k = 0; k < n; k++)
+				if (lines[k] == line)
+					break;
+		}
+		prev = k;
 		if (k == n) {
 			if (n == 64)
 				continue;

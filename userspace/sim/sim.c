@@ -98,12 +98,12 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
+		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
 		/* a demand miss and a prefetch per warp */
 		sm->fetch = sim_calloc((size_t)s->nws_cap * 2, sizeof(*sm->fetch));
 		sm->wid_used = sim_calloc(s->nws_cap, 1);
 		sm->ended = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->ended));
 		sm->nsched = cfg->schedulers_per_sm;
-		sm->dirty = ~0ull;
 		sm->kern = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->kern));
 		sm->klist = sim_calloc(VGPU_VT_MAX_TBS, sizeof(*sm->klist));
 		sm->ks = sim_calloc((size_t)cfg->schedulers_per_sm * VGPU_VT_MAX_TBS,
@@ -113,7 +113,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
+		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
 		    !sm->wp || !sm->wpause || !sm->wid_used)
@@ -123,6 +123,8 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 			sm->rr[k] = sm->last[k] = UINT32_MAX;
 		for (uint32_t k = 0; k < s->nws_cap; k++)
 			sm->sum[k].ready = UINT64_MAX;
+		for (uint32_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N; k++)
+			sm->minr[k] = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
 		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
@@ -185,6 +187,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->snext);
 			free(sm->sum);
 			free(sm->minr);
+			free(sm->mdirty);
 			free(sm->fetch);
 			free(sm->ended);
 			free(sm->kern);
@@ -544,9 +547,7 @@ static void warp_release(struct vgpu_sim *s, struct sm *sm, const struct warp *w
 {
 	sm->ws[w->slot] = NULL;
 	sm->wid_used[w->wid] = 0;
-	sm->sum[w->slot].run = 0;
-	sm->sum[w->slot].ready = UINT64_MAX;
-	sm->dirty |= 1ull << (w->slot % sm->nsched);
+	sim_wsum_clear(sm, w->slot);
 	ord_remove(s, sm, w->slot);
 }
 
@@ -590,24 +591,27 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 	uint64_t next = UINT64_MAX, *minr = sm->minr;
 
 	/*
-	 * Per scheduler and unit: the earliest ready warp (only for the
-	 * schedulers whose warps changed), then when the unit takes it.
+	 * Per scheduler and unit whose earliest warp rose or left: the
+	 * earliest ready warp again (sim_wsum_move() keeps the others), then
+	 * when the unit takes it.
 	 */
-	for (uint32_t q = 0; sm->dirty && q < ns; q++) {
+	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t *m = &minr[q * FU_N];
+		uint8_t d = sm->mdirty[q];
 
-		if (!(sm->dirty >> q & 1))
+		if (!d)
 			continue;
 		for (uint32_t f = 0; f < FU_N; f++)
-			m[f] = UINT64_MAX;
+			if (d >> f & 1)
+				m[f] = UINT64_MAX;
 		for (uint32_t k = q; k < sm->nws; k += ns) {
 			const struct wsum *x = &sm->sum[k];
 
-			if (x->ready < m[x->fu])
+			if ((d >> x->fu & 1) && x->ready < m[x->fu])
 				m[x->fu] = x->ready;
 		}
+		sm->mdirty[q] = 0;
 	}
-	sm->dirty = 0;
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
@@ -643,6 +647,10 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	bool conflict = false, mem = false, fetch = false, all_mem = true;
 	uint32_t nrun = 0, nres = 0;
 
+	/* the state is the one classified last (sm_classify_again() not called) */
+	if (sm->cls_ok)
+		return;
+	sm->cls_ok = true;
 	for (uint32_t k = 0, q = 0; k < sm->nws; k++, q = q + 1 == ns ? 0 : q + 1) {
 		const struct wsum *x = &sm->sum[k];
 		uint8_t why = x->why;
@@ -667,6 +675,16 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 			nres += sm->slots[i]->live;
 	sm->t.wclass = conflict ? WHY_CONFLICT : mem ? WHY_MEM : fetch ? WHY_FETCH : WHY_OTHER;
 	sm->t.wall_mem = nrun && all_mem && nres == nrun;
+}
+
+/*
+ * What sm_classify() looks at changed other than through a warp slot's
+ * summary (sim_wsum_move()): the units' busy times, the blocks, their
+ * live warps.
+ */
+static inline void sm_classify_again(struct sm *sm)
+{
+	sm->cls_ok = false;
 }
 
 /* Counts @sm's cycles off and empty up to @now, and stops counting. */
@@ -911,6 +929,7 @@ static uint32_t free_warp_slots(const struct sm *sm)
 static void tb_attach(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now,
 		      uint64_t resume)
 {
+	sm_classify_again(sm);
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 		uint32_t k;
@@ -946,6 +965,7 @@ static void tb_attach(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 /* Takes the warp slots from the warps of @tb (a block leaving, a swap-out). */
 static void tb_detach(struct vgpu_sim *s, struct sm *sm, struct tb *tb)
 {
+	sm_classify_again(sm);
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
@@ -1032,6 +1052,7 @@ static void vt_swap_in(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_
 	at += vgpu_vt_swap_cycles(tb->nwarps);
 	sm->vt_port = at;
 	tb->inactive = false;
+	sm_classify_again(sm);
 	sm->ninact--;
 	tb_attach(s, sm, tb, now, at);
 }
@@ -1051,6 +1072,7 @@ static void vt_swap_out(struct sm *sm, struct tb *tb, uint64_t drained, uint64_t
 	at += vgpu_vt_swap_cycles(tb->nwarps);
 	sm->vt_port = at;
 	tb->inactive = true;
+	sm_classify_again(sm);
 	tb->vt_ready = drained > at ? drained : at;
 	tb->vt_seq = sm->vt_seq++;
 	sm->ninact++;
@@ -1132,7 +1154,8 @@ int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
 		struct sm *sm = &s->sms[i];
 
 		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
-		sm->dirty = ~0ull;
+		memset(sm->mdirty, (1u << FU_N) - 1, s->cfg.schedulers_per_sm);
+		sm->cls_ok = false;
 		sm->vt_next = UINT64_MAX;
 		sm->vt_due = false;
 		ka_restart(s, sm);
@@ -1974,11 +1997,8 @@ static void tb_end(struct sm *sm, struct tb *tb, int status)
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		const struct warp *w = &tb->warps[i];
 
-		if (sm->ws[w->slot] == w) {
-			sm->sum[w->slot].run = 0;
-			sm->sum[w->slot].ready = UINT64_MAX;
-			sm->dirty |= 1ull << (w->slot % sm->nsched);
-		}
+		if (sm->ws[w->slot] == w)
+			sim_wsum_clear(sm, w->slot);
 	}
 	sm->ended[sm->nended++] = tb;
 }
@@ -2005,6 +2025,7 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	bool is_mem = false;
 	int st;
 
+	sm_classify_again(sm);
 	if (ti && (j->code[pc].flags & DI_GE)) {
 		uint32_t p = w->pred[j->code[pc].gp];
 
@@ -2106,6 +2127,7 @@ static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		if (next_is_global_mem(w)) {
 			/* at most one a cycle: mem_access() sets when the unit is free */
 			sm->t.ldst_free = now + 1;
+			sm_classify_again(sm);
 			sm->mem_warp = w;
 			sm->mem_sched = k;
 			continue;

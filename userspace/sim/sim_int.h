@@ -223,8 +223,14 @@ struct sm {
 	uint32_t *nord;		/* per scheduler: entries of ord */
 	uint32_t ordcap;	/* ord entries per scheduler */
 	uint64_t *snext;	/* per scheduler: earliest cycle it may issue */
-	uint64_t *minr;		/* [scheduler][FU_N]: earliest ready warp for the unit */
-	uint64_t dirty;		/* schedulers whose minr must be worked out again */
+	/*
+	 * [scheduler][FU_N]: the earliest ready warp for the unit, kept exact
+	 * as warps change (sim_wsum_move()); a minimum whose warp rose or left
+	 * is worked out again by sm_update_next(), for the units in mdirty[q]
+	 */
+	uint64_t *minr;
+	uint8_t *mdirty;	/* per scheduler: 1 << unit, minr[q][unit] is stale */
+	bool cls_ok;		/* t.wclass and t.wall_mem hold for the SM's state */
 	uint32_t nsched;	/* schedulers */
 	struct smt t;		/* timing state */
 	struct memrec mrec;	/* set by exec.c for LD/ST/ATOM */
@@ -405,16 +411,46 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot,
 	return sm->t.fu_free[k * FU_N + x->fu] <= now;
 }
 
+/*
+ * Warp slot @slot's summary moves from (@oready, @ofu) to (@nready, @nfu):
+ * the minimum of its scheduler and unit takes a lower ready time at once;
+ * one the warp held (it may rise) is worked out again by sm_update_next().
+ * The stall class of the SM's state must be worked out again too.
+ */
+static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, uint8_t ofu,
+				 uint64_t nready, uint8_t nfu)
+{
+	uint32_t q = slot % sm->nsched;
+	uint64_t *m = sm->minr + (size_t)q * FU_N;
+
+	sm->cls_ok = false;
+	if (oready != UINT64_MAX && oready <= m[ofu] && (oready != nready || ofu != nfu))
+		sm->mdirty[q] |= (uint8_t)(1u << ofu);
+	if (nready < m[nfu])
+		m[nfu] = nready;
+}
+
 static inline void sim_wsync(struct sm *sm, const struct warp *w)
 {
 	struct wsum *x = &sm->sum[w->slot];
+	uint64_t ready = w->state == W_RUN ? w->ready : UINT64_MAX;
 
+	sim_wsum_move(sm, w->slot, x->ready, x->fu, ready, w->fu);
 	x->run = w->state == W_RUN;
-	x->ready = x->run ? w->ready : UINT64_MAX;
+	x->ready = ready;
 	x->fu = w->fu;
 	x->why = w->why;
 	x->prio = w->elf;
-	sm->dirty |= 1ull << (w->slot % sm->nsched);
+}
+
+/* Warp slot @slot holds no warp that can issue (it left, or its block ended). */
+static inline void sim_wsum_clear(struct sm *sm, uint32_t slot)
+{
+	struct wsum *x = &sm->sum[slot];
+
+	sim_wsum_move(sm, slot, x->ready, x->fu, UINT64_MAX, x->fu);
+	x->run = 0;
+	x->ready = UINT64_MAX;
 }
 
 #endif /* VGPU_SIM_INT_H */
