@@ -99,6 +99,9 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
 		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
+		sm->rwords = (sm->ordcap + 63) / 64;
+		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
+				       sizeof(*sm->rmask));
 		/* a demand miss and a prefetch per warp */
 		sm->fetch = sim_calloc((size_t)s->nws_cap * 2, sizeof(*sm->fetch));
 		sm->wid_used = sim_calloc(s->nws_cap, 1);
@@ -113,7 +116,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
+		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->rmask || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
 		    !sm->wp || !sm->wpause || !sm->wid_used)
@@ -188,6 +191,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->sum);
 			free(sm->minr);
 			free(sm->mdirty);
+			free(sm->rmask);
 			free(sm->fetch);
 			free(sm->ended);
 			free(sm->kern);
@@ -604,11 +608,15 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 		for (uint32_t f = 0; f < FU_N; f++)
 			if (d >> f & 1)
 				m[f] = UINT64_MAX;
-		for (uint32_t k = q; k < sm->nws; k += ns) {
-			const struct wsum *x = &sm->sum[k];
+		/* a warp not in W_RUN has ready UINT64_MAX: only running ones count */
+		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
+			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
+				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
+				const struct wsum *x = &sm->sum[k];
 
-			if ((d >> x->fu & 1) && x->ready < m[x->fu])
-				m[x->fu] = x->ready;
+				if ((d >> x->fu & 1) && x->ready < m[x->fu])
+					m[x->fu] = x->ready;
+			}
 		}
 		sm->mdirty[q] = 0;
 	}
@@ -643,37 +651,41 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
  */
 static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm;
-	bool conflict = false, mem = false, fetch = false, all_mem = true;
-	uint32_t nrun = 0, nres = 0;
+	uint32_t ns = s->cfg.schedulers_per_sm, seen = 0, nrun = 0, nres = 0;
+	/* a warp whose unit is busy past its ready time waits for the unit */
+	static const uint8_t busy_why[FU_N] = {
+		[FU_SP] = WHY_OTHER, [FU_SFU] = WHY_OTHER, [FU_DP] = WHY_OTHER,
+		[FU_LDST] = WHY_CONFLICT,
+	};
+	bool all_mem;
 
 	/* the state is the one classified last (sm_classify_again() not called) */
 	if (sm->cls_ok)
 		return;
 	sm->cls_ok = true;
-	for (uint32_t k = 0, q = 0; k < sm->nws; k++, q = q + 1 == ns ? 0 : q + 1) {
-		const struct wsum *x = &sm->sum[k];
-		uint8_t why = x->why;
+	for (uint32_t q = 0; q < ns; q++) {
+		uint64_t unit[FU_N];
 
-		if (!x->run)
-			continue;
-		if (x->fu == FU_LDST) {
-			if (sm->t.ldst_free > x->ready)
-				why = WHY_CONFLICT;
-		} else if (sm->t.fu_free[q * FU_N + x->fu] > x->ready) {
-			why = WHY_OTHER;
+		for (uint32_t f = 0; f < FU_N; f++)
+			unit[f] = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
+		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
+			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
+				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
+				const struct wsum *x = &sm->sum[k];
+				uint8_t why = unit[x->fu] > x->ready ? busy_why[x->fu] : x->why;
+
+				seen |= 1u << why;
+				nrun++;
+			}
 		}
-		nrun++;
-		conflict |= why == WHY_CONFLICT;
-		mem |= why == WHY_MEM;
-		fetch |= why == WHY_FETCH;
-		all_mem &= why == WHY_MEM || why == WHY_CONFLICT;
 	}
+	all_mem = !(seen & ~(1u << WHY_MEM | 1u << WHY_CONFLICT));
 	/* warps at a barrier are resident but not running */
-	for (uint32_t i = 0; i < s->nslots && nrun; i++)
+	for (uint32_t i = 0; i < s->nslots && nrun && all_mem; i++)
 		if (sm->slots[i] && !sm->slots[i]->inactive)
 			nres += sm->slots[i]->live;
-	sm->t.wclass = conflict ? WHY_CONFLICT : mem ? WHY_MEM : fetch ? WHY_FETCH : WHY_OTHER;
+	sm->t.wclass = seen >> WHY_CONFLICT & 1 ? WHY_CONFLICT : seen >> WHY_MEM & 1 ? WHY_MEM :
+		       seen >> WHY_FETCH & 1 ? WHY_FETCH : WHY_OTHER;
 	sm->t.wall_mem = nrun && all_mem && nres == nrun;
 }
 

@@ -230,6 +230,13 @@ struct sm {
 	 */
 	uint64_t *minr;
 	uint8_t *mdirty;	/* per scheduler: 1 << unit, minr[q][unit] is stale */
+	/*
+	 * [scheduler][rwords]: bit i of scheduler q is warp slot q + i * nsched,
+	 * set while it holds a warp in W_RUN (wsum.run), so that scans visit
+	 * only those
+	 */
+	uint64_t *rmask;
+	uint32_t rwords;
 	bool cls_ok;		/* t.wclass and t.wall_mem hold for the SM's state */
 	uint32_t nsched;	/* schedulers */
 	struct smt t;		/* timing state */
@@ -430,12 +437,26 @@ static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, 
 		m[nfu] = nready;
 }
 
+/* Whether warp slot @slot holds a warp in W_RUN, into the scheduler's run mask. */
+static inline void sim_wsum_run(struct sm *sm, uint32_t slot, bool run)
+{
+	uint32_t q = slot % sm->nsched, i = slot / sm->nsched;
+	uint64_t *wd = &sm->rmask[(size_t)q * sm->rwords + i / 64];
+
+	if (run)
+		*wd |= 1ull << (i % 64);
+	else
+		*wd &= ~(1ull << (i % 64));
+}
+
 static inline void sim_wsync(struct sm *sm, const struct warp *w)
 {
 	struct wsum *x = &sm->sum[w->slot];
 	uint64_t ready = w->state == W_RUN ? w->ready : UINT64_MAX;
 
 	sim_wsum_move(sm, w->slot, x->ready, x->fu, ready, w->fu);
+	if (x->run != (w->state == W_RUN))
+		sim_wsum_run(sm, w->slot, w->state == W_RUN);
 	x->run = w->state == W_RUN;
 	x->ready = ready;
 	x->fu = w->fu;
@@ -449,6 +470,8 @@ static inline void sim_wsum_clear(struct sm *sm, uint32_t slot)
 	struct wsum *x = &sm->sum[slot];
 
 	sim_wsum_move(sm, slot, x->ready, x->fu, UINT64_MAX, x->fu);
+	if (x->run)
+		sim_wsum_run(sm, slot, false);
 	x->run = 0;
 	x->ready = UINT64_MAX;
 }
