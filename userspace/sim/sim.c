@@ -2187,8 +2187,13 @@ static void phase_a_thread(void *arg, uint32_t tid)
 	}
 }
 
-/* Simulates cycle @now of every SM due then; 0 or a negative error. */
-static int cycle(struct vgpu_sim *s, uint64_t now)
+/*
+ * Simulates cycle @now of every SM due then; 0 or a negative error. @pend:
+ * some SM has a context switch ending by @now; @vt: some SM has inactive
+ * blocks or a Virtual Thread pass due (the passes that have nothing to do
+ * are skipped).
+ */
+static int cycle(struct vgpu_sim *s, uint64_t now, bool pend, bool vt)
 {
 	uint32_t nsm = s->cfg.desc.num_sms, due = 0;
 	int ret = 0;
@@ -2216,7 +2221,7 @@ static int cycle(struct vgpu_sim *s, uint64_t now)
 		}
 	}
 	/* context switches end after the cycle's work, SMs in index order */
-	for (uint32_t i = 0; i < nsm; i++) {
+	for (uint32_t i = 0; pend && i < nsm; i++) {
 		if (s->sms[i].pend <= now) {
 			int r = switches_done(s, &s->sms[i], now);
 
@@ -2225,7 +2230,7 @@ static int cycle(struct vgpu_sim *s, uint64_t now)
 		}
 	}
 	/* then Virtual Thread swaps, SMs in index order */
-	for (uint32_t i = 0; i < nsm; i++) {
+	for (uint32_t i = 0; vt && i < nsm; i++) {
 		struct sm *sm = &s->sms[i];
 
 		if (sm->ninact && (sm->vt_due || sm->vt_next <= now))
@@ -2242,20 +2247,30 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 	if (s->nev)
 		return drain(s, out, max);
 	while (s->resident) {
-		uint64_t t = UINT64_MAX;
+		uint64_t t = UINT64_MAX, pend = UINT64_MAX;
+		bool vt = false;
 		int ret;
 
 		for (uint32_t i = 0; i < nsm; i++) {
-			if (s->sms[i].ntbs && s->sms[i].next < t)
-				t = s->sms[i].next;
-			if (s->sms[i].pend < t)
-				t = s->sms[i].pend;
+			const struct sm *sm = &s->sms[i];
+
+			if (sm->ntbs && sm->next < t)
+				t = sm->next;
+			if (sm->pend < pend)
+				pend = sm->pend;
 			/* Virtual Thread: a block became ready, or a place is free */
-			if (s->sms[i].ninact && s->sms[i].vt_next < t)
-				t = s->sms[i].vt_next;
-			if (s->sms[i].ninact && s->sms[i].vt_due && s->cycle + 1 < t)
-				t = s->cycle + 1;
+			if (sm->ninact) {
+				vt = true;
+				if (sm->vt_next < t)
+					t = sm->vt_next;
+				if (sm->vt_due && s->cycle + 1 < t)
+					t = s->cycle + 1;
+			} else if (sm->vt_due) {
+				vt = true;
+			}
 		}
+		if (pend < t)
+			t = pend;
 		if (t <= s->cycle)
 			t = s->cycle + 1;
 		if (s->sample_period && s->resident) {
@@ -2276,7 +2291,7 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				s->cycle = limit;
 			return 0;
 		}
-		ret = cycle(s, t);
+		ret = cycle(s, t, pend <= t, vt);
 		s->cycle = t;
 		if (ret)
 			return ret;
