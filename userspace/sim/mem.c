@@ -168,10 +168,10 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 	CNT(c, l2_accesses, 1);
 	if (!l2->sets) {
 		if (kind == L2_WR) {
-			dram(c, p, line, (uint32_t)__builtin_popcount(sect), t, true);
+			dram(c, p, line, sim_popcount(sect), t, true);
 			return t;
 		}
-		return dram(c, p, line, (uint32_t)__builtin_popcount(sect), t, false);
+		return dram(c, p, line, sim_popcount(sect), t, false);
 	}
 	x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
 	if (!x) {
@@ -190,7 +190,7 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 	}
 	if (!hit) {
 		if (x->tag && x->dirty)
-			dram(c, p, x->tag - 1, (uint32_t)__builtin_popcount(x->dirty), t, true);
+			dram(c, p, x->tag - 1, sim_popcount(x->dirty), t, true);
 		x->tag = line + 1;
 		x->valid = 0;
 		x->dirty = 0;
@@ -203,7 +203,7 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 		return t + s->l2_core;
 	}
 	miss = sect & (uint8_t)~x->valid;
-	ready = dram(c, p, line, (uint32_t)__builtin_popcount(miss), t, false);
+	ready = dram(c, p, line, sim_popcount(miss), t, false);
 	x->valid |= miss;
 	if (kind == L2_ATOM)
 		x->dirty |= sect;
@@ -351,11 +351,28 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 			    uint32_t size, uint32_t *same_max)
 {
 	uint32_t nb = s->cfg.shared_banks, words = size >= 4 ? size / 4 : 1;
-	uint32_t deg = 1, cnt[64] = { 0 }, same = 1;
-	uint64_t seen[64][8];
+	uint32_t deg = 1, cnt[64], same = 1;
+	uint64_t seen[64][8], banks = 0;
+	bool clash = false;
 
 	if (nb > 64)
 		nb = 64;
+	/* no two words on one bank (unit stride): no conflict, per-bank masks */
+	if (!same_max) {
+		for (uint32_t l = 0; l < 32 && !clash; l++) {
+			if (!(m >> l & 1))
+				continue;
+			for (uint32_t k = 0; k < words; k++) {
+				uint64_t bit = 1ull << (((off[l] >> 2) + k) % nb);
+
+				clash |= (banks & bit) != 0;
+				banks |= bit;
+			}
+		}
+		if (!clash)
+			return 1;
+	}
+	memset(cnt, 0, sizeof(cnt));
 	for (uint32_t l = 0; l < 32; l++) {
 		if (!(m >> l & 1))
 			continue;
@@ -389,6 +406,61 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		*same_max = same;
 	}
 	return deg;
+}
+
+/* Whether every active lane of @m has the same address. */
+static bool lanes_same(const uint64_t *off, uint32_t m)
+{
+	uint64_t a = off[__builtin_ctz(m)], diff = 0;
+
+	if (m == 0xffffffffu) {
+		for (uint32_t l = 0; l < 32; l++)
+			diff |= off[l] ^ a;
+	} else {
+		for (uint32_t l = 0; l < 32; l++)
+			diff |= (m >> l & 1) ? off[l] ^ a : 0;
+	}
+	return !diff;
+}
+
+/*
+ * Coalescing of the two common patterns at once, with the lines in the
+ * order and the sectors the per-lane loop finds (accesses of at most 32
+ * bytes, which touch at most two sectors each): every active lane on one
+ * address, or a full warp on consecutive elements (lane l at off[0] + l *
+ * @size). Returns the number of lines, 0 for any other pattern.
+ */
+static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
+			      uint8_t *sects)
+{
+	uint64_t a = off[__builtin_ctz(m)], diff = 0, end;
+	uint32_t n = 0;
+
+	if (lanes_same(off, m)) {
+		lines[0] = a >> LINE_SHIFT;
+		sects[0] = (uint8_t)(1u << ((a >> SECTOR_SHIFT) & 3));
+		if (((a + size - 1) >> SECTOR_SHIFT) != a >> SECTOR_SHIFT)
+			sects[0] |= (uint8_t)(1u << (((a + size - 1) >> SECTOR_SHIFT) & 3));
+		return 1;
+	}
+	if (m != 0xffffffffu)
+		return 0;
+	for (uint32_t l = 0; l < 32; l++)
+		diff |= off[l] ^ (a + (uint64_t)l * size);
+	end = a + 32ull * size - 1;
+	if (diff || end < a)
+		return 0;
+	/* the span's sectors, line by line */
+	for (uint64_t sec = a >> SECTOR_SHIFT; sec <= end >> SECTOR_SHIFT; sec++) {
+		uint64_t line = sec >> (LINE_SHIFT - SECTOR_SHIFT);
+
+		if (!n || lines[n - 1] != line) {
+			lines[n] = line;
+			sects[n++] = 0;
+		}
+		sects[n - 1] |= (uint8_t)(1u << (sec & 3));
+	}
+	return n;
 }
 
 /* Resolves generic addresses; returns the space of lane @l. */
@@ -495,24 +567,29 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	struct memrec *r = &sm->mrec;
 	struct mctx c = { s, &sm->t.st, &w->tb->job_st };
 	uint32_t m = r->mask, n = 0, icnt = s->cfg.icnt_latency;
-	uint64_t off[32], lines[64], t = now, ready = now + 1;
+	uint64_t buf[32], lines[64], t = now, ready = now + 1;
+	const uint64_t *off = r->addr;
 	uint8_t sects[64], same[64];
-	unsigned int sp = VGPU_SP_GLOBAL;
+	unsigned int sp = r->sp;
 	bool first = true;
 
 	*is_mem = false;
 	if (!m)
 		return now + 1;
-	for (uint32_t l = 0; l < 32; l++) {
-		if (!(m >> l & 1))
-			continue;
-		off[l] = r->addr[l];
-		if (first) {
-			sp = space_of(r->sp, &off[l]);
-			first = false;
-		} else {
-			space_of(r->sp, &off[l]);
+	if (sp == VGPU_SP_GENERIC) {
+		/* the first lane's space decides; each lane's address is resolved */
+		for (uint32_t l = 0; l < 32; l++) {
+			if (!(m >> l & 1))
+				continue;
+			buf[l] = r->addr[l];
+			if (first) {
+				sp = space_of(r->sp, &buf[l]);
+				first = false;
+			} else {
+				space_of(r->sp, &buf[l]);
+			}
 		}
+		off = buf;
 	}
 	switch (sp) {
 	case VGPU_SP_SHARED: {
@@ -531,6 +608,10 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		/* constant cache: one access per distinct address */
 		uint32_t d = 0;
 
+		if (lanes_same(off, m)) {
+			sm->t.ldst_free = now + 1;
+			return now + s->cfg.const_latency;
+		}
 		for (uint32_t l = 0; l < 32; l++) {
 			uint32_t k;
 
@@ -548,15 +629,18 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		/* per-thread words interleaved across the lanes, as CUDA lays them out */
 		for (uint32_t l = 0; l < 32; l++)
 			if (m >> l & 1)
-				off[l] = LOCAL_BASE + ((uint64_t)sm->id << 40) +
+				buf[l] = LOCAL_BASE + ((uint64_t)sm->id << 40) +
 					 ((((uint64_t)w->slot << 20) + (off[l] >> 2)) * 32 + l) * 4 +
 					 (off[l] & 3);
+		off = buf;
 		break;
 	default:
 		break;
 	}
 	/* coalescing: 128-byte lines with their 32-byte sector masks */
-	for (uint32_t l = 0, prev = 0; l < 32; l++) {
+	if (r->kind != MR_ATOM && r->size <= 32)
+		n = coalesce_fast(off, m, r->size, lines, sects);
+	for (uint32_t l = n ? 32 : 0, prev = 0; l < 32; l++) {
 		uint64_t a, line;
 		uint32_t k;
 		uint8_t sm_;

@@ -2045,7 +2045,7 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 	}
 	sm->mrec.mask = 0;
 	st = sim_exec(s, sm, w, now);
-	nt = (uint32_t)__builtin_popcount(m);
+	nt = sim_popcount(m);
 	sm->t.st.warp_insts++;
 	sm->t.st.thread_insts += nt;
 	tb->job_st.warp_insts++;

@@ -406,6 +406,18 @@ uint32_t vtb_next(struct tb *tb, struct warp *w);
 bool vtb_wait(const struct tb *tb, const struct warp *w, const struct dinst *d);
 uint32_t vtb_min(const struct tb *tb);
 
+/*
+ * Set bits of @x. The x86-64 baseline has no POPCNT instruction, and the
+ * compiler's __builtin_popcount() is a library call there: this is inline.
+ */
+static inline uint32_t sim_popcount(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0fu;
+	return (x * 0x01010101u) >> 24;
+}
+
 /* timing model: can scheduler @k issue the warp in @slot at @now? */
 static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot, uint64_t now)
 {
