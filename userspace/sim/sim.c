@@ -588,17 +588,15 @@ static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	}
 }
 
-/* Earliest cycle at which each scheduler of @sm could issue, and the SM's. */
-static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
+/*
+ * Per scheduler and unit whose earliest warp rose or left: the earliest
+ * ready warp again (sim_wsum_move() keeps the others).
+ */
+static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
-	uint64_t next = UINT64_MAX, *minr = sm->minr;
+	uint64_t *minr = sm->minr;
 
-	/*
-	 * Per scheduler and unit whose earliest warp rose or left: the
-	 * earliest ready warp again (sim_wsum_move() keeps the others), then
-	 * when the unit takes it.
-	 */
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t *m = &minr[q * FU_N];
 		uint8_t d = sm->mdirty[q];
@@ -620,6 +618,16 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 		}
 		sm->mdirty[q] = 0;
 	}
+}
+
+/* Earliest cycle at which each scheduler of @sm could issue, and the SM's. */
+static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm;
+	uint64_t next = UINT64_MAX, *minr = sm->minr;
+
+	/* when the unit takes each scheduler's earliest warp for it */
+	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
@@ -657,12 +665,41 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		[FU_SP] = WHY_OTHER, [FU_SFU] = WHY_OTHER, [FU_DP] = WHY_OTHER,
 		[FU_LDST] = WHY_CONFLICT,
 	};
-	bool all_mem;
+	const uint32_t (*c)[4] = sm->wcnt;
+	bool all_mem, conflict = false, busy = false;
 
 	/* the state is the one classified last (sm_classify_again() not called) */
 	if (sm->cls_ok)
 		return;
 	sm->cls_ok = true;
+	/*
+	 * From the counts of running warps by unit and reason, when no warp
+	 * waits for a unit other than LD/ST: each scheduler's earliest warp for
+	 * a unit tells whether any waits for it. A warp waiting for the LD/ST
+	 * unit makes the class a conflict; whether every warp waits for memory
+	 * then needs the LD/ST warps that wait for something else to be none.
+	 */
+	sm_minima(s, sm);
+	for (uint32_t q = 0; q < ns; q++) {
+		const uint64_t *m = sm->minr + (size_t)q * FU_N;
+
+		for (uint32_t f = 0; f < FU_N; f++) {
+			if (f == FU_LDST)
+				conflict |= m[f] < sm->t.ldst_free;
+			else
+				busy |= m[f] < sm->t.fu_free[q * FU_N + f];
+		}
+	}
+	for (uint32_t i = 0; i < 2; i++)
+		for (uint32_t y = 0; y < 4; y++)
+			nrun += c[i][y];
+	if (!busy && (!conflict || !(c[1][WHY_OTHER] + c[1][WHY_FETCH]))) {
+		seen = conflict ? 1u << WHY_CONFLICT : 0;
+		for (uint32_t y = 0; y < 4; y++)
+			seen |= (c[0][y] || (!conflict && c[1][y])) ? 1u << y : 0;
+		goto counted;
+	}
+	nrun = 0;
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t unit[FU_N];
 
@@ -679,6 +716,7 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 			}
 		}
 	}
+counted:
 	all_mem = !(seen & ~(1u << WHY_MEM | 1u << WHY_CONFLICT));
 	/* warps at a barrier are resident but not running */
 	for (uint32_t i = 0; i < s->nslots && nrun && all_mem; i++)

@@ -237,6 +237,8 @@ struct sm {
 	 */
 	uint64_t *rmask;
 	uint32_t rwords;
+	/* running warps by [unit is LD/ST][wsum.why] (sm_classify()) */
+	uint32_t wcnt[2][4];
 	bool cls_ok;		/* t.wclass and t.wall_mem hold for the SM's state */
 	uint32_t nsched;	/* schedulers */
 	struct smt t;		/* timing state */
@@ -469,6 +471,10 @@ static inline void sim_wsync(struct sm *sm, const struct warp *w)
 	sim_wsum_move(sm, w->slot, x->ready, x->fu, ready, w->fu);
 	if (x->run != (w->state == W_RUN))
 		sim_wsum_run(sm, w->slot, w->state == W_RUN);
+	if (x->run)
+		sm->wcnt[x->fu == FU_LDST][x->why & 3]--;
+	if (w->state == W_RUN)
+		sm->wcnt[w->fu == FU_LDST][w->why & 3]++;
 	x->run = w->state == W_RUN;
 	x->ready = ready;
 	x->fu = w->fu;
@@ -482,8 +488,10 @@ static inline void sim_wsum_clear(struct sm *sm, uint32_t slot)
 	struct wsum *x = &sm->sum[slot];
 
 	sim_wsum_move(sm, slot, x->ready, x->fu, UINT64_MAX, x->fu);
-	if (x->run)
+	if (x->run) {
 		sim_wsum_run(sm, slot, false);
+		sm->wcnt[x->fu == FU_LDST][x->why & 3]--;
+	}
 	x->run = 0;
 	x->ready = UINT64_MAX;
 }
