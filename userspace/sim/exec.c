@@ -554,9 +554,9 @@ static uint8_t *warp_span(struct vgpu_sim *s, struct warp *w, unsigned int sp,
  * with their lowest, highest and bitwise or (for warp_span()).
  */
 static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32_t *A,
-			      uint32_t m, const struct job *j, struct span *sn)
+			      uint32_t m, const struct job *j, uint32_t size, struct span *sn)
 {
-	uint64_t *a = sm->mrec.addr, lo = UINT64_MAX, hi = 0, any = 0;
+	uint64_t *a = sm->mrec.addr, lo = UINT64_MAX, hi = 0, any = 0, diff = 0;
 	uint64_t off = (uint64_t)(int64_t)d->off;
 	uint64_t rel = VGPU_M_MEM_REL(d->mod) ? j->desc.data_addr : 0;
 
@@ -565,6 +565,19 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 		LANES_DO(m, a[l] = G64(A, l) + off + rel);
 	else
 		LANES_DO(m, a[l] = (uint32_t)(A[l] + (uint32_t)off) + rel);
+	/* a full warp on consecutive elements (unit stride): no lane loop more */
+	if (m == 0xffffffffu) {
+		for (uint32_t l = 0; l < 32; l++)
+			diff |= a[l] ^ (a[0] + (uint64_t)l * size);
+		if (!diff && a[0] + 31ull * size >= a[0]) {
+			sm->mrec.unit = true;
+			sn->lo = a[0];
+			sn->hi = a[0] + 31ull * size;
+			sn->any = a[0];
+			return;
+		}
+	}
+	sm->mrec.unit = false;
 	LANES_DO(m, {
 		lo = a[l] < lo ? a[l] : lo;
 		hi = a[l] > hi ? a[l] : hi;
@@ -595,9 +608,20 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			D[i] = wrow(sm, w, d->vec[i]);
 	}
-	lane_addrs(sm, d, A, m, j, &sn);	/* timing hook */
+	lane_addrs(sm, d, A, m, j, esz * nv, &sn);	/* timing hook */
 	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
-	if (base && lsz == 2 && !w64) {
+	if (base && sm->mrec.unit && !ls && lsz == 2 && !w64) {
+		/* 32-bit words of consecutive lanes: one copy per vector element */
+		const uint8_t *p = base + (addr[0] - adj);
+
+		if (nv == 1) {
+			memcpy(D[0], p, 128);
+		} else {
+			for (uint32_t l = 0; l < 32; l++)
+				for (unsigned int i = 0; i < nv; i++)
+					memcpy(&D[i][l], p + 4 * (l * nv + i), 4);
+		}
+	} else if (base && lsz == 2 && !w64) {
 		/* 32-bit words, the common case */
 		LANES_DO(m, {
 			const uint8_t *p = base + (addr[l] - adj) + l * ls;
@@ -660,11 +684,13 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			V[i] = rrow(s, w, d->vec[i]);
 	}
-	lane_addrs(sm, d, A, m, j, &sn);	/* timing hook */
+	lane_addrs(sm, d, A, m, j, esz * nv, &sn);	/* timing hook */
 	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
 	if (base) {
 		/* lanes in order: of two on one address, the higher lane's value stays */
-		if (lsz == 2 && !w64) {
+		if (sm->mrec.unit && !ls && nv == 1 && lsz == 2 && !w64) {
+			memcpy(base + (addr[0] - adj), V[0], 128);
+		} else if (lsz == 2 && !w64) {
 			LANES_DO(m, {
 				uint8_t *p = base + (addr[l] - adj) + l * ls;
 
@@ -746,6 +772,7 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 	uint8_t *ptr[32];
 	uint64_t old[32];
 
+	sm->mrec.unit = false;
 	LANES_DO(m, {
 		uint64_t addr = lane_addr(d, A, l, j);
 

@@ -428,15 +428,16 @@ static bool lanes_same(const uint64_t *off, uint32_t m)
  * order and the sectors the per-lane loop finds (accesses of at most 32
  * bytes, which touch at most two sectors each): every active lane on one
  * address, or a full warp on consecutive elements (lane l at off[0] + l *
- * @size). Returns the number of lines, 0 for any other pattern.
+ * @size; @unit: known to be). Returns the number of lines, 0 for any other
+ * pattern.
  */
-static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
-			      uint8_t *sects)
+static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bool unit,
+			      uint64_t *lines, uint8_t *sects)
 {
 	uint64_t a = off[__builtin_ctz(m)], diff = 0, end;
 	uint32_t n = 0;
 
-	if (lanes_same(off, m)) {
+	if (!unit && lanes_same(off, m)) {
 		lines[0] = a >> LINE_SHIFT;
 		sects[0] = (uint8_t)(1u << ((a >> SECTOR_SHIFT) & 3));
 		if (((a + size - 1) >> SECTOR_SHIFT) != a >> SECTOR_SHIFT)
@@ -445,7 +446,7 @@ static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, ui
 	}
 	if (m != 0xffffffffu)
 		return 0;
-	for (uint32_t l = 0; l < 32; l++)
+	for (uint32_t l = 0; !unit && l < 32; l++)
 		diff |= off[l] ^ (a + (uint64_t)l * size);
 	end = a + 32ull * size - 1;
 	if (diff || end < a)
@@ -639,7 +640,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	}
 	/* coalescing: 128-byte lines with their 32-byte sector masks */
 	if (r->kind != MR_ATOM && r->size <= 32)
-		n = coalesce_fast(off, m, r->size, lines, sects);
+		n = coalesce_fast(off, m, r->size, r->unit && off == r->addr, lines, sects);
 	for (uint32_t l = n ? 32 : 0, prev = 0; l < 32; l++) {
 		uint64_t a, line;
 		uint32_t k;

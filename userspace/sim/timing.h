@@ -49,6 +49,7 @@ struct memrec {
 	uint8_t sp;		/* VGPU_SP_* as encoded (generic unresolved) */
 	uint8_t size;		/* bytes per lane */
 	uint8_t kind;		/* MR_LD, MR_ST, MR_ATOM */
+	bool unit;		/* every lane, lane l at addr[0] + l * size */
 	uint64_t addr[32];
 };
 enum { MR_LD = 0, MR_ST, MR_ATOM };
