@@ -99,6 +99,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
 		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
+		sm->maxmem = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->maxmem));
 		sm->rwords = (sm->ordcap + 63) / 64;
 		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
 				       sizeof(*sm->rmask));
@@ -116,7 +117,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->rmask || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
+		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->maxmem || !sm->rmask || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
 		    !sm->wp || !sm->wpause || !sm->wid_used)
@@ -191,6 +192,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->sum);
 			free(sm->minr);
 			free(sm->mdirty);
+			free(sm->maxmem);
 			free(sm->rmask);
 			free(sm->fetch);
 			free(sm->ended);
@@ -598,7 +600,7 @@ static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 	uint64_t *minr = sm->minr;
 
 	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t *m = &minr[q * FU_N];
+		uint64_t *m = &minr[q * FU_N], mx = 0;
 		uint8_t d = sm->mdirty[q];
 
 		if (!d)
@@ -614,8 +616,12 @@ static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 
 				if ((d >> x->fu & 1) && x->ready < m[x->fu])
 					m[x->fu] = x->ready;
+				if (x->why == WHY_MEM && x->ready != UINT64_MAX && x->ready + 1 > mx)
+					mx = x->ready + 1;
 			}
 		}
+		if (d >> FU_N & 1)
+			sm->maxmem[q] = mx;
 		sm->mdirty[q] = 0;
 	}
 }
@@ -666,7 +672,7 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		[FU_LDST] = WHY_CONFLICT,
 	};
 	const uint32_t (*c)[4] = sm->wcnt;
-	bool all_mem, conflict = false, busy = false;
+	bool all_mem, conflict = false, busy = false, mem_free = false;
 
 	/* the state is the one classified last (sm_classify_again() not called) */
 	if (sm->cls_ok)
@@ -682,13 +688,19 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		const uint64_t *m = sm->minr + (size_t)q * FU_N;
+		uint64_t unit = 0;
 
 		for (uint32_t f = 0; f < FU_N; f++) {
-			if (f == FU_LDST)
+			if (f == FU_LDST) {
 				conflict |= m[f] < sm->t.ldst_free;
-			else
-				busy |= m[f] < sm->t.fu_free[q * FU_N + f];
+				continue;
+			}
+			busy |= m[f] < sm->t.fu_free[q * FU_N + f];
+			if (sm->t.fu_free[q * FU_N + f] > unit)
+				unit = sm->t.fu_free[q * FU_N + f];
 		}
+		/* a memory wait past every ALU unit's busy time is nobody's unit wait */
+		mem_free |= sm->maxmem[q] > unit;
 	}
 	for (uint32_t i = 0; i < 2; i++)
 		for (uint32_t y = 0; y < 4; y++)
@@ -697,6 +709,17 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		seen = conflict ? 1u << WHY_CONFLICT : 0;
 		for (uint32_t y = 0; y < 4; y++)
 			seen |= (c[0][y] || (!conflict && c[1][y])) ? 1u << y : 0;
+		goto counted;
+	}
+	/*
+	 * A warp waits for a busy ALU unit (it counts as "other"): not every
+	 * warp waits for memory, and the class is a conflict if one waits for
+	 * the LD/ST unit, else a memory dependency if a memory wait ends past
+	 * its scheduler's units' busy times (without a conflict no LD/ST warp
+	 * waits for its unit).
+	 */
+	if (busy && (conflict || mem_free)) {
+		seen = (conflict ? 1u << WHY_CONFLICT : 1u << WHY_MEM) | 1u << WHY_OTHER;
 		goto counted;
 	}
 	nrun = 0;
@@ -1204,7 +1227,7 @@ int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
 		struct sm *sm = &s->sms[i];
 
 		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
-		memset(sm->mdirty, (1u << FU_N) - 1, s->cfg.schedulers_per_sm);
+		memset(sm->mdirty, (1u << (FU_N + 1)) - 1, s->cfg.schedulers_per_sm);
 		sm->cls_ok = false;
 		sm->vt_next = UINT64_MAX;
 		sm->vt_due = false;
