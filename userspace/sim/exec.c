@@ -559,30 +559,36 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 	uint64_t *a = sm->mrec.addr, lo = UINT64_MAX, hi = 0, any = 0, diff = 0;
 	uint64_t off = (uint64_t)(int64_t)d->off;
 	uint64_t rel = VGPU_M_MEM_REL(d->mod) ? j->desc.data_addr : 0;
+	bool a64 = VGPU_M_MEM_A64(d->mod);
 
 	/* A 32-bit address wraps at 2^32 with its offset, as in PTX (lane_addr()). */
-	if (VGPU_M_MEM_A64(d->mod))
-		LANES_DO(m, a[l] = G64(A, l) + off + rel);
-	else
-		LANES_DO(m, a[l] = (uint32_t)(A[l] + (uint32_t)off) + rel);
-	/* a full warp on consecutive elements (unit stride): no lane loop more */
 	if (m == 0xffffffffu) {
-		for (uint32_t l = 0; l < 32; l++)
-			diff |= a[l] ^ (a[0] + (uint64_t)l * size);
-		if (!diff && a[0] + 31ull * size >= a[0]) {
-			sm->mrec.unit = true;
-			sn->lo = a[0];
-			sn->hi = a[0] + 31ull * size;
-			sn->any = a[0];
-			return;
+		/* one pass: the addresses, their span, and whether they are consecutive */
+		uint64_t a0 = (a64 ? G64(A, 0) + off : (uint32_t)(A[0] + (uint32_t)off)) + rel;
+
+		for (uint32_t l = 0; l < 32; l++) {
+			uint64_t x = (a64 ? G64(A, l) + off : (uint32_t)(A[l] + (uint32_t)off)) + rel;
+
+			a[l] = x;
+			diff |= x ^ (a0 + l * size);
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+			any |= x;
 		}
+		/* a full warp on consecutive elements (unit stride) */
+		sm->mrec.unit = !diff && a0 + 31ull * size >= a0;
+	} else {
+		if (a64)
+			LANES(m) a[l] = G64(A, l) + off + rel;
+		else
+			LANES(m) a[l] = (uint32_t)(A[l] + (uint32_t)off) + rel;
+		LANES(m) {
+			lo = a[l] < lo ? a[l] : lo;
+			hi = a[l] > hi ? a[l] : hi;
+			any |= a[l];
+		}
+		sm->mrec.unit = false;
 	}
-	sm->mrec.unit = false;
-	LANES_DO(m, {
-		lo = a[l] < lo ? a[l] : lo;
-		hi = a[l] > hi ? a[l] : hi;
-		any |= a[l];
-	});
 	sn->lo = lo;
 	sn->hi = hi;
 	sn->any = any;
@@ -621,6 +627,9 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 				for (unsigned int i = 0; i < nv; i++)
 					memcpy(&D[i][l], p + 4 * (l * nv + i), 4);
 		}
+	} else if (base && !ls && nv == 1 && lsz == 2 && !w64) {
+		/* a 32-bit word a lane */
+		LANES_DO(m, memcpy(&D[0][l], base + (addr[l] - adj), 4));
 	} else if (base && lsz == 2 && !w64) {
 		/* 32-bit words, the common case */
 		LANES_DO(m, {

@@ -99,7 +99,6 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
 		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
-		sm->maxmem = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->maxmem));
 		sm->rwords = (sm->ordcap + 63) / 64;
 		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
 				       sizeof(*sm->rmask));
@@ -117,7 +116,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->maxmem || !sm->rmask || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
+		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->rmask || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
 		    !sm->wp || !sm->wpause || !sm->wid_used)
@@ -192,7 +191,6 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->sum);
 			free(sm->minr);
 			free(sm->mdirty);
-			free(sm->maxmem);
 			free(sm->rmask);
 			free(sm->fetch);
 			free(sm->ended);
@@ -600,7 +598,7 @@ static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 	uint64_t *minr = sm->minr;
 
 	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t *m = &minr[q * FU_N], mx = 0;
+		uint64_t *m = &minr[q * FU_N];
 		uint8_t d = sm->mdirty[q];
 
 		if (!d)
@@ -616,12 +614,8 @@ static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 
 				if ((d >> x->fu & 1) && x->ready < m[x->fu])
 					m[x->fu] = x->ready;
-				if (x->why == WHY_MEM && x->ready != UINT64_MAX && x->ready + 1 > mx)
-					mx = x->ready + 1;
 			}
 		}
-		if (d >> FU_N & 1)
-			sm->maxmem[q] = mx;
 		sm->mdirty[q] = 0;
 	}
 }
@@ -656,6 +650,33 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 }
 
 /*
+ * Whether a running warp of @sm waits for memory past every ALU unit's busy
+ * time of its scheduler: it waits for nobody's unit (sm_classify()).
+ */
+static bool mem_past_units(const struct vgpu_sim *s, const struct sm *sm)
+{
+	uint32_t ns = s->cfg.schedulers_per_sm;
+
+	for (uint32_t q = 0; q < ns; q++) {
+		uint64_t unit = 0;
+
+		for (uint32_t f = 0; f < FU_N; f++)
+			if (f != FU_LDST && sm->t.fu_free[q * FU_N + f] > unit)
+				unit = sm->t.fu_free[q * FU_N + f];
+		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
+			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
+				const struct wsum *x =
+					&sm->sum[q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns];
+
+				if (x->why == WHY_MEM && x->ready >= unit)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/*
  * Stall class of the cycles in which @sm issues nothing (thesis Fig. 3.2):
  * a memory conflict if a warp waits for the LD/ST unit, else a memory
  * dependency if one waits for loaded data, else a fetch if one waits for an
@@ -672,7 +693,7 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		[FU_LDST] = WHY_CONFLICT,
 	};
 	const uint32_t (*c)[4] = sm->wcnt;
-	bool all_mem, conflict = false, busy = false, mem_free = false;
+	bool all_mem, conflict = false, busy = false;
 
 	/* the state is the one classified last (sm_classify_again() not called) */
 	if (sm->cls_ok)
@@ -688,19 +709,13 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		const uint64_t *m = sm->minr + (size_t)q * FU_N;
-		uint64_t unit = 0;
 
 		for (uint32_t f = 0; f < FU_N; f++) {
-			if (f == FU_LDST) {
+			if (f == FU_LDST)
 				conflict |= m[f] < sm->t.ldst_free;
-				continue;
-			}
-			busy |= m[f] < sm->t.fu_free[q * FU_N + f];
-			if (sm->t.fu_free[q * FU_N + f] > unit)
-				unit = sm->t.fu_free[q * FU_N + f];
+			else
+				busy |= m[f] < sm->t.fu_free[q * FU_N + f];
 		}
-		/* a memory wait past every ALU unit's busy time is nobody's unit wait */
-		mem_free |= sm->maxmem[q] > unit;
 	}
 	for (uint32_t i = 0; i < 2; i++)
 		for (uint32_t y = 0; y < 4; y++)
@@ -718,7 +733,7 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	 * its scheduler's units' busy times (without a conflict no LD/ST warp
 	 * waits for its unit).
 	 */
-	if (busy && (conflict || mem_free)) {
+	if (busy && (conflict || mem_past_units(s, sm))) {
 		seen = (conflict ? 1u << WHY_CONFLICT : 1u << WHY_MEM) | 1u << WHY_OTHER;
 		goto counted;
 	}
@@ -1227,7 +1242,7 @@ int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
 		struct sm *sm = &s->sms[i];
 
 		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
-		memset(sm->mdirty, (1u << (FU_N + 1)) - 1, s->cfg.schedulers_per_sm);
+		memset(sm->mdirty, (1u << FU_N) - 1, s->cfg.schedulers_per_sm);
 		sm->cls_ok = false;
 		sm->vt_next = UINT64_MAX;
 		sm->vt_due = false;

@@ -239,12 +239,6 @@ struct sm {
 	uint32_t rwords;
 	/* running warps by [unit is LD/ST][wsum.why] (sm_classify()) */
 	uint32_t wcnt[2][4];
-	/*
-	 * per scheduler: 1 + the latest ready time of its running warps that
-	 * wait for memory (wsum.why WHY_MEM), 0 none; kept exact as minr is
-	 * (stale while mdirty[q] has bit FU_N)
-	 */
-	uint64_t *maxmem;
 	bool cls_ok;		/* t.wclass and t.wall_mem hold for the SM's state */
 	uint32_t nsched;	/* schedulers */
 	struct smt t;		/* timing state */
@@ -445,7 +439,7 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot,
  * The stall class of the SM's state must be worked out again too.
  */
 static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, uint8_t ofu,
-				 uint8_t owhy, uint64_t nready, uint8_t nfu, uint8_t nwhy)
+				 uint64_t nready, uint8_t nfu)
 {
 	uint32_t q = slot % sm->nsched;
 	uint64_t *m = sm->minr + (size_t)q * FU_N;
@@ -455,12 +449,6 @@ static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, 
 		sm->mdirty[q] |= (uint8_t)(1u << ofu);
 	if (nready < m[nfu])
 		m[nfu] = nready;
-	/* the latest memory wait: the same, from above */
-	if (owhy == WHY_MEM && oready != UINT64_MAX && oready + 1 >= sm->maxmem[q] &&
-	    (oready != nready || nwhy != WHY_MEM))
-		sm->mdirty[q] |= (uint8_t)(1u << FU_N);
-	if (nwhy == WHY_MEM && nready != UINT64_MAX && nready + 1 > sm->maxmem[q])
-		sm->maxmem[q] = nready + 1;
 }
 
 /* Whether warp slot @slot holds a warp in W_RUN, into the scheduler's run mask. */
@@ -480,7 +468,7 @@ static inline void sim_wsync(struct sm *sm, const struct warp *w)
 	struct wsum *x = &sm->sum[w->slot];
 	uint64_t ready = w->state == W_RUN ? w->ready : UINT64_MAX;
 
-	sim_wsum_move(sm, w->slot, x->ready, x->fu, x->why, ready, w->fu, w->why);
+	sim_wsum_move(sm, w->slot, x->ready, x->fu, ready, w->fu);
 	if (x->run != (w->state == W_RUN))
 		sim_wsum_run(sm, w->slot, w->state == W_RUN);
 	if (x->run)
@@ -499,7 +487,7 @@ static inline void sim_wsum_clear(struct sm *sm, uint32_t slot)
 {
 	struct wsum *x = &sm->sum[slot];
 
-	sim_wsum_move(sm, slot, x->ready, x->fu, x->why, UINT64_MAX, x->fu, x->why);
+	sim_wsum_move(sm, slot, x->ready, x->fu, UINT64_MAX, x->fu);
 	if (x->run) {
 		sim_wsum_run(sm, slot, false);
 		sm->wcnt[x->fu == FU_LDST][x->why & 3]--;
