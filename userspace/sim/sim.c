@@ -98,6 +98,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
+		sm->minr2 = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr2));
 		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
 		sm->rwords = (sm->ordcap + 63) / 64;
 		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
@@ -116,7 +117,8 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->mdirty || !sm->rmask || !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
+		if (!sm->sum || !sm->minr || !sm->minr2 || !sm->mdirty || !sm->rmask ||
+		    !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
 		    !sm->wp || !sm->wpause || !sm->wid_used)
@@ -127,7 +129,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		for (uint32_t k = 0; k < s->nws_cap; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		for (uint32_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N; k++)
-			sm->minr[k] = UINT64_MAX;
+			sm->minr[k] = sm->minr2[k] = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
 		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
@@ -190,6 +192,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->snext);
 			free(sm->sum);
 			free(sm->minr);
+			free(sm->minr2);
 			free(sm->mdirty);
 			free(sm->rmask);
 			free(sm->fetch);
@@ -595,25 +598,31 @@ static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
-	uint64_t *minr = sm->minr;
 
 	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t *m = &minr[q * FU_N];
+		uint64_t *m = &sm->minr[q * FU_N], *m2 = &sm->minr2[q * FU_N];
 		uint8_t d = sm->mdirty[q];
 
 		if (!d)
 			continue;
 		for (uint32_t f = 0; f < FU_N; f++)
 			if (d >> f & 1)
-				m[f] = UINT64_MAX;
+				m[f] = m2[f] = UINT64_MAX;
 		/* a warp not in W_RUN has ready UINT64_MAX: only running ones count */
 		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
 			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
 				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
 				const struct wsum *x = &sm->sum[k];
+				uint8_t f = x->fu;
 
-				if ((d >> x->fu & 1) && x->ready < m[x->fu])
-					m[x->fu] = x->ready;
+				if (!(d >> f & 1) || x->ready >= m2[f])
+					continue;
+				if (x->ready < m[f]) {
+					m2[f] = m[f];
+					m[f] = x->ready;
+				} else {
+					m2[f] = x->ready;
+				}
 			}
 		}
 		sm->mdirty[q] = 0;

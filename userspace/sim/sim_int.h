@@ -229,6 +229,12 @@ struct sm {
 	 * is worked out again by sm_update_next(), for the units in mdirty[q]
 	 */
 	uint64_t *minr;
+	/*
+	 * [scheduler][FU_N]: at most the second earliest ready warp for the
+	 * unit (exact after a rescan, lower later): a minimum whose warp rises
+	 * no further than this stays its warp's, without a rescan
+	 */
+	uint64_t *minr2;
 	uint8_t *mdirty;	/* per scheduler: 1 << unit, minr[q][unit] is stale */
 	/*
 	 * [scheduler][rwords]: bit i of scheduler q is warp slot q + i * nsched,
@@ -442,13 +448,23 @@ static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, 
 				 uint64_t nready, uint8_t nfu)
 {
 	uint32_t q = slot % sm->nsched;
-	uint64_t *m = sm->minr + (size_t)q * FU_N;
+	uint64_t *m = sm->minr + (size_t)q * FU_N, *m2 = sm->minr2 + (size_t)q * FU_N;
 
 	sm->cls_ok = false;
-	if (oready != UINT64_MAX && oready <= m[ofu] && (oready != nready || ofu != nfu))
+	if (oready != UINT64_MAX && oready <= m[ofu] && (oready != nready || ofu != nfu)) {
+		if (!(sm->mdirty[q] >> ofu & 1) && ofu == nfu && nready <= m2[ofu]) {
+			/* it was the earliest and still is */
+			m[ofu] = nready;
+			return;
+		}
 		sm->mdirty[q] |= (uint8_t)(1u << ofu);
-	if (nready < m[nfu])
+	}
+	if (nready < m[nfu]) {
+		m2[nfu] = m[nfu];
 		m[nfu] = nready;
+	} else if (nready < m2[nfu]) {
+		m2[nfu] = nready;
+	}
 }
 
 /* Whether warp slot @slot holds a warp in W_RUN, into the scheduler's run mask. */
