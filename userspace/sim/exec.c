@@ -563,20 +563,36 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 
 	/* A 32-bit address wraps at 2^32 with its offset, as in PTX (lane_addr()). */
 	if (m == 0xffffffffu) {
-		/* one pass: the addresses, their span, and whether they are consecutive */
-		uint64_t a0 = (a64 ? G64(A, 0) + off : (uint32_t)(A[0] + (uint32_t)off)) + rel;
+		/*
+		 * The addresses, and whether they are consecutive (unit stride)
+		 * or one (a broadcast): plain loops the compiler vectorises.
+		 */
+		uint64_t a0, same = 0;
 
-		for (uint32_t l = 0; l < 32; l++) {
-			uint64_t x = (a64 ? G64(A, l) + off : (uint32_t)(A[l] + (uint32_t)off)) + rel;
-
-			a[l] = x;
-			diff |= x ^ (a0 + l * size);
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
-			any |= x;
+		if (a64) {
+			for (uint32_t l = 0; l < 32; l++)
+				a[l] = G64(A, l) + off + rel;
+		} else {
+			for (uint32_t l = 0; l < 32; l++)
+				a[l] = (uint64_t)(uint32_t)(A[l] + (uint32_t)off) + rel;
 		}
-		/* a full warp on consecutive elements (unit stride) */
+		a0 = a[0];
+		for (uint32_t l = 0; l < 32; l++) {
+			diff |= a[l] ^ (a0 + (uint64_t)l * size);
+			same |= a[l] ^ a0;
+		}
 		sm->mrec.unit = !diff && a0 + 31ull * size >= a0;
+		if (sm->mrec.unit || !same) {
+			sn->lo = a0;
+			sn->hi = same ? a0 + 31ull * size : a0;
+			sn->any = a0;
+			return;
+		}
+		for (uint32_t l = 0; l < 32; l++) {
+			lo = a[l] < lo ? a[l] : lo;
+			hi = a[l] > hi ? a[l] : hi;
+			any |= a[l];
+		}
 	} else {
 		if (a64)
 			LANES(m) a[l] = G64(A, l) + off + rel;
