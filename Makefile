@@ -163,7 +163,7 @@ guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS)
 # Host unit tests, under AddressSanitizer and UBSan; each links what it
 # uses of the libraries (test_local: the workload suite on the local device;
 # test_kcompat: kcompat against the kernel's checksums in
-# kunit/vgpu_kcompat_cases.h).
+# drivers/gpu/drm/vgpu/tests/vgpu_kcompat_cases.h).
 $(B)/host/test_%: $(B)/host/obj/userspace/tests/test_%.o $(B)/host/obj/userspace/tests/tap.o \
 		$(call LIBS,host)
 	$(call link,host)
@@ -195,8 +195,8 @@ demo: $(DEPS_STAMP)
 
 checkpatch:
 	@kdir=$$(tools/build-kernel) && "$$kdir/scripts/checkpatch.pl" --no-tree --strict \
-		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] kunit/*.c)) \
-		uapi/drm/*.h
+		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] \
+		drivers/gpu/drm/vgpu/tests/*.[ch])) drivers/gpu/drm/vgpu/Kconfig uapi/drm/*.h
 
 # Documentation/ with the uapi and the driver's kernel-doc pulled in by the
 # kernel's own kernel-doc Sphinx extension (from the test kernel's source);
