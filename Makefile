@@ -5,6 +5,8 @@
 #   make check      every test: host unit tests, KUnit and end-to-end in QEMU
 #   make fuzz-long  a long fuzzing campaign in QEMU (hours; not part of check)
 #   make checkpatch kernel style of the module sources
+#   make kunit-tree the KUnit suites through kunit.py, the driver in a kernel
+#                   tree (UML; KUNIT_ARGS="..." for more kunit.py options)
 #   make htmldocs   Documentation/ as HTML in build/htmldocs (Sphinx)
 #   make dkms       vgpu.ko through DKMS for the running kernel (a host; root)
 #   make host-install  vgpud, vgpu, vgpud's systemd unit and the udev rule
@@ -13,7 +15,7 @@
 # tree (~/.cache/vgpu, or $VGPU_CACHE).
 
 .PHONY: all module userspace guest host-tests check demo checkpatch clean deps fuzz-long \
-	dkms host-install htmldocs
+	dkms host-install htmldocs kunit-tree
 .DEFAULT_GOAL := all
 
 SHELL := /bin/bash
@@ -167,7 +169,7 @@ guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS)
 # Host unit tests, under AddressSanitizer and UBSan; each links what it
 # uses of the libraries (test_local: the workload suite on the local device;
 # test_kcompat: kcompat against the kernel's checksums in
-# kunit/vgpu_kcompat_cases.h).
+# drivers/gpu/drm/vgpu/tests/vgpu_kcompat_cases.h).
 $(B)/host/test_%: $(B)/host/obj/userspace/tests/test_%.o $(B)/host/obj/userspace/tests/tap.o \
 		$(call LIBS,host)
 	$(call link,host)
@@ -199,8 +201,17 @@ demo: $(DEPS_STAMP)
 
 checkpatch:
 	@kdir=$$(tools/build-kernel) && "$$kdir/scripts/checkpatch.pl" --no-tree --strict \
-		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] kunit/*.c)) \
-		uapi/drm/*.h
+		--terse -f $(filter-out %.mod.c,$(wildcard drivers/gpu/drm/vgpu/*.[ch] \
+		drivers/gpu/drm/vgpu/tests/*.[ch])) drivers/gpu/drm/vgpu/Kconfig uapi/drm/*.h
+
+# The KUnit suites as a kernel developer runs them: drivers/gpu/drm/vgpu/
+# (with tests/) and the uapi headers copied into a kernel tree of its own
+# (Linux 6.12 from linux-source-6.12, cached beside the test kernel, which it
+# leaves alone), then ./tools/testing/kunit/kunit.py run
+# --kunitconfig=drivers/gpu/drm/vgpu there (Documentation/testing.rst).
+KUNIT_ARGS ?=
+kunit-tree: $(DEPS_STAMP)
+	@tools/kunit-tree $(KUNIT_ARGS)
 
 # Documentation/ with the uapi and the driver's kernel-doc pulled in by the
 # kernel's own kernel-doc Sphinx extension (from the test kernel's source);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_kcompat.c - host tests of kcompat's drm_mm, XArray and sort()
- * (userspace/kcompat): the scenario of kunit/vgpu_kcompat_cases.h gives
- * the checksums the kernel gives (the KUnit suite vgpu_kcompat checks the
- * same literals against the kernel), the sort() part through the command
+ * (userspace/kcompat): the scenario of
+ * drivers/gpu/drm/vgpu/tests/vgpu_kcompat_cases.h gives the checksums the
+ * kernel gives (the KUnit suite vgpu_kcompat checks the same literals
+ * against the kernel), the sort() part through the command
  * processor's preemption policies (libvgpu_cp.a), and a few cases spelled
  * out: equal holes, alignment, ranges, reservations, id wrap-around,
  * reserved entries and the lock.
@@ -21,7 +22,7 @@
 #include <linux/xarray.h>
 
 #include "../../drivers/gpu/drm/vgpu/vgpu_preempt.h"
-#include "../../kunit/vgpu_kcompat_cases.h"
+#include "../../drivers/gpu/drm/vgpu/tests/vgpu_kcompat_cases.h"
 #include "tap.h"
 
 static int t_mm_scenario(void)

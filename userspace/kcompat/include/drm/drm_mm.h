@@ -9,7 +9,8 @@
  * smallest hole that fits and, among holes of equal size, the one that
  * became a hole last, then tries bigger (or older) ones; LOW and HIGH take
  * the lowest and highest hole in address order; EVICT the most recently
- * made hole. kunit/vgpu_kcompat_cases.h checks this against the kernel.
+ * made hole. drivers/gpu/drm/vgpu/tests/vgpu_kcompat_cases.h checks this
+ * against the kernel.
  * Not reproduced: which hole LOW or HIGH with %DRM_MM_INSERT_ONCE tries
  * (drm_mm.c). Eviction scanning (drm_mm_scan_*) and the interval tree
  * lookups are not provided.
