@@ -610,6 +610,20 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 	sn->any = any;
 }
 
+/* Lane @l's @nv elements of 1 << @lsz bytes at @p into its registers @D. */
+static inline void load_lane(uint32_t *const *D, uint32_t l, const uint8_t *p, unsigned int nv,
+			     unsigned int lsz, bool sx, bool w64)
+{
+	for (unsigned int i = 0; i < nv; i++) {
+		uint64_t v = load_n(p + (i << lsz), lsz, sx);
+
+		if (w64)
+			S64(D[i], l, v);
+		else
+			D[i][l] = (uint32_t)v;
+	}
+}
+
 static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
 		   uint32_t m)
 {
@@ -658,14 +672,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		LANES_DO(m, {
 			const uint8_t *p = base + (addr[l] - adj) + l * ls;
 
-			for (unsigned int i = 0; i < nv; i++) {
-				uint64_t v = load_n(p + i * esz, lsz, sx);
-
-				if (w64)
-					S64(D[i], l, v);
-				else
-					D[i][l] = (uint32_t)v;
-			}
+			load_lane(D, l, p, nv, lsz, sx, w64);
 		});
 	} else {
 		LANES_DO(m, {
@@ -675,14 +682,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 				w->tb->fault_addr = addr[l];
 				return -EFAULT;
 			}
-			for (unsigned int i = 0; i < nv; i++) {
-				uint64_t v = load_n(p + i * esz, lsz, sx);
-
-				if (w64)
-					S64(D[i], l, v);
-				else
-					D[i][l] = (uint32_t)v;
-			}
+			load_lane(D, l, p, nv, lsz, sx, w64);
 		});
 	}
 	mrec_set(sm, m, sp, esz * nv, MR_LD);	/* timing hook */
