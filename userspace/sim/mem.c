@@ -359,11 +359,14 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		nb = 64;
 	/* no two words on one bank (unit stride): no conflict, per-bank masks */
 	if (!same_max) {
+		bool pow2 = !(nb & (nb - 1));
+
 		for (uint32_t l = 0; l < 32 && !clash; l++) {
 			if (!(m >> l & 1))
 				continue;
 			for (uint32_t k = 0; k < words; k++) {
-				uint64_t bit = 1ull << (((off[l] >> 2) + k) % nb);
+				uint64_t wd = (off[l] >> 2) + k;
+				uint64_t bit = 1ull << (pow2 ? wd & (nb - 1) : wd % nb);
 
 				clash |= (banks & bit) != 0;
 				banks |= bit;

@@ -659,30 +659,36 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 }
 
 /*
- * Whether a running warp of @sm waits for memory past every ALU unit's busy
- * time of its scheduler: it waits for nobody's unit (sm_classify()).
+ * What the running warps of @sm wait for (1 << WHY_*): a warp whose unit is
+ * busy past its ready time waits for the unit ("other", or a conflict for
+ * the LD/ST unit), any other for what it records. Stops at the first warp
+ * whose reason is in @stop.
  */
-static bool mem_past_units(const struct vgpu_sim *s, const struct sm *sm)
+static uint32_t wait_reasons(const struct vgpu_sim *s, const struct sm *sm, uint32_t stop)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm;
+	static const uint8_t busy_why[FU_N] = {
+		[FU_SP] = WHY_OTHER, [FU_SFU] = WHY_OTHER, [FU_DP] = WHY_OTHER,
+		[FU_LDST] = WHY_CONFLICT,
+	};
+	uint32_t ns = s->cfg.schedulers_per_sm, seen = 0;
 
 	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t unit = 0;
+		uint64_t unit[FU_N];
 
 		for (uint32_t f = 0; f < FU_N; f++)
-			if (f != FU_LDST && sm->t.fu_free[q * FU_N + f] > unit)
-				unit = sm->t.fu_free[q * FU_N + f];
+			unit[f] = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
 		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
 			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
-				const struct wsum *x =
-					&sm->sum[q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns];
+				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
+				const struct wsum *x = &sm->sum[k];
 
-				if (x->why == WHY_MEM && x->ready >= unit)
-					return true;
+				seen |= 1u << (unit[x->fu] > x->ready ? busy_why[x->fu] : x->why);
+				if (seen & stop)
+					return seen;
 			}
 		}
 	}
-	return false;
+	return seen;
 }
 
 /*
@@ -696,11 +702,7 @@ static bool mem_past_units(const struct vgpu_sim *s, const struct sm *sm)
 static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm, seen = 0, nrun = 0, nres = 0;
-	/* a warp whose unit is busy past its ready time waits for the unit */
-	static const uint8_t busy_why[FU_N] = {
-		[FU_SP] = WHY_OTHER, [FU_SFU] = WHY_OTHER, [FU_DP] = WHY_OTHER,
-		[FU_LDST] = WHY_CONFLICT,
-	};
+	const uint32_t other = 1u << WHY_OTHER | 1u << WHY_FETCH;
 	const uint32_t (*c)[4] = sm->wcnt;
 	bool all_mem, conflict = false, busy = false;
 
@@ -735,33 +737,26 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 			seen |= (c[0][y] || (!conflict && c[1][y])) ? 1u << y : 0;
 		goto counted;
 	}
-	/*
-	 * A warp waits for a busy ALU unit (it counts as "other"): not every
-	 * warp waits for memory, and the class is a conflict if one waits for
-	 * the LD/ST unit, else a memory dependency if a memory wait ends past
-	 * its scheduler's units' busy times (without a conflict no LD/ST warp
-	 * waits for its unit).
-	 */
-	if (busy && (conflict || mem_past_units(s, sm))) {
-		seen = (conflict ? 1u << WHY_CONFLICT : 1u << WHY_MEM) | 1u << WHY_OTHER;
-		goto counted;
-	}
-	nrun = 0;
-	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t unit[FU_N];
-
-		for (uint32_t f = 0; f < FU_N; f++)
-			unit[f] = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
-		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
-			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
-				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
-				const struct wsum *x = &sm->sum[k];
-				uint8_t why = unit[x->fu] > x->ready ? busy_why[x->fu] : x->why;
-
-				seen |= 1u << why;
-				nrun++;
-			}
-		}
+	if (busy) {
+		/*
+		 * A warp waits for a busy ALU unit (it counts as "other"): not
+		 * every warp waits for memory. The class is a conflict if one
+		 * waits for the LD/ST unit, else a memory dependency as soon as
+		 * one warp is found waiting for memory (without a conflict no
+		 * LD/ST warp waits for its unit), else what the scan finds.
+		 */
+		seen = 1u << WHY_OTHER | (conflict ? 1u << WHY_CONFLICT :
+					  wait_reasons(s, sm, 1u << WHY_MEM));
+	} else if (c[0][WHY_OTHER] + c[0][WHY_FETCH]) {
+		/* a conflict, and a warp of an ALU unit waits for something else */
+		seen = 1u << WHY_CONFLICT | 1u << WHY_OTHER;
+	} else {
+		/*
+		 * A conflict, every ALU warp waits for memory, and some LD/ST
+		 * warps record other reasons: every warp waits for memory unless
+		 * one of those does not wait for the LD/ST unit.
+		 */
+		seen = 1u << WHY_CONFLICT | wait_reasons(s, sm, other);
 	}
 counted:
 	all_mem = !(seen & ~(1u << WHY_MEM | 1u << WHY_CONFLICT));
