@@ -226,7 +226,7 @@ struct sm {
 	/*
 	 * [scheduler][FU_N]: the earliest ready warp for the unit, kept exact
 	 * as warps change (sim_wsum_move()); a minimum whose warp rose or left
-	 * is worked out again by sm_update_next(), for the units in mdirty[q]
+	 * is worked out again by sm_minima(), for the units in mdirty[q]
 	 */
 	uint64_t *minr;
 	/*
@@ -441,8 +441,10 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot,
 /*
  * Warp slot @slot's summary moves from (@oready, @ofu) to (@nready, @nfu):
  * the minimum of its scheduler and unit takes a lower ready time at once;
- * one the warp held (it may rise) is worked out again by sm_update_next().
- * The stall class of the SM's state must be worked out again too.
+ * one the warp held stays its own if it rises no further than the lower
+ * bound on the second earliest, else it is worked out again by
+ * sm_minima() (sim.c). The stall class of the SM's state must be worked
+ * out again too.
  */
 static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, uint8_t ofu,
 				 uint64_t nready, uint8_t nfu)
