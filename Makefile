@@ -180,8 +180,10 @@ $(B)/host/test_%: $(B)/host/obj/userspace/tests/test_%.o $(B)/host/obj/userspace
 
 host-tests: $(HOST_TESTS)
 
+# make check -jN: up to N test guests at once (tools/check -j N); '+' hands
+# the jobserver to the build inside.
 check: $(DEPS_STAMP)
-	@tools/check
+	+@tools/check
 
 # The long fuzzing campaign (Documentation/testing.rst): vgpu_fuzz in rounds
 # of FUZZ_CALLS / FUZZ_ROUNDS calls (seeds FUZZ_SEED, FUZZ_SEED + 1, ...),
