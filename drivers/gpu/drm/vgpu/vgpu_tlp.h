@@ -20,7 +20,7 @@ struct vgpu_sched;
 /** The sampling period of DYNCTA and DYNCORE in cycles (§4.1, §4.2). */
 #define VGPU_TLP_PERIOD			2048
 
-/* Defaults of DYNCTA's thresholds (§4.1; PAPERS.md). */
+/* Defaults of DYNCTA's thresholds (Kayiran et al., §4.1, Algorithm 1). */
 #define VGPU_DYNCTA_T_IDLE_DEFAULT	16
 #define VGPU_DYNCTA_T_MEM_L_DEFAULT	128
 #define VGPU_DYNCTA_T_MEM_H_DEFAULT	384
