@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * compiler_int.h - internals of the PTX front end: the intermediate form
- * between the parser (ptx_parse.c) and the code generator (ptx_codegen.c).
+ * between the parser (ptx_parse.c with ptx_lex.c, ptx_operand.c,
+ * ptx_lower*.c, ptx_decl.c and ptx_func.c; their shared state in
+ * ptx_parse_int.h) and the code generator (ptx_codegen.c).
  *
  * The parser lowers every PTX instruction to one or more vGPU ISA
  * instructions over virtual registers, already legal with respect to
