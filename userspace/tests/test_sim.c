@@ -2908,6 +2908,112 @@ static int t_virtual_tb_lanes(void)
 	return 0;
 }
 
+/*
+ * Sub-core assignment at dispatch (sub-core paper Sec. IV-B): the warp
+ * slot each warp of two resident blocks got on one volta SM (4 sub-cores;
+ * slot k belongs to sub-core k % 4), read back through %warpid.
+ */
+static const char subcore_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry sc(.param .u64 out)\n{\n"
+	"	.reg .pred %p<2>;\n	.reg .b32 %r<8>;\n	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mov.u32 %r1, %tid.x;\n	mov.u32 %r2, %ctaid.x;\n	mov.u32 %r3, %laneid;\n"
+	"	setp.ne.u32 %p1, %r3, 0;\n	@%p1 bra $D;\n"
+	"	shr.u32 %r4, %r1, 5;\n	shl.b32 %r5, %r2, 4;\n	add.s32 %r4, %r4, %r5;\n"
+	"	mov.u32 %r6, %warpid;\n"
+	"	mul.wide.u32 %rd2, %r4, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.u32 [%rd3], %r6;\n"
+	"$D:\n"
+	"	ret;\n}\n";
+
+#define SC_WARPS	32	/* two blocks of 16 warps */
+
+static int subcore_run(const char *mode, uint32_t *slot)
+{
+	const char *const kv[] = { "num_sms", "1", "subcore_assign", mode, "subcore_seed", "7",
+				   NULL };
+	struct env e;
+	struct prog p;
+	struct result res;
+	uint64_t prm;
+	int r = -1;
+
+	if (env_init_kv(&e, "volta-v100", kv, 16u << 20))
+		return -1;
+	if (load_ptx_text(&e, subcore_ptx, strlen(subcore_ptx), &p))
+		goto out;
+	prm = dalloc(&e, SC_WARPS * 4);
+	memset(e.vram + prm, 0xff, SC_WARPS * 4);
+	{
+		struct vgpu_mem_range rg = { prm, SC_WARPS * 4 };
+		struct launch L = {
+			.prog = &p, .entry = "sc", .grid = { 2 }, .block = { 512 },
+			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
+		};
+
+		r = run(&e, &L, &res);
+		if (!r)
+			r = res.status;
+	}
+	free(p.image);
+	if (!r)
+		memcpy(slot, e.vram + prm, SC_WARPS * 4);
+out:
+	env_fini(&e);
+	return r;
+}
+
+/*
+ * The slots dispatch gave the warps follow the assignment: warp id W (the
+ * blocks are resident together, so block 1's warps are ids 16-31) lands on
+ * sub-core W % 4 under round robin, (W + W / 4) % 4 under skewed round
+ * robin, and under Shuffle on a permutation of the four sub-cores per group
+ * of four ids, not round robin's, the same in a second run.
+ */
+static int t_subcore_dispatch(void)
+{
+	uint32_t rr[SC_WARPS], srr[SC_WARPS], sh[SC_WARPS], sh2[SC_WARPS];
+	bool differs = false;
+
+	CHECK(subcore_run("rr", rr) == 0, "rr: run");
+	CHECK(subcore_run("srr", srr) == 0, "srr: run");
+	CHECK(subcore_run("shuffle", sh) == 0, "shuffle: run");
+	CHECK(subcore_run("shuffle", sh2) == 0, "shuffle again: run");
+	printf("# sub-cores of warps 0-%u: rr", SC_WARPS - 1);
+	for (uint32_t w = 0; w < SC_WARPS; w++)
+		printf("%s%u", w ? " " : " ", rr[w] % 4);
+	printf("; srr");
+	for (uint32_t w = 0; w < SC_WARPS; w++)
+		printf(" %u", srr[w] % 4);
+	printf("; shuffle");
+	for (uint32_t w = 0; w < SC_WARPS; w++)
+		printf(" %u", sh[w] % 4);
+	printf("\n");
+	for (uint32_t w = 0; w < SC_WARPS; w++) {
+		CHECK(rr[w] == w, "rr: warp %u in slot %u", w, rr[w]);
+		CHECK(srr[w] < 64 && srr[w] % 4 == (w + w / 4) % 4,
+		      "srr: warp %u in slot %u (sub-core %u), want sub-core %u", w, srr[w],
+		      srr[w] % 4, (w + w / 4) % 4);
+		CHECK(sh[w] < 64 && sh[w] == sh2[w], "shuffle: warp %u in slot %u, then %u", w,
+		      sh[w], sh2[w]);
+		CHECK(sh[w] % 4 == vgpu_sim_subcore_of(VGPU_SUBCORE_SHUFFLE, 7, 0, w, 4),
+		      "shuffle: warp %u on sub-core %u, the assignment says %u", w, sh[w] % 4,
+		      vgpu_sim_subcore_of(VGPU_SUBCORE_SHUFFLE, 7, 0, w, 4));
+		differs |= sh[w] % 4 != w % 4;
+	}
+	for (uint32_t g = 0; g < SC_WARPS; g += 4) {
+		uint32_t seen = 0;
+
+		for (uint32_t w = g; w < g + 4; w++)
+			seen |= 1u << (sh[w] % 4);
+		CHECK(seen == 15, "shuffle: warps %u-%u on sub-cores 0x%x, not all four", g,
+		      g + 3, seen);
+	}
+	CHECK(differs, "shuffle placed every warp as round robin does");
+	return 0;
+}
+
 /* What the stress driver saw of preemption. */
 struct pstats {
 	uint32_t switches, flushes, moved, boundary_refusals;
@@ -4183,6 +4289,8 @@ int main(int argc, char **argv)
 	       t_virtual_tb());
 	report("virtual thread blocks: SameLane, LowestToHighestLane and SlowestLane place the"
 	       " heavy warp as §4.2.2 says", t_virtual_tb_lanes());
+	report("sub-core assignment: dispatch puts warps where rr, srr and shuffle say",
+	       t_subcore_dispatch());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
 	report("kernel-aware warp scheduling: none starves the newer kernel, lrr/ipr/fair shares,"
