@@ -24,6 +24,7 @@
 #include <vgpu/isa.h>
 
 #include "vgpu_compile.h"
+#include "vgpu_compile_meta.h"
 
 /* Virtual register classes. */
 enum vclass { VC_32 = 0, VC_16, VC_64, VC_PRED };
@@ -75,6 +76,7 @@ struct ins {
 struct param {
 	char name[128];
 	uint32_t offset, size;
+	uint32_t align;		/* .align, or the element size */
 };
 
 /* A symbol with a fixed address in one of the state spaces. */
@@ -132,6 +134,7 @@ struct compiler {
 	void **scratch;		/* cc_alloc'd blocks, freed on error */
 	size_t nscratch, scap;
 	unsigned int opts;	/* VGPU_COMPILE_* */
+	struct vgpu_compile_meta **meta;	/* out: what compile_meta.c records, or NULL */
 };
 
 /* Reports "ptx:LINE: msg" and unwinds to vgpu_compile_ptx(). */
@@ -149,5 +152,10 @@ int ptx_parse(struct compiler *cc, const char *src, size_t len);
 void vtb_transform(struct compiler *cc, struct entry *e);
 void cg_entry(struct compiler *cc, struct entry *e);
 int cg_image(struct compiler *cc, void **image, size_t *size);
+/* vgpu_compile_ptx_opts() that also records the module's metadata in *@meta (NULL: not). */
+int cc_compile(const char *src, size_t len, unsigned int opts, void **image, size_t *image_size,
+	       struct vgpu_compile_meta **meta, char *err, size_t errlen);
+/* compile_meta.c: the parameters and variables of a parsed module; -ENOMEM. */
+int cc_meta(const struct compiler *cc, struct vgpu_compile_meta **out);
 
 #endif /* VGPU_COMPILER_INT_H */

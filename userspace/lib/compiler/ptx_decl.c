@@ -291,6 +291,7 @@ void ptx_parse_params(struct parser *P)
 			align = esize;
 		off = align_up(off, align);
 		p.offset = off;
+		p.align = align;
 		p.size = (uint32_t)(esize * count);
 		off += p.size;
 		if (off > 4096)

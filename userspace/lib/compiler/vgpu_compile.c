@@ -123,6 +123,14 @@ static int compile(struct compiler *cc, const char *src, size_t len, void **imag
 	ret = ptx_parse(cc, src, len);
 	if (!ret)
 		ret = cg_image(cc, image, image_size);
+	if (!ret && cc->meta) {
+		ret = cc_meta(cc, cc->meta);
+		if (ret) {
+			free(*image);
+			*image = NULL;
+			*image_size = 0;
+		}
+	}
 	return ret;
 }
 
@@ -152,6 +160,12 @@ int vgpu_compile_vtb_mode(const char *name, unsigned int *opts)
 int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,
 			  size_t *image_size, char *err, size_t errlen)
 {
+	return cc_compile(src, len, opts, image, image_size, NULL, err, errlen);
+}
+
+int cc_compile(const char *src, size_t len, unsigned int opts, void **image, size_t *image_size,
+	       struct vgpu_compile_meta **meta, char *err, size_t errlen)
+{
 	struct compiler *cc;
 	int ret;
 
@@ -177,6 +191,7 @@ int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void *
 	if (!cc)
 		return -ENOMEM;
 	cc->opts = opts;
+	cc->meta = meta;
 	cc->err = err;
 	cc->errlen = err ? errlen : 0;
 	ret = compile(cc, src, len, image, image_size);
