@@ -316,17 +316,39 @@ void vgpu_params_init(struct vgpu_params *p)
 	p->overflow = false;
 }
 
-static void params_put(struct vgpu_params *p, const void *v, uint32_t n)
+static void params_put_aligned(struct vgpu_params *p, const void *v, uint32_t n,
+			       uint32_t align)
 {
-	uint32_t off = (p->size + n - 1) & ~(n - 1);
+	uint32_t off = (p->size + align - 1) & ~(align - 1);
 
-	if (off + n > sizeof(p->bytes)) {
+	if (!align || align & (align - 1) || off < p->size || n > sizeof(p->bytes) ||
+	    off > sizeof(p->bytes) - n) {
 		p->overflow = true;
 		return;
 	}
 	memset(p->bytes + p->size, 0, off - p->size);
 	memcpy(p->bytes + off, v, n);
 	p->size = off + n;
+}
+
+static void params_put(struct vgpu_params *p, const void *v, uint32_t n)
+{
+	params_put_aligned(p, v, n, n);
+}
+
+void vgpu_params_u8(struct vgpu_params *p, uint8_t v)
+{
+	params_put(p, &v, sizeof(v));
+}
+
+void vgpu_params_u16(struct vgpu_params *p, uint16_t v)
+{
+	params_put(p, &v, sizeof(v));
+}
+
+void vgpu_params_bytes(struct vgpu_params *p, const void *v, uint32_t size, uint32_t align)
+{
+	params_put_aligned(p, v, size, align);
 }
 
 void vgpu_params_u32(struct vgpu_params *p, uint32_t v)

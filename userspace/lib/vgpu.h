@@ -52,6 +52,15 @@ struct vgpu_program {
 	size_t image_size;
 };
 
+/*
+ * The message behind the last error a call of this thread returned, for the
+ * calls that say more than their errno (the runtime of vgpu_runtime.h,
+ * vgpu_device_open_local_preset()): "unknown kernel 'foo' in module
+ * k.ptx (kernels: ...)". Empty when none has been set; not cleared by a
+ * call that succeeds.
+ */
+const char *vgpu_last_error(void);
+
 /* Opens @path, or with NULL the first render node whose driver is "vgpu". */
 int vgpu_device_open(const char *path, struct vgpu_device **out);
 void vgpu_device_close(struct vgpu_device *dev);
@@ -100,6 +109,13 @@ void vgpu_params_u64(struct vgpu_params *p, uint64_t v);
 void vgpu_params_f32(struct vgpu_params *p, float v);
 void vgpu_params_f64(struct vgpu_params *p, double v);
 void vgpu_params_ptr(struct vgpu_params *p, const struct vgpu_bo *bo);
+void vgpu_params_u8(struct vgpu_params *p, uint8_t v);
+void vgpu_params_u16(struct vgpu_params *p, uint16_t v);
+/*
+ * @size raw bytes at the next offset aligned to @align (a power of two):
+ * a struct passed by value, declared `.param .align A .b8 s[N]` in PTX.
+ */
+void vgpu_params_bytes(struct vgpu_params *p, const void *v, uint32_t size, uint32_t align);
 
 /**
  * struct vgpu_launch - what one kernel launch needs.
@@ -215,6 +231,18 @@ int vgpu_run(struct vgpu_device *dev, const struct vgpu_program *prog,
 thread at a time; its peers may be used by others.
  */
 
+/*
+ * The local device of the GPU preset @gpu ("fermi-gtx480", ...; NULL: the
+ * default, %VGPU_LOCAL_DEFAULT_PRESET) with @vram_bytes of device memory
+ * (0: 256 MiB). An unknown preset is -EINVAL, and vgpu_last_error() names
+ * it and the known ones. Needs no header but this one.
+ */
+#define VGPU_LOCAL_DEFAULT_PRESET	"fermi-gtx480"
+int vgpu_device_open_local_preset(const char *gpu, uint64_t vram_bytes,
+				  struct vgpu_device **out);
+/* NULL-terminated list of the GPU presets' names. */
+const char *const *vgpu_local_presets(void);
+/* The same with the model's configuration (userspace/sim/vgpu_sim.h). */
 int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device **out);
 /* The same with @vram_size bytes of device memory (0: the default). */
 int vgpu_device_open_local_vram(const struct vgpu_sim_config *cfg, uint64_t vram_size,

@@ -12,11 +12,13 @@
 #include "vgpu.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "local_cp.h"
+#include "vgpu_error.h"
 #include "vgpu_local.h"
 #include "vgpu_sim.h"
 
@@ -70,6 +72,36 @@ int vgpu_device_open_local_vram(const struct vgpu_sim_config *cfg, uint64_t vram
 int vgpu_device_open_local(const struct vgpu_sim_config *cfg, struct vgpu_device **out)
 {
 	return vgpu_device_open_local_vram(cfg, 0, out);
+}
+
+const char *const *vgpu_local_presets(void)
+{
+	return vgpu_sim_preset_names();
+}
+
+int vgpu_device_open_local_preset(const char *gpu, uint64_t vram_bytes,
+				  struct vgpu_device **out)
+{
+	const char *const *names = vgpu_sim_preset_names();
+	struct vgpu_sim_config cfg;
+	char known[256] = "";
+	size_t n = 0;
+	int ret;
+
+	if (!gpu)
+		gpu = VGPU_LOCAL_DEFAULT_PRESET;
+	if (vgpu_sim_preset(gpu, &cfg)) {
+		for (size_t i = 0; names[i] && n < sizeof(known); i++)
+			n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s",
+					      i ? ", " : "", names[i]);
+		return vgpu_set_error(-EINVAL, "unknown GPU preset '%s' (known: %s)", gpu,
+				      known);
+	}
+	ret = vgpu_device_open_local_vram(&cfg, vram_bytes, out);
+	if (ret)
+		return vgpu_set_error(ret, "local device '%s' with %llu bytes of memory: %s",
+				      gpu, (unsigned long long)vram_bytes, strerror(-ret));
+	return 0;
 }
 
 int vgpu_device_open_local_peer(struct vgpu_device *dev, struct vgpu_device **out)
