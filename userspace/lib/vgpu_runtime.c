@@ -1,0 +1,749 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vgpu_runtime.c - the runtime of vgpu_runtime.h over libvgpu's buffers,
+ * programs and launches (vgpu.c): contexts, device memory by address,
+ * modules with the compiler's metadata (compiler/vgpu_compile_meta.h) and
+ * launches with cuLaunchKernel's arguments.
+ */
+#include "vgpu_runtime.h"
+#include "vgpu_error.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/vgpu_compile.h"
+#include "compiler/vgpu_compile_meta.h"
+
+struct vgpu_function {
+	struct vgpu_module *mod;
+	uint32_t entry;				/* index in the image */
+	const struct vgpu_compile_kernel *meta;	/* NULL: loaded from an image */
+};
+
+struct vgpu_module {
+	struct vgpu_context *ctx;
+	struct vgpu_module *next;		/* the context's modules */
+	char name[64];				/* file name, or "ptx" / "image" */
+	struct vgpu_program *prog;
+	struct vgpu_compile_meta *meta;		/* NULL: loaded from an image */
+	uint32_t num_functions;
+	struct vgpu_function *functions;
+};
+
+struct vgpu_context {
+	struct vgpu_device *dev;
+	struct vgpu_bo **bos;			/* allocations, in no order */
+	unsigned int num_bos, cap_bos;
+	struct vgpu_module *modules;
+	bool have_result;
+	struct vgpu_job_result last;
+};
+
+int vgpu_ctx_create(struct vgpu_device *dev, struct vgpu_context **out)
+{
+	struct vgpu_context *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return vgpu_set_error(-ENOMEM, "context: out of memory");
+	ctx->dev = dev;
+	*out = ctx;
+	return 0;
+}
+
+void vgpu_ctx_destroy(struct vgpu_context *ctx)
+{
+	if (!ctx)
+		return;
+	while (ctx->modules)
+		vgpu_module_unload(ctx->modules);
+	for (unsigned int i = 0; i < ctx->num_bos; i++)
+		vgpu_bo_destroy(ctx->bos[i]);
+	free(ctx->bos);
+	free(ctx);
+}
+
+struct vgpu_device *vgpu_ctx_device(const struct vgpu_context *ctx)
+{
+	return ctx->dev;
+}
+
+int vgpu_ctx_last_result(const struct vgpu_context *ctx, struct vgpu_job_result *res)
+{
+	if (!ctx->have_result)
+		return vgpu_set_error(-ENOENT, "the context has launched nothing yet");
+	*res = ctx->last;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* device memory */
+
+int vgpu_mem_alloc(struct vgpu_context *ctx, size_t bytes, vgpu_deviceptr *dptr)
+{
+	struct vgpu_bo *bo;
+	int ret;
+
+	if (!bytes)
+		return vgpu_set_error(-EINVAL, "allocation of 0 bytes");
+	if (ctx->num_bos == ctx->cap_bos) {
+		unsigned int cap = ctx->cap_bos ? ctx->cap_bos * 2 : 16;
+		struct vgpu_bo **n = realloc(ctx->bos, cap * sizeof(*n));
+
+		if (!n)
+			return vgpu_set_error(-ENOMEM, "allocation: out of memory");
+		ctx->bos = n;
+		ctx->cap_bos = cap;
+	}
+	ret = vgpu_bo_create(ctx->dev, bytes, &bo);
+	if (ret)
+		return vgpu_set_error(ret, "allocation of %zu bytes of device memory: %s", bytes,
+				      strerror(-ret));
+	ctx->bos[ctx->num_bos++] = bo;
+	*dptr = bo->addr;
+	return 0;
+}
+
+int vgpu_mem_free(struct vgpu_context *ctx, vgpu_deviceptr dptr)
+{
+	for (unsigned int i = 0; i < ctx->num_bos; i++) {
+		if (ctx->bos[i]->addr == dptr) {
+			vgpu_bo_destroy(ctx->bos[i]);
+			ctx->bos[i] = ctx->bos[--ctx->num_bos];
+			return 0;
+		}
+	}
+	return vgpu_set_error(-EINVAL, "free of %#" PRIx64 ", which no allocation starts at",
+			      dptr);
+}
+
+/* The module variable @dptr lies in, or NULL. */
+static const struct vgpu_compile_var *find_var_at(struct vgpu_context *ctx, vgpu_deviceptr dptr,
+						  struct vgpu_module **mod_out,
+						  uint64_t *data_addr)
+{
+	for (struct vgpu_module *mod = ctx->modules; mod; mod = mod->next) {
+		uint64_t addr;
+		uint32_t size;
+
+		if (!mod->meta || vgpu_local_program_data(mod->prog, &addr, &size) || !size)
+			continue;
+		if (dptr < addr || dptr >= addr + size)
+			continue;
+		for (uint32_t i = 0; i < mod->meta->num_vars; i++) {
+			const struct vgpu_compile_var *v = &mod->meta->vars[i];
+
+			if (dptr >= addr + v->offset && dptr < addr + v->offset + v->size) {
+				*mod_out = mod;
+				*data_addr = addr;
+				return v;
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The host view of @bytes of device memory at @dptr: inside one
+ * allocation, or one module variable (local device). @what names the copy
+ * for the error.
+ */
+static int host_view(struct vgpu_context *ctx, vgpu_deviceptr dptr, size_t bytes,
+		     const char *what, uint8_t **out)
+{
+	const struct vgpu_compile_var *v;
+	struct vgpu_module *mod;
+	uint64_t data, vram_size;
+	uint8_t *vram;
+
+	for (unsigned int i = 0; i < ctx->num_bos; i++) {
+		struct vgpu_bo *bo = ctx->bos[i];
+
+		if (dptr < bo->addr || dptr >= bo->addr + bo->size)
+			continue;
+		if (bytes > bo->addr + bo->size - dptr)
+			return vgpu_set_error(-EFAULT,
+					      "%s of %zu bytes at %#" PRIx64 " runs past the end of "
+					      "its allocation (%#" PRIx64 ", %" PRIu64 " bytes)",
+					      what, bytes, dptr, bo->addr, bo->size);
+		*out = (uint8_t *)bo->map + (dptr - bo->addr);
+		return 0;
+	}
+	v = find_var_at(ctx, dptr, &mod, &data);
+	if (v) {
+		if (bytes > data + v->offset + v->size - dptr)
+			return vgpu_set_error(-EFAULT,
+					      "%s of %zu bytes at %#" PRIx64 " runs past the end of "
+					      "variable '%s' (%u bytes) of module %s",
+					      what, bytes, dptr, v->name, v->size, mod->name);
+		vram = vgpu_local_vram(ctx->dev, &vram_size);
+		if (!vram)
+			return vgpu_set_error(-EOPNOTSUPP, "%s: module variables need the local "
+					      "device", what);
+		*out = vram + dptr;
+		return 0;
+	}
+	return vgpu_set_error(-EFAULT, "%s of %zu bytes at %#" PRIx64 ": no allocation or module "
+			      "variable of the context holds that address", what, bytes, dptr);
+}
+
+int vgpu_memcpy_htod(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *src,
+		     size_t bytes)
+{
+	uint8_t *p = NULL;
+	int ret = host_view(ctx, dst, bytes, "copy to the device", &p);
+
+	if (!ret)
+		memcpy(p, src, bytes);
+	return ret;
+}
+
+int vgpu_memcpy_dtoh(struct vgpu_context *ctx, void *dst, vgpu_deviceptr src, size_t bytes)
+{
+	uint8_t *p = NULL;
+	int ret = host_view(ctx, src, bytes, "copy from the device", &p);
+
+	if (!ret)
+		memcpy(dst, p, bytes);
+	return ret;
+}
+
+int vgpu_memcpy_dtod(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_deviceptr src,
+		     size_t bytes)
+{
+	uint8_t *d = NULL, *s = NULL;
+	int ret = host_view(ctx, dst, bytes, "copy to the device", &d);
+
+	if (!ret)
+		ret = host_view(ctx, src, bytes, "copy from the device", &s);
+	if (!ret)
+		memmove(d, s, bytes);
+	return ret;
+}
+
+int vgpu_memset_d8(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value, size_t n)
+{
+	uint8_t *p = NULL;
+	int ret = host_view(ctx, dst, n, "memset", &p);
+
+	if (!ret)
+		memset(p, value, n);
+	return ret;
+}
+
+int vgpu_memset_d32(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value, size_t n)
+{
+	uint8_t *p = NULL;
+	int ret;
+
+	if (dst % 4)
+		return vgpu_set_error(-EINVAL, "memset of 32-bit words at %#" PRIx64
+				      ", not 4-byte aligned", dst);
+	if (n > SIZE_MAX / 4)
+		return vgpu_set_error(-EINVAL, "memset of %zu words: too many", n);
+	ret = host_view(ctx, dst, n * 4, "memset", &p);
+	for (size_t i = 0; !ret && i < n; i++)
+		memcpy(p + i * 4, &value, 4);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* modules */
+
+static bool is_image(const void *data, size_t len)
+{
+	uint32_t magic;
+
+	if (len < sizeof(struct vgpu_program_header))
+		return false;
+	memcpy(&magic, data, sizeof(magic));
+	return magic == VGPU_PROGRAM_MAGIC;
+}
+
+/* Loads PTX or an image; @name names the module in messages. */
+static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
+		       const char *name, struct vgpu_module **out)
+{
+	struct vgpu_module *mod = calloc(1, sizeof(*mod));
+	const struct vgpu_program_header *hdr;
+	void *image = NULL;
+	size_t size = 0;
+	int ret;
+
+	if (!mod)
+		return vgpu_set_error(-ENOMEM, "module %s: out of memory", name);
+	snprintf(mod->name, sizeof(mod->name), "%s", name);
+	mod->ctx = ctx;
+	if (is_image(data, len)) {
+		ret = vgpu_program_create_image(ctx->dev, data, len, &mod->prog);
+		if (ret) {
+			vgpu_set_error(ret, "module %s: program image rejected by the device: %s",
+				       name, strerror(-ret));
+			goto err;
+		}
+	} else {
+		char err[256];
+
+		ret = vgpu_compile_ptx_meta(data, len, 0, &image, &size, &mod->meta, err,
+					    sizeof(err));
+		if (ret) {
+			/* "ptx:LINE: message" as "NAME:LINE: message" */
+			vgpu_set_error(ret, "%s%s", name,
+				       strncmp(err, "ptx:", 4) ? err : err + 3);
+			goto err;
+		}
+		ret = vgpu_program_create_image(ctx->dev, image, size, &mod->prog);
+		free(image);
+		if (ret) {
+			vgpu_set_error(ret, "module %s: program rejected by the device: %s", name,
+				       strerror(-ret));
+			goto err;
+		}
+	}
+	hdr = mod->prog->image;
+	mod->num_functions = hdr->num_entries;
+	mod->functions = calloc(hdr->num_entries, sizeof(*mod->functions));
+	if (!mod->functions) {
+		ret = vgpu_set_error(-ENOMEM, "module %s: out of memory", name);
+		goto err;
+	}
+	for (uint32_t i = 0; i < hdr->num_entries; i++) {
+		mod->functions[i].mod = mod;
+		mod->functions[i].entry = i;
+		if (mod->meta && i < mod->meta->num_kernels)
+			mod->functions[i].meta = &mod->meta->kernels[i];
+	}
+	mod->next = ctx->modules;
+	ctx->modules = mod;
+	*out = mod;
+	return 0;
+err:
+	vgpu_program_destroy(mod->prog);
+	vgpu_compile_meta_free(mod->meta);
+	free(mod);
+	return ret;
+}
+
+int vgpu_module_load_data(struct vgpu_context *ctx, const void *data, size_t len,
+			  struct vgpu_module **out)
+{
+	if (!data)
+		return vgpu_set_error(-EINVAL, "module: no data");
+	if (!len)
+		len = strlen(data);	/* PTX text; an image comes with its size */
+	return module_load(ctx, data, len, is_image(data, len) ? "image" : "ptx", out);
+}
+
+int vgpu_module_load(struct vgpu_context *ctx, const char *path, struct vgpu_module **out)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long len;
+	int ret;
+
+	if (!f)
+		return vgpu_set_error(-errno, "module %s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		ret = vgpu_set_error(-EIO, "module %s: cannot read it", path);
+		goto out;
+	}
+	if ((unsigned long)len > VGPU_PROGRAM_MAX_SIZE * 4ul) {
+		ret = vgpu_set_error(-E2BIG, "module %s: %ld bytes, too large", path, len);
+		goto out;
+	}
+	buf = malloc((size_t)len + 1);
+	if (!buf) {
+		ret = vgpu_set_error(-ENOMEM, "module %s: out of memory", path);
+		goto out;
+	}
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		ret = vgpu_set_error(-EIO, "module %s: cannot read it", path);
+		goto out;
+	}
+	buf[len] = 0;
+	ret = module_load(ctx, buf, (size_t)len, base, out);
+out:
+	free(buf);
+	fclose(f);
+	return ret;
+}
+
+void vgpu_module_unload(struct vgpu_module *mod)
+{
+	struct vgpu_module **p;
+
+	if (!mod)
+		return;
+	for (p = &mod->ctx->modules; *p; p = &(*p)->next) {
+		if (*p == mod) {
+			*p = mod->next;
+			break;
+		}
+	}
+	vgpu_program_destroy(mod->prog);
+	vgpu_compile_meta_free(mod->meta);
+	free(mod->functions);
+	free(mod);
+}
+
+struct vgpu_program *vgpu_module_program(const struct vgpu_module *mod)
+{
+	return mod->prog;
+}
+
+/* "a, b, c" of the module's kernels (@vars false) or variables into @buf. */
+static const char *list_names(const struct vgpu_module *mod, bool vars, char *buf, size_t len)
+{
+	uint32_t n = vars ? (mod->meta ? mod->meta->num_vars : 0) : mod->num_functions;
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < n && used < len; i++) {
+		const char *name = vars ? mod->meta->vars[i].name :
+				   vgpu_program_entry(mod->prog, i)->name;
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
+	}
+	if (!n)
+		snprintf(buf, len, "none");
+	return buf;
+}
+
+int vgpu_module_get_function(struct vgpu_module *mod, const char *name,
+			     struct vgpu_function **out)
+{
+	char names[256];
+	uint32_t index;
+
+	if (!name || vgpu_program_find_entry(mod->prog, name, &index))
+		return vgpu_set_error(-ENOENT, "no kernel '%s' in module %s (kernels: %s)",
+				      name ? name : "(null)", mod->name,
+				      list_names(mod, false, names, sizeof(names)));
+	*out = &mod->functions[index];
+	return 0;
+}
+
+static int find_global(struct vgpu_module *mod, const char *name,
+		       const struct vgpu_compile_var **var, uint64_t *data)
+{
+	char names[256];
+	uint32_t size;
+
+	if (!mod->meta)
+		return vgpu_set_error(-ENODATA, "module %s was loaded from a program image, which "
+				      "does not name its variables: load it from PTX to reach "
+				      "'%s'", mod->name, name ? name : "(null)");
+	for (uint32_t i = 0; name && i < mod->meta->num_vars; i++) {
+		if (strcmp(mod->meta->vars[i].name, name))
+			continue;
+		if (vgpu_local_program_data(mod->prog, data, &size))
+			return vgpu_set_error(-EOPNOTSUPP, "variable '%s' of module %s: the render "
+					      "node does not let userspace reach a program's data "
+					      "yet (the local device does)", name, mod->name);
+		*var = &mod->meta->vars[i];
+		return 0;
+	}
+	return vgpu_set_error(-ENOENT, "no variable '%s' in module %s (variables: %s)",
+			      name ? name : "(null)", mod->name,
+			      list_names(mod, true, names, sizeof(names)));
+}
+
+int vgpu_module_get_global(struct vgpu_module *mod, const char *name, vgpu_deviceptr *dptr,
+			   size_t *bytes)
+{
+	const struct vgpu_compile_var *v;
+	uint64_t data;
+	int ret = find_global(mod, name, &v, &data);
+
+	if (ret)
+		return ret;
+	if (dptr)
+		*dptr = data + v->offset;
+	if (bytes)
+		*bytes = v->size;
+	return 0;
+}
+
+/* The host view of @bytes at @offset of variable @name. */
+static int symbol_view(struct vgpu_module *mod, const char *name, size_t bytes, size_t offset,
+		       const char *what, uint8_t **out)
+{
+	const struct vgpu_compile_var *v;
+	uint64_t data, vram_size;
+	uint8_t *vram;
+	int ret = find_global(mod, name, &v, &data);
+
+	if (ret)
+		return ret;
+	if (offset > v->size || bytes > v->size - offset)
+		return vgpu_set_error(-EFAULT, "%s of %zu bytes at offset %zu of variable '%s' "
+				      "of module %s runs past its end (%u bytes)", what, bytes,
+				      offset, name, mod->name, v->size);
+	vram = vgpu_local_vram(mod->ctx->dev, &vram_size);
+	*out = vram + data + v->offset + offset;
+	return 0;
+}
+
+int vgpu_memcpy_to_symbol(struct vgpu_module *mod, const char *name, const void *src,
+			  size_t bytes, size_t offset)
+{
+	uint8_t *p = NULL;
+	int ret = symbol_view(mod, name, bytes, offset, "copy to the device", &p);
+
+	if (!ret)
+		memcpy(p, src, bytes);
+	return ret;
+}
+
+int vgpu_memcpy_from_symbol(struct vgpu_module *mod, const char *name, void *dst,
+			    size_t bytes, size_t offset)
+{
+	uint8_t *p = NULL;
+	int ret = symbol_view(mod, name, bytes, offset, "copy from the device", &p);
+
+	if (!ret)
+		memcpy(dst, p, bytes);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* functions and launches */
+
+const char *vgpu_func_name(const struct vgpu_function *f)
+{
+	return vgpu_program_entry(f->mod->prog, f->entry)->name;
+}
+
+static int no_params(const struct vgpu_function *f)
+{
+	return vgpu_set_error(-ENODATA, "kernel %s of module %s, loaded from a program image, "
+			      "has no parameter list: load the module from PTX, or launch with "
+			      "vgpu_launch_kernel_packed()", vgpu_func_name(f), f->mod->name);
+}
+
+int vgpu_func_get_attribute(const struct vgpu_function *f, enum vgpu_func_attribute attr,
+			    int *value)
+{
+	const struct vgpu_program_entry *e = vgpu_program_entry(f->mod->prog, f->entry);
+	uint64_t v = 0;
+	int ret;
+
+	switch (attr) {
+	case VGPU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+		v = e->max_threads_per_tb;
+		if (!v) {
+			ret = vgpu_get_param(f->mod->ctx->dev, DRM_VGPU_PARAM_MAX_THREADS_PER_TB,
+					     &v);
+			if (ret)
+				return vgpu_set_error(ret, "the device's block limit: %s",
+						      strerror(-ret));
+		}
+		break;
+	case VGPU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+		v = e->shared_static;
+		break;
+	case VGPU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+		v = e->local_per_thread;
+		break;
+	case VGPU_FUNC_ATTRIBUTE_NUM_REGS:
+		v = e->regs_per_thread;
+		break;
+	case VGPU_FUNC_ATTRIBUTE_PARAM_SIZE_BYTES:
+		v = e->param_size;
+		break;
+	case VGPU_FUNC_ATTRIBUTE_NUM_PARAMS:
+		if (!f->meta)
+			return no_params(f);
+		v = f->meta->num_params;
+		break;
+	default:
+		return vgpu_set_error(-EINVAL, "unknown function attribute %d", (int)attr);
+	}
+	*value = (int)v;
+	return 0;
+}
+
+int vgpu_func_get_param_info(const struct vgpu_function *f, unsigned int index,
+			     size_t *offset, size_t *size)
+{
+	if (!f->meta)
+		return no_params(f);
+	if (index >= f->meta->num_params)
+		return vgpu_set_error(-EINVAL, "kernel %s has %u parameters, no parameter %u",
+				      vgpu_func_name(f), f->meta->num_params, index);
+	if (offset)
+		*offset = f->meta->params[index].offset;
+	if (size)
+		*size = f->meta->params[index].size;
+	return 0;
+}
+
+/* "n, s, out" of @f's parameters, nvcc's "_Z..._param_" prefix left out. */
+static const char *param_names(const struct vgpu_function *f, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < f->meta->num_params && used < len; i++) {
+		const char *n = f->meta->params[i].name;
+		const char *p = strstr(n, "_param_");
+
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+					 p ? p + 1 : n);
+	}
+	return buf;
+}
+
+/* Runs @f with the parameter block @params and waits. */
+static int launch(struct vgpu_function *f, const uint32_t grid[3], const uint32_t block[3],
+		  unsigned int shared_bytes, struct vgpu_stream *stream,
+		  const struct vgpu_params *params)
+{
+	struct vgpu_context *ctx = f->mod->ctx;
+	struct vgpu_launch l = {
+		.entry = f->entry,
+		.dynamic_shared = shared_bytes,
+		.params = params,
+		.bos = ctx->bos,
+		.num_bos = ctx->num_bos,
+	};
+	struct vgpu_job_result res;
+	char why[256];
+	int ret;
+
+	if (stream)
+		return vgpu_set_error(-EINVAL, "launch of kernel %s: streams are not supported "
+				      "yet; pass NULL, the default stream", vgpu_func_name(f));
+	if (ctx->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
+		return vgpu_set_error(-E2BIG, "launch of kernel %s: the context has %u "
+				      "allocations, a launch reaches at most %u",
+				      vgpu_func_name(f), ctx->num_bos, DRM_VGPU_MAX_SUBMIT_BOS);
+	memcpy(l.grid, grid, sizeof(l.grid));
+	memcpy(l.block, block, sizeof(l.block));
+	ret = vgpu_run(ctx->dev, f->mod->prog, &l, &res);
+	if (ret)
+		return vgpu_set_error(ret, "launch of kernel %s (grid %ux%ux%u, block %ux%ux%u, "
+				      "%u bytes of dynamic shared memory) refused: %s",
+				      vgpu_func_name(f), grid[0], grid[1], grid[2], block[0],
+				      block[1], block[2], shared_bytes, strerror(-ret));
+	ctx->last = res;
+	ctx->have_result = true;
+	if (res.error)
+		return vgpu_set_error(res.error, "%s",
+				      vgpu_job_describe(&res, f->mod->prog, f->entry, why,
+							sizeof(why)));
+	return 0;
+}
+
+/* The parameter block from @num_args values (@sizes NULL: unchecked). */
+static int pack(struct vgpu_function *f, const void *const *values, const size_t *sizes,
+		unsigned int num_args, struct vgpu_params *p)
+{
+	char names[256];
+
+	if (!f->meta)
+		return no_params(f);
+	if (num_args != f->meta->num_params)
+		return vgpu_set_error(-EINVAL, "kernel %s takes %u parameters (%s), %u given",
+				      vgpu_func_name(f), f->meta->num_params,
+				      param_names(f, names, sizeof(names)), num_args);
+	vgpu_params_init(p);
+	memset(p->bytes, 0, f->meta->param_size);
+	p->size = f->meta->param_size;
+	for (unsigned int i = 0; i < num_args; i++) {
+		const struct vgpu_compile_param *pm = &f->meta->params[i];
+
+		if (sizes && sizes[i] != pm->size)
+			return vgpu_set_error(-EINVAL, "parameter %u (%s) of kernel %s is %u bytes, "
+					      "%zu given", i, strstr(pm->name, "_param_") ?
+					      strstr(pm->name, "_param_") + 1 : pm->name,
+					      vgpu_func_name(f), pm->size, sizes[i]);
+		if (!values || !values[i])
+			return vgpu_set_error(-EINVAL, "parameter %u of kernel %s: no value (NULL)",
+					      i, vgpu_func_name(f));
+		memcpy(p->bytes + pm->offset, values[i], pm->size);
+	}
+	return 0;
+}
+
+int vgpu_launch_kernel(struct vgpu_function *f, unsigned int grid_x, unsigned int grid_y,
+		       unsigned int grid_z, unsigned int block_x, unsigned int block_y,
+		       unsigned int block_z, unsigned int shared_bytes,
+		       struct vgpu_stream *stream, void **args, unsigned int num_args)
+{
+	const uint32_t grid[3] = { grid_x, grid_y, grid_z };
+	const uint32_t block[3] = { block_x, block_y, block_z };
+	struct vgpu_params *p = malloc(sizeof(*p));
+	int ret;
+
+	if (!p)
+		return vgpu_set_error(-ENOMEM, "launch: out of memory");
+	ret = pack(f, (const void *const *)args, NULL, num_args, p);
+	if (!ret)
+		ret = launch(f, grid, block, shared_bytes, stream, p);
+	free(p);
+	return ret;
+}
+
+int vgpu_launch_kernel_args(struct vgpu_function *f, unsigned int grid_x,
+			    unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
+			    unsigned int block_y, unsigned int block_z,
+			    unsigned int shared_bytes, struct vgpu_stream *stream,
+			    const struct vgpu_arg *args, unsigned int num_args)
+{
+	const uint32_t grid[3] = { grid_x, grid_y, grid_z };
+	const uint32_t block[3] = { block_x, block_y, block_z };
+	const void **values = calloc(num_args ? num_args : 1, sizeof(*values));
+	size_t *sizes = calloc(num_args ? num_args : 1, sizeof(*sizes));
+	struct vgpu_params *p = malloc(sizeof(*p));
+	int ret;
+
+	if (!values || !sizes || !p) {
+		ret = vgpu_set_error(-ENOMEM, "launch: out of memory");
+		goto out;
+	}
+	for (unsigned int i = 0; i < num_args; i++) {
+		values[i] = args[i].ptr;
+		sizes[i] = args[i].size;
+	}
+	ret = pack(f, values, sizes, num_args, p);
+	if (!ret)
+		ret = launch(f, grid, block, shared_bytes, stream, p);
+out:
+	free(values);
+	free(sizes);
+	free(p);
+	return ret;
+}
+
+int vgpu_launch_kernel_packed(struct vgpu_function *f, unsigned int grid_x,
+			      unsigned int grid_y, unsigned int grid_z, unsigned int block_x,
+			      unsigned int block_y, unsigned int block_z,
+			      unsigned int shared_bytes, struct vgpu_stream *stream,
+			      const void *params, size_t size)
+{
+	const struct vgpu_program_entry *e = vgpu_program_entry(f->mod->prog, f->entry);
+	const uint32_t grid[3] = { grid_x, grid_y, grid_z };
+	const uint32_t block[3] = { block_x, block_y, block_z };
+	struct vgpu_params *p;
+	int ret;
+
+	if (size != e->param_size)
+		return vgpu_set_error(-EINVAL, "kernel %s takes a parameter block of %u bytes, "
+				      "%zu given", e->name, e->param_size, size);
+	if (size && !params)
+		return vgpu_set_error(-EINVAL, "kernel %s: no parameter block (NULL)", e->name);
+	p = malloc(sizeof(*p));
+	if (!p)
+		return vgpu_set_error(-ENOMEM, "launch: out of memory");
+	vgpu_params_init(p);
+	if (size)
+		memcpy(p->bytes, params, size);
+	p->size = (uint32_t)size;
+	ret = launch(f, grid, block, shared_bytes, stream, p);
+	free(p);
+	return ret;
+}

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_runtime.c - libvgpu's runtime (vgpu_runtime.h) on the local device:
+ * the CUDA program userspace/tests/ptx/runtime.cu ported to it, checked
+ * against CPU references (a struct passed by value, a __constant__ table
+ * and __device__ variables by name, 8- and 16-bit parameters, a fault),
+ * and the errors of bad input, each naming what was wrong.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "compiler/vgpu_compile.h"
+#include "tap.h"
+#include "vgpu_runtime.h"
+
+#define PTX_PATH	"userspace/tests/ptx/runtime.ptx"
+
+/* struct Affine of runtime.cu, as the host compiler lays it out too. */
+struct affine {
+	float scale;
+	float offset;
+	int32_t n;
+	double bias;
+};
+
+struct fixture {
+	struct vgpu_device *dev;
+	struct vgpu_context *ctx;
+	struct vgpu_module *mod;
+	char *ptx;
+	size_t ptx_len;
+};
+
+static int setup(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->ptx = read_src(PTX_PATH, &f->ptx_len);
+	CHECK(f->ptx, "cannot read %s", PTX_PATH);
+	CHECK(vgpu_device_open_local_preset(NULL, 64ull << 20, &f->dev) == 0, "open: %s",
+	      vgpu_last_error());
+	CHECK(vgpu_ctx_create(f->dev, &f->ctx) == 0, "ctx: %s", vgpu_last_error());
+	CHECK(vgpu_module_load_data(f->ctx, f->ptx, 0, &f->mod) == 0, "module: %s",
+	      vgpu_last_error());
+	return 0;
+}
+
+static void teardown(struct fixture *f)
+{
+	vgpu_ctx_destroy(f->ctx);	/* unloads f->mod and frees the memory */
+	vgpu_device_close(f->dev);
+	free(f->ptx);
+}
+
+/* Does the thread's last error message contain every one of @parts? */
+static int says(const char *const *parts)
+{
+	for (; *parts; parts++) {
+		if (!strstr(vgpu_last_error(), *parts)) {
+			printf("#   message \"%s\" lacks \"%s\"\n", vgpu_last_error(), *parts);
+			return 0;
+		}
+	}
+	return 1;
+}
+#define SAYS(...)	says((const char *const[]){ __VA_ARGS__, NULL })
+
+static int test_open_preset(void)
+{
+	struct vgpu_device *dev = NULL;
+	uint64_t vram = 0;
+	int ret;
+
+	ret = vgpu_device_open_local_preset("voodoo2", 0, &dev);
+	CHECK(ret == -EINVAL, "unknown preset: %d", ret);
+	CHECK(SAYS("unknown GPU preset 'voodoo2'", "fermi-gtx480", "maxwell-gtx980"),
+	      "message");
+	CHECK(vgpu_local_presets()[0] != NULL, "presets listed");
+	ret = vgpu_device_open_local_preset("maxwell-gtx980", 32ull << 20, &dev);
+	CHECK(ret == 0, "maxwell-gtx980: %s", vgpu_last_error());
+	ret = vgpu_get_param(dev, DRM_VGPU_PARAM_VRAM_SIZE, &vram);
+	vgpu_device_close(dev);
+	CHECK(ret == 0 && vram == 32ull << 20, "vram %llu", (unsigned long long)vram);
+	return 0;
+}
+
+static float poly_ref(const float coef[8], const struct affine *a, float x)
+{
+	float r = 0.0f;
+
+	for (int k = 7; k >= 0; k--)
+		r = fmaf(r, x, coef[k]);
+	return r * a->scale + a->offset + (float)a->bias;
+}
+
+/* The struct by value and the __constant__ table, set by name and by address. */
+static int test_poly(void)
+{
+	enum { N = 1000 };
+	static float x[N], out[N];
+	float coef[8] = { 1.0f, -0.5f, 0.25f, 0.125f, -0.0625f, 0.03125f, 0.0f, 0.001f };
+	struct affine a = { .scale = 2.0f, .offset = -1.0f, .n = N - 3, .bias = 0.5 };
+	struct vgpu_function *fn;
+	vgpu_deviceptr dx, dout, dcoef;
+	struct fixture f;
+	size_t bytes = 0, off = 0, size = 0;
+	int value = 0, r = -1;
+
+	if (setup(&f))
+		goto out;
+	for (int i = 0; i < N; i++)
+		x[i] = (float)(i % 37) / 17.0f - 1.0f;
+	MCHECK(vgpu_module_get_function(f.mod, "poly", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(strcmp(vgpu_func_name(fn), "_Z4poly6AffinePKfPf") == 0, "%s", vgpu_func_name(fn));
+	MCHECK(vgpu_func_get_attribute(fn, VGPU_FUNC_ATTRIBUTE_NUM_PARAMS, &value) == 0 &&
+	       value == 3, "params %d", value);
+	MCHECK(vgpu_func_get_attribute(fn, VGPU_FUNC_ATTRIBUTE_PARAM_SIZE_BYTES, &value) == 0 &&
+	       value == 40, "param bytes %d", value);
+	MCHECK(vgpu_func_get_param_info(fn, 0, &off, &size) == 0 && off == 0 && size == 24,
+	       "struct param at %zu, %zu bytes", off, size);
+	MCHECK(vgpu_func_get_param_info(fn, 2, &off, &size) == 0 && off == 32 && size == 8,
+	       "out at %zu, %zu bytes", off, size);
+	MCHECK(vgpu_mem_alloc(f.ctx, sizeof(x), &dx) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, sizeof(out), &dout) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod(f.ctx, dx, x, sizeof(x)) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memset_d32(f.ctx, dout, 0x7fc00000u, N) == 0, "%s", vgpu_last_error());
+
+	/* cudaMemcpyToSymbol */
+	MCHECK(vgpu_memcpy_to_symbol(f.mod, "coef", coef, sizeof(coef), 0) == 0, "%s",
+	       vgpu_last_error());
+	{
+		void *args[] = { &a, &dx, &dout };
+
+		MCHECK(vgpu_launch_kernel(fn, (N + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args,
+					  3) == 0, "launch: %s", vgpu_last_error());
+	}
+	MCHECK(vgpu_memcpy_dtoh(f.ctx, out, dout, sizeof(out)) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++) {
+		float want = poly_ref(coef, &a, x[i]);
+
+		if (i >= a.n)
+			MCHECK(isnan(out[i]), "out[%d] = %g written past n", i, out[i]);
+		else
+			MCHECK(fabsf(out[i] - want) <= 1e-5f * fmaxf(1.0f, fabsf(want)),
+			       "out[%d] = %.9g, want %.9g", i, out[i], want);
+	}
+
+	/* cuModuleGetGlobal + cuMemcpyHtoD: another table at its address */
+	MCHECK(vgpu_module_get_global(f.mod, "coef", &dcoef, &bytes) == 0, "%s",
+	       vgpu_last_error());
+	MCHECK(bytes == sizeof(coef), "coef is %zu bytes", bytes);
+	for (int k = 0; k < 8; k++)
+		coef[k] = (float)(k + 1) * 0.1f;
+	MCHECK(vgpu_memcpy_htod(f.ctx, dcoef + 16, coef + 4, 16) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod(f.ctx, dcoef, coef, 16) == 0, "%s", vgpu_last_error());
+	a.n = N;
+	a.bias = -0.25;
+	MCHECK(vgpu_launch_kernel_args(fn, (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL,
+				       (struct vgpu_arg[]){ VGPU_ARG(a), VGPU_ARG(dx),
+							    VGPU_ARG(dout) }, 3) == 0,
+	       "launch: %s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_dtoh(f.ctx, out, dout, sizeof(out)) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++) {
+		float want = poly_ref(coef, &a, x[i]);
+
+		MCHECK(fabsf(out[i] - want) <= 1e-5f * fmaxf(1.0f, fabsf(want)),
+		       "second table: out[%d] = %.9g, want %.9g", i, out[i], want);
+	}
+	{
+		struct vgpu_job_result res;
+
+		MCHECK(vgpu_ctx_last_result(f.ctx, &res) == 0 && res.cycles > 0 &&
+		       res.tbs_done == (N + 63) / 64, "result: %llu cycles, %llu blocks",
+		       (unsigned long long)res.cycles, (unsigned long long)res.tbs_done);
+	}
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
+/* 8- and 16-bit parameters between 64- and 32-bit ones. */
+static int test_mix8(void)
+{
+	enum { N = 300 };
+	uint8_t in[N], out[N];
+	uint8_t add = 200;
+	int16_t mul = -3;
+	char flip = 0x5a;
+	int32_t n = N;
+	struct vgpu_function *fn;
+	vgpu_deviceptr din, dout;
+	struct fixture f;
+	size_t off = 0, size = 0;
+	int r = -1;
+
+	if (setup(&f))
+		goto out;
+	for (int i = 0; i < N; i++)
+		in[i] = (uint8_t)(i * 7 + 3);
+	MCHECK(vgpu_module_get_function(f.mod, "mix8", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_func_get_param_info(fn, 3, &off, &size) == 0 && off == 18 && size == 2,
+	       "short at %zu, %zu bytes", off, size);
+	MCHECK(vgpu_func_get_param_info(fn, 4, &off, &size) == 0 && off == 20 && size == 1,
+	       "char at %zu, %zu bytes", off, size);
+	MCHECK(vgpu_mem_alloc(f.ctx, N, &din) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, N, &dout) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod(f.ctx, din, in, N) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memset_d8(f.ctx, dout, 0, N) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_launch_kernel_args(fn, 3, 1, 1, 128, 1, 1, 0, NULL,
+				       (struct vgpu_arg[]){ VGPU_ARG(din), VGPU_ARG(dout),
+							    VGPU_ARG(add), VGPU_ARG(mul),
+							    VGPU_ARG(flip), VGPU_ARG(n) }, 6) == 0,
+	       "launch: %s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_dtoh(f.ctx, out, dout, N) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++) {
+		uint8_t want = (uint8_t)(((in[i] + add) * mul) ^ flip);
+
+		MCHECK(out[i] == want, "out[%d] = %u, want %u", i, out[i], want);
+	}
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
+/* __device__ variables: an array zeroed at load, a counter initialised to 7. */
+static int test_device_globals(void)
+{
+	enum { N = 2000 };
+	static uint32_t in[N];
+	uint32_t counts[16], want[16] = { 0 };
+	int32_t calls = 0, n = N;
+	struct vgpu_function *fn;
+	vgpu_deviceptr din;
+	struct fixture f;
+	int r = -1;
+
+	if (setup(&f))
+		goto out;
+	for (int i = 0; i < N; i++) {
+		in[i] = (uint32_t)i * 2654435761u;
+		want[in[i] & 15] += 2;
+	}
+	MCHECK(vgpu_memcpy_from_symbol(f.mod, "calls", &calls, 4, 0) == 0 && calls == 7,
+	       "calls %d: %s", calls, vgpu_last_error());
+	MCHECK(vgpu_module_get_function(f.mod, "histo16", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, sizeof(in), &din) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod(f.ctx, din, in, sizeof(in)) == 0, "%s", vgpu_last_error());
+	for (int k = 0; k < 2; k++) {
+		void *args[] = { &din, &n };
+
+		MCHECK(vgpu_launch_kernel(fn, (N + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, args,
+					  2) == 0, "launch: %s", vgpu_last_error());
+	}
+	MCHECK(vgpu_memcpy_from_symbol(f.mod, "counts", counts, sizeof(counts), 0) == 0, "%s",
+	       vgpu_last_error());
+	for (int b = 0; b < 16; b++)
+		MCHECK(counts[b] == want[b], "counts[%d] = %u, want %u", b, counts[b], want[b]);
+	MCHECK(vgpu_memcpy_from_symbol(f.mod, "calls", &calls, 4, 0) == 0 && calls == 9,
+	       "calls %d after two launches", calls);
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
+/* Bad input: each error names what was wrong. */
+static int test_errors(void)
+{
+	struct vgpu_function *fn = NULL, *poly = NULL;
+	int32_t n = 1, big[4] = { 0 };
+	vgpu_deviceptr d, dcoef;
+	struct fixture f;
+	int r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	ret = vgpu_module_get_function(f.mod, "nosuch", &fn);
+	MCHECK(ret == -ENOENT && SAYS("no kernel 'nosuch'", "_Z4poly6AffinePKfPf",
+				      "_Z4pokePii"), "unknown function: %d", ret);
+	MCHECK(vgpu_module_get_function(f.mod, "histo16", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_module_get_function(f.mod, "poly", &poly) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, 256, &d) == 0, "%s", vgpu_last_error());
+	{
+		void *args[] = { &d };
+
+		ret = vgpu_launch_kernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, args, 1);
+		MCHECK(ret == -EINVAL && SAYS("kernel _Z7histo16PKji takes 2 parameters",
+					      "param_0, param_1", "1 given"),
+		       "wrong count: %d", ret);
+	}
+	ret = vgpu_launch_kernel_args(fn, 1, 1, 1, 32, 1, 1, 0, NULL,
+				      (struct vgpu_arg[]){ VGPU_ARG(n), VGPU_ARG(n) }, 2);
+	MCHECK(ret == -EINVAL && SAYS("parameter 0 (param_0)", "is 8 bytes, 4 given"),
+	       "wrong size: %d", ret);
+	ret = vgpu_launch_kernel_args(poly, 1, 1, 1, 32, 1, 1, 0, NULL,
+				      (struct vgpu_arg[]){ VGPU_ARG(big), VGPU_ARG(d),
+							   VGPU_ARG(d) }, 3);
+	MCHECK(ret == -EINVAL && SAYS("parameter 0", "is 24 bytes, 16 given"),
+	       "struct of the wrong size: %d", ret);
+	ret = vgpu_launch_kernel_packed(fn, 1, 1, 1, 32, 1, 1, 0, NULL, big, 8);
+	MCHECK(ret == -EINVAL && SAYS("parameter block of 12 bytes, 8 given"),
+	       "packed size: %d", ret);
+	{
+		void *args[] = { &d, &n };
+
+		ret = vgpu_launch_kernel(fn, 1, 1, 1, 32, 1, 1, 0,
+					 (struct vgpu_stream *)&n, args, 2);
+		MCHECK(ret == -EINVAL && SAYS("streams are not supported"), "stream: %d", ret);
+		ret = vgpu_launch_kernel(fn, 1, 1, 1, 100000, 1, 1, 0, NULL, args, 2);
+		MCHECK(ret < 0 && SAYS("launch of kernel _Z7histo16PKji", "block 100000x1x1"),
+		       "huge block: %d", ret);
+	}
+	ret = vgpu_module_get_global(f.mod, "nosuch", NULL, NULL);
+	MCHECK(ret == -ENOENT && SAYS("no variable 'nosuch'", "coef, counts, calls"),
+	       "unknown global: %d", ret);
+	ret = vgpu_memcpy_to_symbol(f.mod, "coef", big, 8, 28);
+	MCHECK(ret == -EFAULT && SAYS("offset 28 of variable 'coef'", "(32 bytes)"),
+	       "past a global by name: %d", ret);
+	MCHECK(vgpu_module_get_global(f.mod, "coef", &dcoef, NULL) == 0, "%s", vgpu_last_error());
+	ret = vgpu_memcpy_htod(f.ctx, dcoef + 24, big, 16);
+	MCHECK(ret == -EFAULT && SAYS("runs past the end of variable 'coef' (32 bytes)"),
+	       "past a global by address: %d", ret);
+	ret = vgpu_memcpy_htod(f.ctx, d + 200, big, 64);
+	MCHECK(ret == -EFAULT && SAYS("runs past the end of its allocation"),
+	       "past an allocation: %d", ret);
+	ret = vgpu_memcpy_dtoh(f.ctx, big, 0x10, 4);
+	MCHECK(ret == -EFAULT && SAYS("at 0x10", "no allocation"), "stray address: %d", ret);
+	ret = vgpu_mem_free(f.ctx, d + 4);
+	MCHECK(ret == -EINVAL && SAYS("no allocation starts at"), "bad free: %d", ret);
+	MCHECK(vgpu_mem_free(f.ctx, d) == 0, "%s", vgpu_last_error());
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
+/* A fault's message names the kernel, the block, the instruction and the address. */
+static int test_fault(void)
+{
+	struct vgpu_function *fn;
+	struct vgpu_job_result res;
+	vgpu_deviceptr bad = 0x10;
+	struct fixture f;
+	int32_t v = 5;
+	char want[64];
+	int r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	MCHECK(vgpu_module_get_function(f.mod, "poke", &fn) == 0, "%s", vgpu_last_error());
+	{
+		void *args[] = { &bad, &v };
+
+		ret = vgpu_launch_kernel(fn, 4, 1, 1, 32, 1, 1, 0, NULL, args, 2);
+	}
+	MCHECK(ret == -EFAULT, "fault: %d (%s)", ret, vgpu_last_error());
+	MCHECK(vgpu_ctx_last_result(f.ctx, &res) == 0 && res.error == -EFAULT, "result");
+	snprintf(want, sizeof(want), "instruction %u", res.fault_pc);
+	MCHECK(SAYS("in kernel _Z4pokePii", "block 2", want, "address 0x10"), "message");
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
+/* A module from a program image: kernels by name, but no parameter list. */
+static int test_image_module(void)
+{
+	struct vgpu_module *img = NULL;
+	struct vgpu_function *fn;
+	void *image = NULL;
+	size_t size = 0;
+	struct {
+		uint64_t in;
+		int32_t n;
+	} packed = { 0, 0 };
+	struct fixture f;
+	int value = 0, r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	MCHECK(vgpu_compile_ptx(f.ptx, f.ptx_len, &image, &size, NULL, 0) == 0, "compile");
+	MCHECK(vgpu_module_load_data(f.ctx, image, size, &img) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_module_get_function(img, "histo16", &fn) == 0, "%s", vgpu_last_error());
+	ret = vgpu_launch_kernel(fn, 1, 1, 1, 32, 1, 1, 0, NULL, (void *[]){ &packed, &packed },
+				 2);
+	MCHECK(ret == -ENODATA && SAYS("loaded from a program image",
+				       "vgpu_launch_kernel_packed()"), "void **: %d", ret);
+	ret = vgpu_func_get_attribute(fn, VGPU_FUNC_ATTRIBUTE_NUM_PARAMS, &value);
+	MCHECK(ret == -ENODATA, "num params of an image: %d", ret);
+	ret = vgpu_module_get_global(img, "counts", NULL, NULL);
+	MCHECK(ret == -ENODATA && SAYS("program image", "'counts'"), "global: %d", ret);
+	/* n = 0: only the calls counter moves, the image's own copy of it */
+	MCHECK(vgpu_launch_kernel_packed(fn, 1, 1, 1, 32, 1, 1, 0, NULL, &packed, 12) == 0,
+	       "packed: %s", vgpu_last_error());
+	vgpu_module_unload(img);
+	r = 0;
+out:
+	free(image);
+	teardown(&f);
+	return r;
+}
+
+/* Modules from files: PTX by path, and a compile error naming file and line. */
+static int test_module_file(void)
+{
+	char path[] = "/tmp/vgpu-test-runtime-XXXXXX";
+	struct vgpu_module *mod = NULL;
+	struct vgpu_function *fn;
+	struct fixture f;
+	FILE *fp = NULL;
+	int fd, r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	fd = mkstemp(path);
+	MCHECK(fd >= 0, "mkstemp");
+	fp = fdopen(fd, "w");
+	MCHECK(fp && fwrite(f.ptx, 1, f.ptx_len, fp) == f.ptx_len && fflush(fp) == 0, "write");
+	MCHECK(vgpu_module_load(f.ctx, path, &mod) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_module_get_function(mod, "mix8", &fn) == 0, "%s", vgpu_last_error());
+	vgpu_module_unload(mod);
+	MCHECK(freopen(path, "w", fp) && fputs(".version 7.0\n.target sm_75\n"
+					       ".address_size 64\n.visible .entry k()\n{\n"
+					       "\tfrobnicate;\n}\n", fp) >= 0 &&
+	       fflush(fp) == 0, "rewrite");
+	ret = vgpu_module_load(f.ctx, path, &mod);
+	MCHECK(ret == -EINVAL && SAYS(strrchr(path, '/') + 1, ":6:"), "compile error: %d", ret);
+	ret = vgpu_module_load(f.ctx, "/nonexistent/k.ptx", &mod);
+	MCHECK(ret == -ENOENT && SAYS("/nonexistent/k.ptx"), "missing file: %d", ret);
+	r = 0;
+out:
+	if (fp)
+		fclose(fp);
+	unlink(path);
+	teardown(&f);
+	return r;
+}
+
+int main(void)
+{
+	report("open_local_preset: unknown preset named, memory size honoured",
+	       test_open_preset());
+	report("poly: struct by value, __constant__ table by name and by address", test_poly());
+	report("mix8: 8- and 16-bit parameters", test_mix8());
+	report("device_globals: __device__ array and initialised counter", test_device_globals());
+	report("errors: unknown names, wrong counts and sizes, copies out of bounds",
+	       test_errors());
+	report("fault: kernel, block, instruction and address in the message", test_fault());
+	report("image_module: no parameter list, packed launch", test_image_module());
+	report("module_file: PTX by path, compile error with file and line", test_module_file());
+	return test_summary();
+}
