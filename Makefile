@@ -15,7 +15,7 @@
 # tree (~/.cache/vgpu, or $VGPU_CACHE).
 
 .PHONY: all module userspace guest host-tests check demo checkpatch clean deps fuzz-long \
-	dkms host-install htmldocs kunit-tree
+	dkms host-install htmldocs kunit-tree lib install
 .DEFAULT_GOAL := all
 
 SHELL := /bin/bash
@@ -68,6 +68,9 @@ $(B)/host/cp/%.o: %.c $(DEPS_STAMP)
 CP_OBJS = $(patsubst %.c,$(B)/$(1)/cp/%.o,$(notdir $(CP_LIB_SRCS)))
 $(B)/guest/libvgpu_cp.a: $(call CP_OBJS,guest)
 $(B)/host/libvgpu_cp.a: $(call CP_OBJS,host)
+$(B)/pic/cp/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(KCOMPAT_CFLAGS) -O2 -g -fPIC -MMD -MP -c $< -o $@
 
 # Debian packages the build needs; installed when missing.
 deps: $(DEPS_STAMP)
@@ -113,6 +116,12 @@ $(B)/guest/obj/%.o: %.c $(DEPS_STAMP)
 $(B)/host/obj/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FLAVOR_CFLAGS_host) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+# A third flavour, pic: the guest's, position independent, for the library
+# applications link (lib, below).
+$(B)/pic/obj/%.o: %.c $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAVOR_CFLAGS_guest) -fPIC $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+$(B)/pic/obj/userspace/sim/%.o: EXTRA_CFLAGS := -O3
 # The GPU model's hot loops run over the 32 lanes of a warp: -O3 lets the
 # compiler vectorise them (with runtime alias checks, which -O2's cheap cost
 # model refuses). No -ffast-math: results stay bit-exact.
@@ -161,7 +170,35 @@ $(B)/guest/%: userspace/tests/guest/%.sh
 	@mkdir -p $(dir $@)
 	install -m 755 $< $@
 
-userspace: $(GUEST_PROGS) host-tests
+userspace: $(GUEST_PROGS) host-tests lib
+
+# libvgpu as applications link it (Documentation/runtime.rst): the runtime,
+# the local device's command processor, the compiler and the model, position
+# independent, first linked into one relocatable object whose only global
+# symbols are the public API (userspace/lib/libvgpu.sym: everything else,
+# kcompat's kernel names included, becomes local), then made libvgpu.so.0
+# and libvgpu.a. make install puts them, the public headers and vgpu.pc
+# under $(DESTDIR)$(PREFIX).
+LIBVGPU_VERSION := 0.1.0
+LIBVGPU_SOVERSION := 0
+LIBVGPU_SO := libvgpu.so.$(LIBVGPU_SOVERSION)
+LIBVGPU_PIC_OBJS = $(call objs,pic,$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS)) \
+	$(call CP_OBJS,pic)
+LIBVGPU_HEADERS := userspace/lib/vgpu.h userspace/lib/vgpu_runtime.h \
+	userspace/lib/compiler/vgpu_compile.h
+LIBVGPU_UAPI := uapi/drm/vgpu_drm.h uapi/drm/vgpu_program.h
+$(B)/lib/libvgpu.o: $(LIBVGPU_PIC_OBJS) userspace/lib/libvgpu.sym
+	@mkdir -p $(dir $@)
+	$(LD) -r -o $@.all $(LIBVGPU_PIC_OBJS)
+	objcopy --keep-global-symbols=userspace/lib/libvgpu.sym $@.all $@
+	@rm -f $@.all
+$(B)/lib/libvgpu.so.$(LIBVGPU_VERSION): $(B)/lib/libvgpu.o
+	$(CC) -shared -Wl,-soname,$(LIBVGPU_SO) -Wl,--no-undefined -o $@ $< \
+		$(DRM_LIBS) -lm -lpthread
+$(B)/lib/libvgpu.a: $(B)/lib/libvgpu.o
+	@rm -f $@
+	ar rcs $@ $^
+lib: $(B)/lib/libvgpu.so.$(LIBVGPU_VERSION) $(B)/lib/libvgpu.a
 
 # Everything the guest image needs (tools/vgpu-vm calls this).
 guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS)
@@ -227,6 +264,7 @@ htmldocs: $(DEPS_STAMP)
 # running kernel, then the daemon, the tool, vgpud's systemd unit and the
 # udev rule for the render node.
 PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
 DESTDIR ?=
 dkms:
 	@tools/dkms install
@@ -239,6 +277,20 @@ host-install: $(B)/guest/vgpud $(B)/guest/vgpu
 	sed -e 's|@SBINDIR@|$(PREFIX)/sbin|g' -e 's|@DOCDIR@|$(PREFIX)/share/doc/vgpu|g' \
 		tools/host/vgpud.service > $(DESTDIR)/etc/systemd/system/vgpud.service
 	install -D -m 644 tools/host/70-vgpu.rules $(DESTDIR)/etc/udev/rules.d/70-vgpu.rules
+
+install: lib
+	install -D -m 755 $(B)/lib/libvgpu.so.$(LIBVGPU_VERSION) \
+		$(DESTDIR)$(LIBDIR)/libvgpu.so.$(LIBVGPU_VERSION)
+	ln -sf libvgpu.so.$(LIBVGPU_VERSION) $(DESTDIR)$(LIBDIR)/$(LIBVGPU_SO)
+	ln -sf $(LIBVGPU_SO) $(DESTDIR)$(LIBDIR)/libvgpu.so
+	install -m 644 $(B)/lib/libvgpu.a $(DESTDIR)$(LIBDIR)/libvgpu.a
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|g' \
+		-e 's|@VERSION@|$(LIBVGPU_VERSION)|g' userspace/lib/vgpu.pc.in \
+		> $(DESTDIR)$(LIBDIR)/pkgconfig/vgpu.pc
+	install -d $(DESTDIR)$(PREFIX)/include/vgpu/drm
+	install -m 644 $(LIBVGPU_HEADERS) $(DESTDIR)$(PREFIX)/include/vgpu/
+	install -m 644 $(LIBVGPU_UAPI) $(DESTDIR)$(PREFIX)/include/vgpu/drm/
 
 clean:
 	rm -rf $(B)
