@@ -228,6 +228,81 @@ out:
 	return r;
 }
 
+/*
+ * The layer below packs the same block by hand: vgpu_params_u8/u16 and a
+ * struct's raw bytes (vgpu_params_bytes) at the offsets the PTX declares.
+ */
+static int test_params_by_hand(void)
+{
+	struct affine a = { .scale = 1.0f, .offset = 0.0f, .n = 1, .bias = 0.0 };
+	struct vgpu_function *poly, *mix8;
+	uint8_t in[128], out[128];
+	vgpu_deviceptr din, dout;
+	struct vgpu_params p;
+	struct fixture f;
+	size_t off = 0;
+	int r = -1;
+
+	if (setup(&f))
+		goto out;
+	MCHECK(vgpu_module_get_function(f.mod, "mix8", &mix8) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_module_get_function(f.mod, "poly", &poly) == 0, "%s", vgpu_last_error());
+	vgpu_params_init(&p);
+	vgpu_params_u64(&p, 0x1111);
+	vgpu_params_u64(&p, 0x2222);
+	vgpu_params_u8(&p, 0xab);
+	vgpu_params_u16(&p, 0xcdef);
+	vgpu_params_u8(&p, 0x5a);
+	vgpu_params_u32(&p, 77);
+	MCHECK(!p.overflow && p.size == 28, "mix8 block: %u bytes", p.size);
+	MCHECK(vgpu_func_get_param_info(mix8, 3, &off, NULL) == 0 && off == 18 &&
+	       p.bytes[16] == 0xab && p.bytes[18] == 0xef && p.bytes[19] == 0xcd &&
+	       p.bytes[20] == 0x5a && p.bytes[24] == 77, "mix8 layout");
+	/* the hand-made block launched, on real buffers */
+	MCHECK(vgpu_mem_alloc(f.ctx, 128, &din) == 0 && vgpu_mem_alloc(f.ctx, 128, &dout) == 0,
+	       "%s", vgpu_last_error());
+	for (int i = 0; i < 128; i++)
+		in[i] = (uint8_t)(i * 5);
+	MCHECK(vgpu_memcpy_htod(f.ctx, din, in, 128) == 0, "%s", vgpu_last_error());
+	vgpu_params_init(&p);
+	vgpu_params_u64(&p, din);
+	vgpu_params_u64(&p, dout);
+	vgpu_params_u8(&p, 0xab);
+	vgpu_params_u16(&p, 0xcdef);
+	vgpu_params_u8(&p, 0x5a);
+	vgpu_params_u32(&p, 100);
+	MCHECK(vgpu_launch_kernel_packed(mix8, 1, 1, 1, 128, 1, 1, 0, NULL, p.bytes, p.size) == 0,
+	       "packed: %s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_dtoh(f.ctx, out, dout, 128) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < 128; i++) {
+		uint8_t want = i < 100 ? (uint8_t)(((in[i] + 0xab) * (int16_t)0xcdef) ^ 0x5a) : 0;
+
+		MCHECK(out[i] == want, "out[%d] = %u, want %u", i, out[i], want);
+	}
+	vgpu_params_init(&p);
+	vgpu_params_bytes(&p, &a, sizeof(a), 8);
+	vgpu_params_u64(&p, 0);
+	vgpu_params_u64(&p, 0);
+	MCHECK(!p.overflow && p.size == 40, "poly block: %u bytes", p.size);
+	vgpu_params_init(&p);
+	vgpu_params_u8(&p, 1);
+	vgpu_params_bytes(&p, &a, sizeof(a), 8);
+	MCHECK(!p.overflow && p.size == 32 && memcmp(p.bytes + 8, &a, sizeof(a)) == 0,
+	       "struct after a byte: aligned to 8");
+	vgpu_params_bytes(&p, &a, sizeof(a), 3);
+	MCHECK(p.overflow, "an alignment not a power of two overflows");
+	vgpu_params_init(&p);
+	for (int i = 0; i < DRM_VGPU_MAX_PARAM_BYTES / 16; i++)
+		vgpu_params_bytes(&p, p.bytes, 16, 16);
+	MCHECK(!p.overflow && p.size == DRM_VGPU_MAX_PARAM_BYTES, "full block");
+	vgpu_params_u8(&p, 0);
+	MCHECK(p.overflow, "one byte past the block overflows");
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
 /* __device__ variables: an array zeroed at load, a counter initialised to 7. */
 static int test_device_globals(void)
 {
@@ -449,6 +524,8 @@ int main(void)
 	       test_open_preset());
 	report("poly: struct by value, __constant__ table by name and by address", test_poly());
 	report("mix8: 8- and 16-bit parameters", test_mix8());
+	report("params_by_hand: vgpu_params_u8/u16/bytes at the PTX offsets",
+	       test_params_by_hand());
 	report("device_globals: __device__ array and initialised counter", test_device_globals());
 	report("errors: unknown names, wrong counts and sizes, copies out of bounds",
 	       test_errors());
