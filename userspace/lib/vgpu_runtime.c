@@ -7,6 +7,7 @@
  */
 #include "vgpu_runtime.h"
 #include "vgpu_error.h"
+#include "vgpu_runtime_int.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +32,11 @@ struct vgpu_module {
 	struct vgpu_compile_meta *meta;		/* NULL: loaded from an image */
 	uint32_t num_functions;
 	struct vgpu_function *functions;
+	bool direct;				/* its data is in this process (local) */
+	int copy_entry, base_entry;		/* the runtime's entries, -1: none */
+	bool have_data;				/* @data_addr and @data_size known */
+	uint64_t data_addr;
+	uint32_t data_size;
 };
 
 struct vgpu_context {
@@ -40,7 +46,65 @@ struct vgpu_context {
 	struct vgpu_module *modules;
 	bool have_result;
 	struct vgpu_job_result last;
+	bool kernel_copy;			/* vgpu_ctx_set_kernel_copy() */
 };
+
+/*
+ * Module variables on the render node. The driver places a program's data
+ * segment in device memory but neither tells userspace where nor maps it;
+ * every launch of the program reaches it, though. So a module with
+ * variables loaded on the render node is compiled with two entries of the
+ * runtime's own appended to its PTX: __vgpu_rt_base stores the address of
+ * __vgpu_rt_anchor, a variable of the segment, which gives the segment's
+ * address, and __vgpu_rt_copy copies bytes between the segment and a
+ * staging buffer, one thread a byte. On the local device the runtime reads
+ * and writes the segment in place and compiles the PTX as it is.
+ */
+#define RT_PREFIX	"__vgpu_rt_"
+static const char rt_ptx[] =
+	"\n.global .align 8 .b8 __vgpu_rt_anchor[8];\n"
+	".visible .entry __vgpu_rt_base(.param .u64 __vgpu_rt_out)\n"
+	"{\n"
+	"\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [__vgpu_rt_out];\n"
+	"\tmov.u64 %rd2, __vgpu_rt_anchor;\n"
+	"\tst.global.u64 [%rd1], %rd2;\n"
+	"\tret;\n"
+	"}\n"
+	".visible .entry __vgpu_rt_copy(.param .u64 __vgpu_rt_dst, .param .u64 __vgpu_rt_src,\n"
+	"\t.param .u32 __vgpu_rt_n)\n"
+	"{\n"
+	"\t.reg .pred %p<2>;\n"
+	"\t.reg .b16 %rs<2>;\n"
+	"\t.reg .b32 %r<6>;\n"
+	"\t.reg .b64 %rd<6>;\n"
+	"\tld.param.u64 %rd1, [__vgpu_rt_dst];\n"
+	"\tld.param.u64 %rd2, [__vgpu_rt_src];\n"
+	"\tld.param.u32 %r1, [__vgpu_rt_n];\n"
+	"\tmov.u32 %r2, %ctaid.x;\n"
+	"\tmov.u32 %r3, %ntid.x;\n"
+	"\tmov.u32 %r4, %tid.x;\n"
+	"\tmad.lo.s32 %r5, %r2, %r3, %r4;\n"
+	"\tsetp.ge.u32 %p1, %r5, %r1;\n"
+	"\t@%p1 bra $__vgpu_rt_done;\n"
+	"\tcvt.u64.u32 %rd3, %r5;\n"
+	"\tadd.s64 %rd4, %rd2, %rd3;\n"
+	"\tld.global.u8 %rs1, [%rd4];\n"
+	"\tadd.s64 %rd5, %rd1, %rd3;\n"
+	"\tst.global.u8 [%rd5], %rs1;\n"
+	"$__vgpu_rt_done:\n"
+	"\tret;\n"
+	"}\n";
+
+static bool is_internal(const char *name)
+{
+	return strncmp(name, RT_PREFIX, strlen(RT_PREFIX)) == 0;
+}
+
+void vgpu_ctx_set_kernel_copy(struct vgpu_context *ctx, bool on)
+{
+	ctx->kernel_copy = on;
+}
 
 int vgpu_ctx_create(struct vgpu_device *dev, struct vgpu_context **out)
 {
@@ -119,45 +183,173 @@ int vgpu_mem_free(struct vgpu_context *ctx, vgpu_deviceptr dptr)
 			      dptr);
 }
 
-/* The module variable @dptr lies in, or NULL. */
-static const struct vgpu_compile_var *find_var_at(struct vgpu_context *ctx, vgpu_deviceptr dptr,
-						  struct vgpu_module **mod_out,
-						  uint64_t *data_addr)
+/* Runs one of the runtime's entries of @mod over @threads threads, reaching @bo. */
+static int run_internal(struct vgpu_module *mod, int entry, const struct vgpu_params *p,
+			uint32_t threads, struct vgpu_bo *bo)
 {
-	for (struct vgpu_module *mod = ctx->modules; mod; mod = mod->next) {
-		uint64_t addr;
-		uint32_t size;
+	struct vgpu_bo *bos[1] = { bo };
+	struct vgpu_launch l = {
+		.entry = (uint32_t)entry,
+		.grid = { (threads + 127) / 128, 1, 1 },
+		.block = { 128, 1, 1 },
+		.params = p,
+		.bos = bos,
+		.num_bos = 1,
+	};
+	struct vgpu_job_result res;
+	char why[256];
+	int ret = vgpu_run(mod->ctx->dev, mod->prog, &l, &res);
 
-		if (!mod->meta || vgpu_local_program_data(mod->prog, &addr, &size) || !size)
-			continue;
-		if (dptr < addr || dptr >= addr + size)
-			continue;
+	if (ret)
+		return vgpu_set_error(ret, "module %s: the runtime's copy kernel was refused: %s",
+				      mod->name, strerror(-ret));
+	if (res.error)
+		return vgpu_set_error(res.error, "module %s: the runtime's copy kernel: %s",
+				      mod->name, vgpu_job_describe(&res, mod->prog, l.entry, why,
+								   sizeof(why)));
+	return 0;
+}
+
+/* Where @mod's data segment is: in place, or through __vgpu_rt_base. */
+static int module_data(struct vgpu_module *mod)
+{
+	struct vgpu_params p;
+	struct vgpu_bo *bo;
+	uint64_t anchor;
+	int ret;
+
+	if (mod->have_data)
+		return 0;
+	if (!mod->meta)
+		return -ENODATA;
+	if (mod->direct) {
+		ret = vgpu_local_program_data(mod->prog, &mod->data_addr, &mod->data_size);
+		if (ret)
+			return vgpu_set_error(ret, "module %s: its data segment: %s", mod->name,
+					      strerror(-ret));
+	} else if (mod->base_entry >= 0) {
+		ret = vgpu_bo_create(mod->ctx->dev, sizeof(anchor), &bo);
+		if (ret)
+			return vgpu_set_error(ret, "module %s: a staging buffer: %s", mod->name,
+					      strerror(-ret));
+		vgpu_params_init(&p);
+		vgpu_params_u64(&p, bo->addr);
+		ret = run_internal(mod, mod->base_entry, &p, 1, bo);
+		memcpy(&anchor, bo->map, sizeof(anchor));
+		vgpu_bo_destroy(bo);
+		if (ret)
+			return ret;
+		ret = -EOPNOTSUPP;
 		for (uint32_t i = 0; i < mod->meta->num_vars; i++) {
-			const struct vgpu_compile_var *v = &mod->meta->vars[i];
-
-			if (dptr >= addr + v->offset && dptr < addr + v->offset + v->size) {
-				*mod_out = mod;
-				*data_addr = addr;
-				return v;
+			if (strcmp(mod->meta->vars[i].name, RT_PREFIX "anchor") == 0) {
+				mod->data_addr = anchor - mod->meta->vars[i].offset;
+				ret = 0;
 			}
 		}
+		if (ret)
+			return vgpu_set_error(ret, "module %s: no %sanchor", mod->name, RT_PREFIX);
+		mod->data_size = mod->meta->data_size;
+	} else {
+		return vgpu_set_error(-EOPNOTSUPP, "module %s: the render node does not let "
+				      "userspace reach a program's data, and the module could not "
+				      "take the runtime's copy kernel", mod->name);
+	}
+	mod->have_data = true;
+	return 0;
+}
+
+/*
+ * Bytes of device memory as a copy reaches them: a host view (a buffer
+ * object's mapping, or the local device's memory), or a module's data
+ * segment through its copy kernel.
+ */
+struct span {
+	uint8_t *host;
+	struct vgpu_module *mod;
+	uint64_t addr;
+};
+
+/* @n bytes between @host and @addr of @mod's data segment, through a staging buffer. */
+static int kernel_copy(struct vgpu_module *mod, uint64_t addr, void *host, size_t n,
+		       bool to_device)
+{
+	struct vgpu_params p;
+	struct vgpu_bo *bo;
+	int ret;
+
+	if (!n)
+		return 0;
+	if (n > UINT32_MAX)
+		return vgpu_set_error(-E2BIG, "copy of %zu bytes: too many at once", n);
+	ret = vgpu_bo_create(mod->ctx->dev, n, &bo);
+	if (ret)
+		return vgpu_set_error(ret, "module %s: a staging buffer of %zu bytes: %s",
+				      mod->name, n, strerror(-ret));
+	if (to_device)
+		memcpy(bo->map, host, n);
+	vgpu_params_init(&p);
+	vgpu_params_u64(&p, to_device ? addr : bo->addr);
+	vgpu_params_u64(&p, to_device ? bo->addr : addr);
+	vgpu_params_u32(&p, (uint32_t)n);
+	ret = run_internal(mod, mod->copy_entry, &p, (uint32_t)n, bo);
+	if (!ret && !to_device)
+		memcpy(host, bo->map, n);
+	vgpu_bo_destroy(bo);
+	return ret;
+}
+
+static int span_write(const struct span *sp, const void *src, size_t n)
+{
+	if (sp->host) {
+		memmove(sp->host, src, n);
+		return 0;
+	}
+	return kernel_copy(sp->mod, sp->addr, (void *)src, n, true);
+}
+
+static int span_read(const struct span *sp, void *dst, size_t n)
+{
+	if (sp->host) {
+		memmove(dst, sp->host, n);
+		return 0;
+	}
+	return kernel_copy(sp->mod, sp->addr, dst, n, false);
+}
+
+/* @mod's variable @name, the runtime's own left out. */
+static const struct vgpu_compile_var *var_named(const struct vgpu_module *mod, const char *name)
+{
+	for (uint32_t i = 0; mod->meta && name && i < mod->meta->num_vars; i++) {
+		const struct vgpu_compile_var *v = &mod->meta->vars[i];
+
+		if (!is_internal(v->name) && strcmp(v->name, name) == 0)
+			return v;
 	}
 	return NULL;
 }
 
-/*
- * The host view of @bytes of device memory at @dptr: inside one
- * allocation, or one module variable (local device). @what names the copy
- * for the error.
- */
-static int host_view(struct vgpu_context *ctx, vgpu_deviceptr dptr, size_t bytes,
-		     const char *what, uint8_t **out)
+/* The span of @bytes at @dptr of @v, a variable of @mod whose data is known. */
+static void var_span(struct vgpu_module *mod, uint64_t dptr, struct span *sp)
 {
-	const struct vgpu_compile_var *v;
-	struct vgpu_module *mod;
-	uint64_t data, vram_size;
-	uint8_t *vram;
+	uint64_t vram_size;
 
+	memset(sp, 0, sizeof(*sp));
+	if (mod->direct) {
+		sp->host = vgpu_local_vram(mod->ctx->dev, &vram_size) + dptr;
+	} else {
+		sp->mod = mod;
+		sp->addr = dptr;
+	}
+}
+
+/*
+ * The span of @bytes of device memory at @dptr: inside one allocation, or
+ * one module variable. @what names the copy for the error.
+ */
+static int resolve(struct vgpu_context *ctx, vgpu_deviceptr dptr, size_t bytes,
+		   const char *what, struct span *sp)
+{
+	memset(sp, 0, sizeof(*sp));
 	for (unsigned int i = 0; i < ctx->num_bos; i++) {
 		struct vgpu_bo *bo = ctx->bos[i];
 
@@ -168,22 +360,30 @@ static int host_view(struct vgpu_context *ctx, vgpu_deviceptr dptr, size_t bytes
 					      "%s of %zu bytes at %#" PRIx64 " runs past the end of "
 					      "its allocation (%#" PRIx64 ", %" PRIu64 " bytes)",
 					      what, bytes, dptr, bo->addr, bo->size);
-		*out = (uint8_t *)bo->map + (dptr - bo->addr);
+		sp->host = (uint8_t *)bo->map + (dptr - bo->addr);
 		return 0;
 	}
-	v = find_var_at(ctx, dptr, &mod, &data);
-	if (v) {
-		if (bytes > data + v->offset + v->size - dptr)
-			return vgpu_set_error(-EFAULT,
-					      "%s of %zu bytes at %#" PRIx64 " runs past the end of "
-					      "variable '%s' (%u bytes) of module %s",
-					      what, bytes, dptr, v->name, v->size, mod->name);
-		vram = vgpu_local_vram(ctx->dev, &vram_size);
-		if (!vram)
-			return vgpu_set_error(-EOPNOTSUPP, "%s: module variables need the local "
-					      "device", what);
-		*out = vram + dptr;
-		return 0;
+	for (struct vgpu_module *mod = ctx->modules; mod; mod = mod->next) {
+		uint64_t addr;
+
+		if (module_data(mod) || dptr < mod->data_addr ||
+		    dptr >= mod->data_addr + mod->data_size)
+			continue;
+		addr = mod->data_addr;
+		for (uint32_t i = 0; i < mod->meta->num_vars; i++) {
+			const struct vgpu_compile_var *v = &mod->meta->vars[i];
+
+			if (is_internal(v->name) || dptr < addr + v->offset ||
+			    dptr >= addr + v->offset + v->size)
+				continue;
+			if (bytes > addr + v->offset + v->size - dptr)
+				return vgpu_set_error(-EFAULT,
+						      "%s of %zu bytes at %#" PRIx64 " runs past the "
+						      "end of variable '%s' (%u bytes) of module %s",
+						      what, bytes, dptr, v->name, v->size, mod->name);
+			var_span(mod, dptr, sp);
+			return 0;
+		}
 	}
 	return vgpu_set_error(-EFAULT, "%s of %zu bytes at %#" PRIx64 ": no allocation or module "
 			      "variable of the context holds that address", what, bytes, dptr);
@@ -192,61 +392,81 @@ static int host_view(struct vgpu_context *ctx, vgpu_deviceptr dptr, size_t bytes
 int vgpu_memcpy_htod(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *src,
 		     size_t bytes)
 {
-	uint8_t *p = NULL;
-	int ret = host_view(ctx, dst, bytes, "copy to the device", &p);
+	struct span sp;
+	int ret = resolve(ctx, dst, bytes, "copy to the device", &sp);
 
-	if (!ret)
-		memcpy(p, src, bytes);
-	return ret;
+	return ret ? ret : span_write(&sp, src, bytes);
 }
 
 int vgpu_memcpy_dtoh(struct vgpu_context *ctx, void *dst, vgpu_deviceptr src, size_t bytes)
 {
-	uint8_t *p = NULL;
-	int ret = host_view(ctx, src, bytes, "copy from the device", &p);
+	struct span sp;
+	int ret = resolve(ctx, src, bytes, "copy from the device", &sp);
 
-	if (!ret)
-		memcpy(dst, p, bytes);
-	return ret;
+	return ret ? ret : span_read(&sp, dst, bytes);
 }
 
 int vgpu_memcpy_dtod(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_deviceptr src,
 		     size_t bytes)
 {
-	uint8_t *d = NULL, *s = NULL;
-	int ret = host_view(ctx, dst, bytes, "copy to the device", &d);
+	struct span d, s;
+	uint8_t *tmp;
+	int ret = resolve(ctx, dst, bytes, "copy to the device", &d);
 
 	if (!ret)
-		ret = host_view(ctx, src, bytes, "copy from the device", &s);
+		ret = resolve(ctx, src, bytes, "copy from the device", &s);
+	if (ret)
+		return ret;
+	if (d.host && s.host) {
+		memmove(d.host, s.host, bytes);
+		return 0;
+	}
+	/* a module variable through its copy kernel: by way of the host */
+	tmp = malloc(bytes ? bytes : 1);
+	if (!tmp)
+		return vgpu_set_error(-ENOMEM, "copy of %zu bytes: out of memory", bytes);
+	ret = span_read(&s, tmp, bytes);
 	if (!ret)
-		memmove(d, s, bytes);
+		ret = span_write(&d, tmp, bytes);
+	free(tmp);
+	return ret;
+}
+
+/* Fills @n bytes at @dst with @n / @size copies of the @size bytes at @value. */
+static int fill(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *value, size_t size,
+		size_t n)
+{
+	struct span sp;
+	uint8_t *tmp;
+	int ret = resolve(ctx, dst, n, "memset", &sp);
+
+	if (ret)
+		return ret;
+	tmp = sp.host ? sp.host : malloc(n ? n : 1);
+	if (!tmp)
+		return vgpu_set_error(-ENOMEM, "memset of %zu bytes: out of memory", n);
+	for (size_t i = 0; i < n; i += size)
+		memcpy(tmp + i, value, size);
+	if (!sp.host) {
+		ret = span_write(&sp, tmp, n);
+		free(tmp);
+	}
 	return ret;
 }
 
 int vgpu_memset_d8(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value, size_t n)
 {
-	uint8_t *p = NULL;
-	int ret = host_view(ctx, dst, n, "memset", &p);
-
-	if (!ret)
-		memset(p, value, n);
-	return ret;
+	return fill(ctx, dst, &value, 1, n);
 }
 
 int vgpu_memset_d32(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value, size_t n)
 {
-	uint8_t *p = NULL;
-	int ret;
-
 	if (dst % 4)
 		return vgpu_set_error(-EINVAL, "memset of 32-bit words at %#" PRIx64
 				      ", not 4-byte aligned", dst);
 	if (n > SIZE_MAX / 4)
 		return vgpu_set_error(-EINVAL, "memset of %zu words: too many", n);
-	ret = host_view(ctx, dst, n * 4, "memset", &p);
-	for (size_t i = 0; !ret && i < n; i++)
-		memcpy(p + i * 4, &value, 4);
-	return ret;
+	return fill(ctx, dst, &value, 4, n * 4);
 }
 
 /* ------------------------------------------------------------------ */
@@ -260,6 +480,41 @@ static bool is_image(const void *data, size_t len)
 		return false;
 	memcpy(&magic, data, sizeof(magic));
 	return magic == VGPU_PROGRAM_MAGIC;
+}
+
+/*
+ * @mod's PTX again with the runtime's entries appended (rt_ptx), for the
+ * render node; on success *@image and @mod's metadata are replaced. A
+ * module that cannot take them (32-bit PTX, ...) keeps its own image, and
+ * its variables stay out of reach.
+ */
+static void with_copy_kernel(struct vgpu_module *mod, const void *ptx, size_t len,
+			     void **image, size_t *size)
+{
+	struct vgpu_compile_meta *meta = NULL;
+	size_t n = len + sizeof(rt_ptx);
+	void *img2 = NULL;
+	size_t size2 = 0;
+	char *src = malloc(n);
+
+	if (!src)
+		return;
+	memcpy(src, ptx, len);
+	memcpy(src + len, rt_ptx, sizeof(rt_ptx));
+	if (!vgpu_compile_ptx_meta(src, n - 1, 0, &img2, &size2, &meta, NULL, 0)) {
+		free(*image);
+		vgpu_compile_meta_free(mod->meta);
+		*image = img2;
+		*size = size2;
+		mod->meta = meta;
+		for (uint32_t i = 0; i < meta->num_kernels; i++) {
+			if (strcmp(meta->kernels[i].name, RT_PREFIX "copy") == 0)
+				mod->copy_entry = (int)i;
+			if (strcmp(meta->kernels[i].name, RT_PREFIX "base") == 0)
+				mod->base_entry = (int)i;
+		}
+	}
+	free(src);
 }
 
 /* Loads PTX or an image; @name names the module in messages. */
@@ -276,6 +531,13 @@ static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
 		return vgpu_set_error(-ENOMEM, "module %s: out of memory", name);
 	snprintf(mod->name, sizeof(mod->name), "%s", name);
 	mod->ctx = ctx;
+	mod->copy_entry = -1;
+	mod->base_entry = -1;
+	{
+		uint64_t vram_size;
+
+		mod->direct = vgpu_local_vram(ctx->dev, &vram_size) && !ctx->kernel_copy;
+	}
 	if (is_image(data, len)) {
 		ret = vgpu_program_create_image(ctx->dev, data, len, &mod->prog);
 		if (ret) {
@@ -294,6 +556,8 @@ static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
 				       strncmp(err, "ptx:", 4) ? err : err + 3);
 			goto err;
 		}
+		if (!mod->direct && mod->meta->num_vars)
+			with_copy_kernel(mod, data, len, &image, &size);
 		ret = vgpu_program_create_image(ctx->dev, image, size, &mod->prog);
 		free(image);
 		if (ret) {
@@ -405,9 +669,11 @@ static const char *list_names(const struct vgpu_module *mod, bool vars, char *bu
 		const char *name = vars ? mod->meta->vars[i].name :
 				   vgpu_program_entry(mod->prog, i)->name;
 
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", name);
+		if (!is_internal(name))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 name);
 	}
-	if (!n)
+	if (!used)
 		snprintf(buf, len, "none");
 	return buf;
 }
@@ -418,7 +684,8 @@ int vgpu_module_get_function(struct vgpu_module *mod, const char *name,
 	char names[256];
 	uint32_t index;
 
-	if (!name || vgpu_program_find_entry(mod->prog, name, &index))
+	if (!name || vgpu_program_find_entry(mod->prog, name, &index) ||
+	    is_internal(vgpu_program_entry(mod->prog, index)->name))
 		return vgpu_set_error(-ENOENT, "no kernel '%s' in module %s (kernels: %s)",
 				      name ? name : "(null)", mod->name,
 				      list_names(mod, false, names, sizeof(names)));
@@ -427,54 +694,43 @@ int vgpu_module_get_function(struct vgpu_module *mod, const char *name,
 }
 
 static int find_global(struct vgpu_module *mod, const char *name,
-		       const struct vgpu_compile_var **var, uint64_t *data)
+		       const struct vgpu_compile_var **var)
 {
 	char names[256];
-	uint32_t size;
 
 	if (!mod->meta)
 		return vgpu_set_error(-ENODATA, "module %s was loaded from a program image, which "
 				      "does not name its variables: load it from PTX to reach "
 				      "'%s'", mod->name, name ? name : "(null)");
-	for (uint32_t i = 0; name && i < mod->meta->num_vars; i++) {
-		if (strcmp(mod->meta->vars[i].name, name))
-			continue;
-		if (vgpu_local_program_data(mod->prog, data, &size))
-			return vgpu_set_error(-EOPNOTSUPP, "variable '%s' of module %s: the render "
-					      "node does not let userspace reach a program's data "
-					      "yet (the local device does)", name, mod->name);
-		*var = &mod->meta->vars[i];
-		return 0;
-	}
-	return vgpu_set_error(-ENOENT, "no variable '%s' in module %s (variables: %s)",
-			      name ? name : "(null)", mod->name,
-			      list_names(mod, true, names, sizeof(names)));
+	*var = var_named(mod, name);
+	if (!*var)
+		return vgpu_set_error(-ENOENT, "no variable '%s' in module %s (variables: %s)",
+				      name ? name : "(null)", mod->name,
+				      list_names(mod, true, names, sizeof(names)));
+	return module_data(mod);
 }
 
 int vgpu_module_get_global(struct vgpu_module *mod, const char *name, vgpu_deviceptr *dptr,
 			   size_t *bytes)
 {
 	const struct vgpu_compile_var *v;
-	uint64_t data;
-	int ret = find_global(mod, name, &v, &data);
+	int ret = find_global(mod, name, &v);
 
 	if (ret)
 		return ret;
 	if (dptr)
-		*dptr = data + v->offset;
+		*dptr = mod->data_addr + v->offset;
 	if (bytes)
 		*bytes = v->size;
 	return 0;
 }
 
-/* The host view of @bytes at @offset of variable @name. */
-static int symbol_view(struct vgpu_module *mod, const char *name, size_t bytes, size_t offset,
-		       const char *what, uint8_t **out)
+/* The span of @bytes at @offset of variable @name. */
+static int symbol_span(struct vgpu_module *mod, const char *name, size_t bytes, size_t offset,
+		       const char *what, struct span *sp)
 {
 	const struct vgpu_compile_var *v;
-	uint64_t data, vram_size;
-	uint8_t *vram;
-	int ret = find_global(mod, name, &v, &data);
+	int ret = find_global(mod, name, &v);
 
 	if (ret)
 		return ret;
@@ -482,31 +738,26 @@ static int symbol_view(struct vgpu_module *mod, const char *name, size_t bytes, 
 		return vgpu_set_error(-EFAULT, "%s of %zu bytes at offset %zu of variable '%s' "
 				      "of module %s runs past its end (%u bytes)", what, bytes,
 				      offset, name, mod->name, v->size);
-	vram = vgpu_local_vram(mod->ctx->dev, &vram_size);
-	*out = vram + data + v->offset + offset;
+	var_span(mod, mod->data_addr + v->offset + offset, sp);
 	return 0;
 }
 
 int vgpu_memcpy_to_symbol(struct vgpu_module *mod, const char *name, const void *src,
 			  size_t bytes, size_t offset)
 {
-	uint8_t *p = NULL;
-	int ret = symbol_view(mod, name, bytes, offset, "copy to the device", &p);
+	struct span sp;
+	int ret = symbol_span(mod, name, bytes, offset, "copy to the device", &sp);
 
-	if (!ret)
-		memcpy(p, src, bytes);
-	return ret;
+	return ret ? ret : span_write(&sp, src, bytes);
 }
 
 int vgpu_memcpy_from_symbol(struct vgpu_module *mod, const char *name, void *dst,
 			    size_t bytes, size_t offset)
 {
-	uint8_t *p = NULL;
-	int ret = symbol_view(mod, name, bytes, offset, "copy from the device", &p);
+	struct span sp;
+	int ret = symbol_span(mod, name, bytes, offset, "copy from the device", &sp);
 
-	if (!ret)
-		memcpy(dst, p, bytes);
-	return ret;
+	return ret ? ret : span_read(&sp, dst, bytes);
 }
 
 /* ------------------------------------------------------------------ */

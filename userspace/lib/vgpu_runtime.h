@@ -88,9 +88,11 @@ int vgpu_module_get_function(struct vgpu_module *mod, const char *name,
  * A module variable (__device__: .global, __constant__: .const) by its PTX
  * name: its device address and size (either pointer may be NULL). Copy to
  * and from it with vgpu_memcpy_*() at that address, or by name below.
- * -ENOENT names the module's variables. Works on the local device; on the
- * render node, which does not yet let userspace reach a program's data,
- * -EOPNOTSUPP.
+ * -ENOENT names the module's variables. On the local device the copies
+ * read and write the program's data in place; on the render node, which
+ * does not map a program's data for userspace, through a copy kernel the
+ * runtime adds to the module (a launch of its own per copy:
+ * Documentation/runtime.rst).
  */
 int vgpu_module_get_global(struct vgpu_module *mod, const char *name, vgpu_deviceptr *dptr,
 			   size_t *bytes);

@@ -17,6 +17,7 @@
 #include "compiler/vgpu_compile.h"
 #include "tap.h"
 #include "vgpu_runtime.h"
+#include "vgpu_runtime_int.h"
 
 #define PTX_PATH	"userspace/tests/ptx/runtime.ptx"
 
@@ -36,7 +37,12 @@ struct fixture {
 	size_t ptx_len;
 };
 
-static int setup(struct fixture *f)
+/*
+ * The fixture: the local device, a context, runtime.ptx. With @kernel_copy
+ * the module's variables are reached as on the render node, through the
+ * runtime's copy kernel (vgpu_runtime_int.h).
+ */
+static int setup_mode(struct fixture *f, bool kernel_copy)
 {
 	memset(f, 0, sizeof(*f));
 	f->ptx = read_src(PTX_PATH, &f->ptx_len);
@@ -44,9 +50,15 @@ static int setup(struct fixture *f)
 	CHECK(vgpu_device_open_local_preset(NULL, 64ull << 20, &f->dev) == 0, "open: %s",
 	      vgpu_last_error());
 	CHECK(vgpu_ctx_create(f->dev, &f->ctx) == 0, "ctx: %s", vgpu_last_error());
+	vgpu_ctx_set_kernel_copy(f->ctx, kernel_copy);
 	CHECK(vgpu_module_load_data(f->ctx, f->ptx, 0, &f->mod) == 0, "module: %s",
 	      vgpu_last_error());
 	return 0;
+}
+
+static int setup(struct fixture *f)
+{
+	return setup_mode(f, false);
 }
 
 static void teardown(struct fixture *f)
@@ -98,7 +110,7 @@ static float poly_ref(const float coef[8], const struct affine *a, float x)
 }
 
 /* The struct by value and the __constant__ table, set by name and by address. */
-static int test_poly(void)
+static int test_poly(bool kernel_copy)
 {
 	enum { N = 1000 };
 	static float x[N], out[N];
@@ -110,7 +122,7 @@ static int test_poly(void)
 	size_t bytes = 0, off = 0, size = 0;
 	int value = 0, r = -1;
 
-	if (setup(&f))
+	if (setup_mode(&f, kernel_copy))
 		goto out;
 	for (int i = 0; i < N; i++)
 		x[i] = (float)(i % 37) / 17.0f - 1.0f;
@@ -304,7 +316,7 @@ out:
 }
 
 /* __device__ variables: an array zeroed at load, a counter initialised to 7. */
-static int test_device_globals(void)
+static int test_device_globals(bool kernel_copy)
 {
 	enum { N = 2000 };
 	static uint32_t in[N];
@@ -313,9 +325,9 @@ static int test_device_globals(void)
 	struct vgpu_function *fn;
 	vgpu_deviceptr din;
 	struct fixture f;
-	int r = -1;
+	int r = -1, ret;
 
-	if (setup(&f))
+	if (setup_mode(&f, kernel_copy))
 		goto out;
 	for (int i = 0; i < N; i++) {
 		in[i] = (uint32_t)i * 2654435761u;
@@ -338,6 +350,41 @@ static int test_device_globals(void)
 		MCHECK(counts[b] == want[b], "counts[%d] = %u, want %u", b, counts[b], want[b]);
 	MCHECK(vgpu_memcpy_from_symbol(f.mod, "calls", &calls, 4, 0) == 0 && calls == 9,
 	       "calls %d after two launches", calls);
+	/* by address: device to device, memset, and past the end */
+	{
+		vgpu_deviceptr dcounts, dcalls;
+		uint32_t back[16];
+
+		MCHECK(vgpu_module_get_global(f.mod, "counts", &dcounts, NULL) == 0 &&
+		       vgpu_module_get_global(f.mod, "calls", &dcalls, NULL) == 0, "%s",
+		       vgpu_last_error());
+		MCHECK(vgpu_memcpy_dtod(f.ctx, din, dcounts, sizeof(counts)) == 0, "%s",
+		       vgpu_last_error());
+		MCHECK(vgpu_memcpy_dtoh(f.ctx, back, din, sizeof(back)) == 0 &&
+		       memcmp(back, counts, sizeof(back)) == 0, "dtod from a variable");
+		MCHECK(vgpu_memset_d32(f.ctx, dcounts + 8, 0xabcdu, 2) == 0, "%s",
+		       vgpu_last_error());
+		MCHECK(vgpu_memcpy_dtod(f.ctx, dcalls, din + 12, 4) == 0, "%s", vgpu_last_error());
+		MCHECK(vgpu_memcpy_dtoh(f.ctx, back, dcounts, sizeof(back)) == 0 &&
+		       back[1] == counts[1] && back[2] == 0xabcd && back[3] == 0xabcd &&
+		       back[4] == counts[4], "memset of a variable");
+		MCHECK(vgpu_memcpy_from_symbol(f.mod, "calls", &calls, 4, 0) == 0 &&
+		       (uint32_t)calls == counts[3], "dtod into a variable: %d", calls);
+		ret = vgpu_memcpy_dtoh(f.ctx, back, dcounts + 4, sizeof(back));
+		MCHECK(ret == -EFAULT && SAYS("past the end of variable 'counts' (64 bytes)"),
+		       "past a variable: %d", ret);
+	}
+	if (kernel_copy) {
+		struct vgpu_function *own;
+
+		ret = vgpu_module_get_function(f.mod, "__vgpu_rt_copy", &own);
+		MCHECK(ret == -ENOENT && SAYS("(kernels: _Z4poly6AffinePKfPf, _Z4mix8PKhPhhsci, "
+					      "_Z7histo16PKji, _Z4pokePii)"),
+		       "the runtime's own kernel is hidden");
+		ret = vgpu_module_get_global(f.mod, "__vgpu_rt_anchor", NULL, NULL);
+		MCHECK(ret == -ENOENT && SAYS("(variables: coef, counts, calls)"),
+		       "the runtime's own variable is hidden");
+	}
 	r = 0;
 out:
 	teardown(&f);
@@ -522,11 +569,17 @@ int main(void)
 {
 	report("open_local_preset: unknown preset named, memory size honoured",
 	       test_open_preset());
-	report("poly: struct by value, __constant__ table by name and by address", test_poly());
+	report("poly: struct by value, __constant__ table by name and by address",
+	       test_poly(false));
+	report("poly: the same through the runtime's copy kernel (the render node's path)",
+	       test_poly(true));
 	report("mix8: 8- and 16-bit parameters", test_mix8());
 	report("params_by_hand: vgpu_params_u8/u16/bytes at the PTX offsets",
 	       test_params_by_hand());
-	report("device_globals: __device__ array and initialised counter", test_device_globals());
+	report("device_globals: __device__ array and initialised counter",
+	       test_device_globals(false));
+	report("device_globals: the same through the runtime's copy kernel",
+	       test_device_globals(true));
 	report("errors: unknown names, wrong counts and sizes, copies out of bounds",
 	       test_errors());
 	report("fault: kernel, block, instruction and address in the message", test_fault());
