@@ -328,7 +328,7 @@ static const struct vgpu_compile_var *var_named(const struct vgpu_module *mod, c
 	return NULL;
 }
 
-/* The span of @bytes at @dptr of @v, a variable of @mod whose data is known. */
+/* The span at @dptr, in a variable of @mod (whose data segment is known). */
 static void var_span(struct vgpu_module *mod, uint64_t dptr, struct span *sp)
 {
 	uint64_t vram_size;
