@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compiler/vgpu_compile.h"
+#include "compiler/vgpu_compile_meta.h"
 #include "tap.h"
 #include "vgpu_runtime.h"
 #include "vgpu_runtime_int.h"
@@ -565,8 +566,73 @@ out:
 	return r;
 }
 
+/* The compiler's metadata for declarations nvcc does not emit in runtime.ptx. */
+static int test_compile_meta(void)
+{
+	static const char ptx[] =
+		".version 7.0\n.target sm_75\n.address_size 64\n"
+		".const .align 4 .u32 lut[4] = { 1, 2, 3, 4 };\n"
+		".shared .align 4 .b8 tile[256];\n"
+		".global .align 16 .b8 blob[40];\n"
+		".visible .entry k(.param .u8 a, .param .align 16 .b8 v[32], .param .u16 b,\n"
+		"\t.param .u32 c[3], .param .f64 d)\n{\n\tret;\n}\n"
+		".visible .entry none()\n{\n\tret;\n}\n";
+	static const struct { const char *name; uint32_t offset, size, align; } want[] = {
+		{ "a", 0, 1, 1 }, { "v", 16, 32, 16 }, { "b", 48, 2, 2 }, { "c", 52, 12, 4 },
+		{ "d", 64, 8, 8 },
+	};
+	struct vgpu_compile_meta *meta = NULL;
+	const struct vgpu_compile_kernel *k;
+	void *image = NULL;
+	size_t size = 0;
+	char err[128];
+	int r = -1;
+
+	MCHECK(vgpu_compile_ptx_meta(ptx, sizeof(ptx) - 1, 0, &image, &size, &meta, err,
+				     sizeof(err)) == 0, "%s", err);
+	MCHECK(meta->num_kernels == 2 && meta->kernels[1].num_params == 0 &&
+	       strcmp(meta->kernels[1].name, "none") == 0, "kernels");
+	k = &meta->kernels[0];
+	MCHECK(strcmp(k->name, "k") == 0 && k->num_params == 5 && k->param_size == 72,
+	       "k: %u params, %u bytes", k->num_params, k->param_size);
+	for (uint32_t i = 0; i < 5; i++)
+		MCHECK(strcmp(k->params[i].name, want[i].name) == 0 &&
+		       k->params[i].offset == want[i].offset &&
+		       k->params[i].size == want[i].size && k->params[i].align == want[i].align,
+		       "param %u: %s at %u, %u bytes, align %u", i, k->params[i].name,
+		       k->params[i].offset, k->params[i].size, k->params[i].align);
+	MCHECK(meta->num_vars == 2, "%u variables (shared ones are not the data's)",
+	       meta->num_vars);
+	MCHECK(strcmp(meta->vars[0].name, "lut") == 0 &&
+	       meta->vars[0].space == VGPU_COMPILE_VAR_CONST && meta->vars[0].offset == 0 &&
+	       meta->vars[0].size == 16, "lut");
+	MCHECK(strcmp(meta->vars[1].name, "blob") == 0 &&
+	       meta->vars[1].space == VGPU_COMPILE_VAR_GLOBAL && meta->vars[1].offset == 16 &&
+	       meta->vars[1].size == 40 && meta->data_size == 56, "blob at %u, data %u",
+	       meta->vars[1].offset, meta->data_size);
+	{
+		/* the same image as without metadata */
+		void *plain = NULL;
+		size_t plain_size = 0;
+		bool same;
+
+		MCHECK(vgpu_compile_ptx(ptx, sizeof(ptx) - 1, &plain, &plain_size, NULL, 0) == 0,
+		       "plain compile");
+		same = plain_size == size && memcmp(plain, image, size) == 0;
+		free(plain);
+		MCHECK(same, "the image does not depend on the metadata");
+	}
+	r = 0;
+out:
+	vgpu_compile_meta_free(meta);
+	free(image);
+	return r;
+}
+
 int main(void)
 {
+	report("compile_meta: parameter lists and the data segment's variables",
+	       test_compile_meta());
 	report("open_local_preset: unknown preset named, memory size honoured",
 	       test_open_preset());
 	report("poly: struct by value, __constant__ table by name and by address",
