@@ -10,6 +10,8 @@
 #   make htmldocs   Documentation/ as HTML in build/htmldocs (Sphinx)
 #   make dkms       vgpu.ko through DKMS for the running kernel (a host; root)
 #   make host-install  vgpud, vgpu, vgpud's systemd unit and the udev rule
+#   make install    libvgpu for applications: libvgpu.so.0, libvgpu.a, the
+#                   headers and vgpu.pc (PREFIX, DESTDIR; Documentation/runtime.rst)
 #
 # The test kernel is built once by tools/build-kernel and cached outside the
 # tree (~/.cache/vgpu, or $VGPU_CACHE).
