@@ -37,9 +37,10 @@ i=0
 while [ $i -lt "$rounds" ]; do
 	s=$((seed + i))
 	echo "# vgpu_fuzz round $((i + 1)) of $rounds, seed $s"
-	vgpu_fuzz --seed "$s" --calls $((calls / rounds)) --hang-limit "$hang" > /tmp/vgpu_fuzz.out 2>&1
-	rf=$?
-	cat /tmp/vgpu_fuzz.out
+	# Streamed as it runs (its progress lines show where a slow round is).
+	{ vgpu_fuzz --seed "$s" --calls $((calls / rounds)) --hang-limit "$hang" 2>&1
+	  echo $? > /tmp/vgpu_fuzz.rc; } | tee /tmp/vgpu_fuzz.out
+	rf=$(cat /tmp/vgpu_fuzz.rc)
 	pass=$((pass + $(grep -c '^ok - ' /tmp/vgpu_fuzz.out)))
 	fail=$((fail + $(grep -c '^not ok - ' /tmp/vgpu_fuzz.out)))
 	if [ "$rf" != 0 ] && ! grep -q '^not ok - ' /tmp/vgpu_fuzz.out; then
