@@ -140,7 +140,9 @@ struct local_cp_layout {
  * does before the scheduler takes over - the launch validated and its
  * descriptor, naming job @job, laid out by the driver's code in a new
  * buffer of the file - but nothing entered into the KCB: the caller
- * begins the job on the model and dispatches its blocks itself.
+ * begins the job on the model and dispatches its blocks itself. Unlike a
+ * SUBMIT, a launch without a buffer list gets no range at all here: the
+ * model's tests name every range they mean the job to have.
  */
 int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 		      const uint32_t *bo_handles, const void *params, uint32_t job,

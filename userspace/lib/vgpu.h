@@ -362,6 +362,8 @@ struct vgpu_local_layout {
  * descriptor, naming job @job, laid out as vgpu_submit() would, in a new
  * buffer of the device's file, but not scheduled: the caller begins the
  * job on the model (vgpu_local_sim()) and dispatches its blocks itself.
+ * A launch without buffers (num_bos 0) gets no range here, not the
+ * file's buffers as vgpu_submit() gives it.
  */
 int vgpu_local_job_desc(struct vgpu_device *dev, const struct vgpu_program *prog,
 			const struct vgpu_launch *launch, uint32_t job,

@@ -1111,6 +1111,31 @@ static void check_deps(void)
 	submit_expect("in_pad set -> EINVAL", &l, EINVAL);
 
 	/*
+	 * A caller built with older headers passes the structure without the
+	 * in-syncobj fields: the kernel zero-fills them, so whatever lies
+	 * beyond in its memory is not read, and the launch waits for nothing.
+	 */
+	{
+		unsigned long old_req = DRM_IOC(DRM_IOC_READ | DRM_IOC_WRITE, DRM_IOCTL_BASE,
+					       DRM_COMMAND_BASE + DRM_VGPU_SUBMIT,
+					       offsetof(struct drm_vgpu_submit, in_syncobjs));
+
+		launch_init(&l, prog, bo);
+		l.s.in_syncobjs = 8;
+		l.s.num_in_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS + 1;
+		l.s.in_pad = 7;
+		l.s.out_syncobj = sa;
+		done = !vioctl(old_req, &l.s) && l.s.job_id && wait_job(sa, l.s.job_id, &ja);
+		result(done && ja.error == 0 && ja.tbs_done == 1,
+		       "SUBMIT with the shorter structure of older headers runs (%d)", ja.error);
+		drmSyncobjDestroy(fd, sa);
+		if (drmSyncobjCreate(fd, 0, &sa)) {
+			result(false, "drmSyncobjCreate");
+			goto out;
+		}
+	}
+
+	/*
 	 * A -> B -> C: B, submitted while A runs, waits queued and starts at
 	 * the cycle A ended; C at the cycle B ended.
 	 */
