@@ -159,7 +159,7 @@ $(B)/guest/vgpud: $(call objs,guest,$(DAEMON_SRCS)) $(B)/guest/libvgpu_sim.a
 	$(call link,guest)
 $(B)/guest/vgpu: $(call objs,guest,$(TOOL_SRCS)) $(call LIBS,guest)
 	$(call link,guest)
-$(B)/guest/ioctl_test: $(call objs,guest,userspace/tests/ioctl_test.c)
+$(B)/guest/ioctl_test: $(call objs,guest,userspace/tests/ioctl_test.c) $(call LIBS,guest)
 	$(call link,guest)
 $(B)/guest/%: $(B)/guest/obj/userspace/tests/guest/%.o $(call LIBS,guest)
 	$(call link,guest)

@@ -173,6 +173,8 @@ struct drm_vgpu_program_destroy {
 #define DRM_VGPU_MAX_PARAM_BYTES	4096
 /** Largest number of buffer objects one launch may name. */
 #define DRM_VGPU_MAX_SUBMIT_BOS		256
+/** Largest number of syncobjs one launch may wait for. */
+#define DRM_VGPU_MAX_IN_SYNCOBJS	64
 
 /* Priority classes of a launch (&drm_vgpu_submit.priority). */
 #define DRM_VGPU_PRIORITY_NORMAL	0
@@ -205,6 +207,11 @@ struct drm_vgpu_program_destroy {
  * @bo_handles: in, user pointer to an array of __u32 GEM handles: the only
  *	memory the kernel may touch. Each buffer stays alive until the job ends.
  * @num_bos: in, entries at @bo_handles, at most %DRM_VGPU_MAX_SUBMIT_BOS.
+ *	0 names no list: the kernel may then touch every buffer object this
+ *	file has a handle for at the moment of the SUBMIT (a snapshot; each
+ *	stays alive until the job ends), and still no other memory: buffers
+ *	of other files fault as before (-EFAULT). At most 65535 buffers
+ *	(-E2BIG beyond).
  * @out_syncobj: in, syncobj handle that receives the job's fence, or 0.
  * @flags: in, %DRM_VGPU_SUBMIT_* flags.
  * @priority: in, %DRM_VGPU_PRIORITY_*.
@@ -220,10 +227,35 @@ struct drm_vgpu_program_destroy {
  *	%DRM_VGPU_NOT_BEFORE_AHEAD cycles after the device's current cycle
  *	(-EINVAL otherwise), so that no launch can move the device clock far.
  * @job_id: out, identifies the job for DRM_IOCTL_VGPU_JOB_INFO.
+ * @in_syncobjs: in, user pointer to an array of __u32 syncobj handles of
+ *	this file: the job's launch dependencies (in-fences). Each handle's
+ *	current fence is taken at the SUBMIT; no thread block of the job is
+ *	dispatched until every one of them has signalled. Meanwhile the job is
+ *	%DRM_VGPU_JOB_QUEUED, holds no SM and keeps no other job - of this file
+ *	or another - from running; its time limit counts from its first
+ *	dispatch as always. When an in-fence signals with an error the job
+ *	fails without running, with -ECANCELED (its own fence is signalled
+ *	with it, so the failure carries down a chain). A fence of another
+ *	file's or process's job - a syncobj or sync_file shared through a file
+ *	descriptor - is as good as one of this file; when that file is closed
+ *	first, its unfinished jobs are cancelled and the dependent job fails
+ *	with -ECANCELED too. The job of an in-fence that runs on this device
+ *	ends at some cycle; the dependent job's blocks may start at that
+ *	same cycle.
+ * @num_in_syncobjs: in, entries at @in_syncobjs, at most
+ *	%DRM_VGPU_MAX_IN_SYNCOBJS (-E2BIG beyond); 0 for none (@in_syncobjs
+ *	is then not read).
+ * @in_pad: must be zero.
  *
  * -ENOSPC when the file already has the device's file_max_jobs jobs queued
  * or running; -E2BIG when the entry needs more local memory per thread than
- * the device allows (%DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD).
+ * the device allows (%DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD). For
+ * @in_syncobjs: -EFAULT when the array is unreadable, -ENOENT for a handle
+ * the file does not have, -EINVAL for a syncobj that holds no fence (never
+ * signalled nor given a job's fence) or a non-zero @in_pad.
+ *
+ * The fields from @in_syncobjs on came later: the DRM core zero-fills what
+ * a caller built with older headers does not pass, which waits for nothing.
  */
 struct drm_vgpu_submit {
 	__u32 program;
@@ -242,10 +274,13 @@ struct drm_vgpu_submit {
 	__u32 timeout_us;
 	__u64 not_before_cycle;
 	__u64 job_id;
+	__u64 in_syncobjs;
+	__u32 num_in_syncobjs;
+	__u32 in_pad;
 };
 
 /* &drm_vgpu_job_info.state */
-#define DRM_VGPU_JOB_QUEUED	0	/* waiting for SMs */
+#define DRM_VGPU_JOB_QUEUED	0	/* waiting for SMs or in-fences */
 #define DRM_VGPU_JOB_RUNNING	1	/* thread blocks dispatched */
 #define DRM_VGPU_JOB_DONE	2	/* finished; @error tells how */
 
@@ -262,7 +297,10 @@ struct drm_vgpu_submit {
  * @error: out, 0 on success, else a negative errno: -EFAULT for a memory
  *	access outside the job's buffers, -EIO when the backend died, -EILSEQ
  *	for an illegal instruction, -ETIMEDOUT when it ran past its time limit
- *	(&drm_vgpu_submit.timeout_us), -ENODEV when the device was removed.
+ *	(&drm_vgpu_submit.timeout_us), -ENODEV when the device was removed,
+ *	-ECANCELED when its file was closed before it ended or one of its
+ *	in-fences (&drm_vgpu_submit.in_syncobjs) signalled with an error (it
+ *	then ran no block: @start_cycle is 0).
  * @start_cycle: out, cycle at which the first thread block was dispatched.
  * @end_cycle: out, cycle at which the last thread block finished.
  * @warp_insts: out, warp instructions executed.

@@ -74,6 +74,34 @@ struct local_job {
 	struct local_bo **bos;
 	u32 num_bos;
 	struct drm_mm_node desc;
+	struct list_head waiters;
+	struct local_dep *deps;
+	u32 num_deps;
+};
+
+/**
+ * struct local_dep - one in-fence of a job: the end of another job (what
+ *	the dma_fence of vgpu.ko's struct vgpu_job_dep stands for).
+ * @link: on the producer's &local_job.waiters while armed (device lock).
+ * @waiter: the job that waits.
+ * @producer: the job whose end it waits for (a KCB reference), until the
+ *	waiter ends.
+ * @armed: on @link, waiting (device lock).
+ */
+struct local_dep {
+	struct list_head link;
+	struct local_job *waiter;
+	struct local_job *producer;
+	bool armed;
+};
+
+/**
+ * struct local_syncobj - a syncobj of a file (drm_syncobj): the job whose
+ *	end is its fence.
+ * @job: that job (a KCB reference), or NULL before one was given.
+ */
+struct local_syncobj {
+	struct local_job *job;
 };
 
 /**
@@ -83,6 +111,7 @@ struct local_job {
  * @bos: handle -> &struct local_bo (the handle's reference).
  * @programs: handle -> &struct vgpu_program (the handle's reference).
  * @jobs: id -> &struct local_job (the job record's reference).
+ * @syncobjs: handle -> &struct local_syncobj.
  * @in_wait: the file's thread is in local_cp_wait() (device lock).
  */
 struct local_file {
@@ -92,6 +121,7 @@ struct local_file {
 	struct xarray bos;
 	struct xarray programs;
 	struct xarray jobs;
+	struct xarray syncobjs;
 	bool in_wait;
 };
 
@@ -476,6 +506,7 @@ int local_cp_open(struct local_cp *cp, struct local_file **out)
 	xa_init_flags(&f->bos, XA_FLAGS_ALLOC1);
 	xa_init_flags(&f->programs, XA_FLAGS_ALLOC1);
 	xa_init(&f->jobs);
+	xa_init_flags(&f->syncobjs, XA_FLAGS_ALLOC1);
 	mutex_lock(&cp->lock);
 	cp->refs++;
 	cp->files++;
@@ -503,6 +534,7 @@ void local_cp_close(struct local_file *f)
 {
 	struct local_cp *cp;
 	struct vgpu_program *prog;
+	struct local_syncobj *so;
 	struct local_job *job;
 	struct local_bo *bo;
 	unsigned long i;
@@ -520,6 +552,12 @@ void local_cp_close(struct local_file *f)
 	xa_for_each(&f->jobs, i, job)
 		vgpu_kcb_put(&job->kcb);
 	xa_destroy(&f->jobs);
+	xa_for_each(&f->syncobjs, i, so) {
+		if (so->job)
+			vgpu_kcb_put(&so->job->kcb);
+		kfree(so);
+	}
+	xa_destroy(&f->syncobjs);
 	xa_for_each(&f->programs, i, prog)
 		vgpu_program_put(prog);
 	xa_destroy(&f->programs);
@@ -684,9 +722,32 @@ int local_cp_program_data(struct local_file *f, uint32_t handle, uint64_t *addr,
 /* ------------------------------------------------------------------ */
 /* jobs */
 
+/*
+ * The job's in-fences: disarmed (device lock held: it is in the KCB only
+ * until job_done()) and the producers let go.
+ */
+static void job_deps_fini(struct local_job *job)
+{
+	for (u32 i = 0; i < job->num_deps; i++) {
+		struct local_dep *d = &job->deps[i];
+
+		if (d->armed) {
+			list_del_init(&d->link);
+			d->armed = false;
+		}
+		if (d->producer)
+			vgpu_kcb_put(&d->producer->kcb);
+		d->producer = NULL;
+	}
+	job->num_deps = 0;
+	kfree(job->deps);
+	job->deps = NULL;
+}
+
 /* What the job holds goes when it ends (vgpu_job_cleanup()); idempotent. */
 static void job_cleanup(struct local_job *job)
 {
+	job_deps_fini(job);
 	for (u32 i = 0; i < job->num_bos; i++)
 		kref_put(&job->bos[i]->ref, bo_release);
 	job->num_bos = 0;
@@ -697,11 +758,21 @@ static void job_cleanup(struct local_job *job)
 	vgpu_vram_free(&job->cp->vram, &job->desc);
 }
 
-/* vgpu_job_done(): device lock held, inside the turn that ended the job. */
+/*
+ * vgpu_job_done(): device lock held, inside the turn that ended the job.
+ * Its end is its fence: the jobs that wait for it count it down now, in
+ * the pass that ended it, as the dma_fence callbacks of vgpu.ko do.
+ */
 static void job_done(struct vgpu_kcb_entry *e)
 {
 	struct local_job *job = container_of(e, struct local_job, kcb);
+	struct local_dep *d, *tmp;
 
+	list_for_each_entry_safe(d, tmp, &job->waiters, link) {
+		list_del_init(&d->link);
+		d->armed = false;
+		vgpu_kcb_dep_signal(&d->waiter->kcb, e->error);
+	}
 	vgpu_clock_job_done(&job->cp->clock, e);
 	job_cleanup(job);
 }
@@ -771,11 +842,124 @@ void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS])
 	mutex_unlock(&cp->lock);
 }
 
+int local_cp_syncobj_create(struct local_file *f, uint32_t *handle)
+{
+	struct local_syncobj *so = kzalloc(sizeof(*so), GFP_KERNEL);
+	u32 id;
+	int ret;
+
+	if (!so)
+		return -ENOMEM;
+	ret = xa_alloc(&f->syncobjs, &id, so, xa_limit_32b, GFP_KERNEL);
+	if (ret) {
+		kfree(so);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	*handle = id;
+	return 0;
+}
+
+int local_cp_syncobj_destroy(struct local_file *f, uint32_t handle)
+{
+	struct local_syncobj *so = xa_erase(&f->syncobjs, handle);
+
+	if (!so)
+		return -ENOENT;
+	if (so->job)
+		vgpu_kcb_put(&so->job->kcb);	/* its waiters hold their own */
+	kfree(so);
+	return 0;
+}
+
+/*
+ * &drm_vgpu_submit.num_bos == 0: every buffer of the file, each referenced
+ * for the job's life (vgpu_job_snapshot_bos()).
+ */
+static int job_snapshot_bos(struct local_file *f, struct local_job *job)
+{
+	struct local_bo *bo;
+	unsigned long i;
+	u32 n = 0;
+
+	xa_for_each(&f->bos, i, bo)
+		n++;
+	if (n > VGPU_LAUNCH_MAX_FILE_BOS) {
+		fprintf(stderr, "libvgpu: local device: no buffer list, and the file has %u buffers, at most %u\n",
+			n, VGPU_LAUNCH_MAX_FILE_BOS);
+		return -E2BIG;
+	}
+	job->bos = kcalloc(n ? n : 1, sizeof(*job->bos), GFP_KERNEL);
+	if (!job->bos)
+		return -ENOMEM;
+	xa_for_each(&f->bos, i, bo) {
+		kref_get(&bo->ref);
+		job->bos[job->num_bos++] = bo;
+	}
+	return 0;
+}
+
+/* The jobs whose syncobjs a launch waits for (vgpu_job_lookup_deps()). */
+static int job_lookup_deps(struct local_file *f, struct local_job *job,
+			   const struct drm_vgpu_submit *args, const uint32_t *handles)
+{
+	if (!args->num_in_syncobjs)
+		return 0;
+	if (!handles) {
+		fprintf(stderr, "libvgpu: local device: %u in-syncobjs but no array\n",
+			args->num_in_syncobjs);
+		return -EFAULT;
+	}
+	job->deps = kcalloc(args->num_in_syncobjs, sizeof(*job->deps), GFP_KERNEL);
+	if (!job->deps)
+		return -ENOMEM;
+	job->num_deps = args->num_in_syncobjs;
+	for (u32 i = 0; i < job->num_deps; i++) {
+		struct local_syncobj *so = xa_load(&f->syncobjs, handles[i]);
+		struct local_dep *d = &job->deps[i];
+
+		INIT_LIST_HEAD(&d->link);
+		d->waiter = job;
+		if (!so) {
+			fprintf(stderr, "libvgpu: local device: unknown in-syncobj handle %u (entry %u of %u)\n",
+				handles[i], i, job->num_deps);
+			return -ENOENT;
+		}
+		if (!so->job) {
+			fprintf(stderr, "libvgpu: local device: in-syncobj %u (entry %u of %u) holds no fence\n",
+				handles[i], i, job->num_deps);
+			return -EINVAL;
+		}
+		vgpu_kcb_get(&so->job->kcb);
+		d->producer = so->job;
+	}
+	return 0;
+}
+
+/*
+ * Wait for the producers that have not ended (vgpu_job_deps_arm()); one that
+ * has counts at once, with its error. Device lock held.
+ */
+static void job_deps_arm(struct local_job *job)
+{
+	for (u32 i = 0; i < job->num_deps; i++) {
+		struct local_dep *d = &job->deps[i];
+
+		if (d->producer->kcb.state == VGPU_KCB_DONE) {
+			vgpu_kcb_dep_signal(&job->kcb, d->producer->kcb.error);
+			continue;
+		}
+		list_add_tail(&d->link, &d->producer->waiters);
+		d->armed = true;
+	}
+}
+
 int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
-		    const uint32_t *bo_handles, const void *params, uint32_t *id)
+		    const uint32_t *bo_handles, const uint32_t *in_syncobjs,
+		    const void *params, uint32_t *id)
 {
 	struct local_cp *cp = f->cp;
 	struct vgpu_sched *s = &cp->sched;
+	struct local_syncobj *out = NULL;
 	struct vgpu_mem_range *r;
 	struct vgpu_program *prog;
 	struct local_job *job;
@@ -783,6 +967,11 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	u32 num_tbs;
 	int ret;
 
+	if (args->num_in_syncobjs > DRM_VGPU_MAX_IN_SYNCOBJS) {
+		fprintf(stderr, "libvgpu: local device: %u in-syncobjs, at most %u\n",
+			args->num_in_syncobjs, DRM_VGPU_MAX_IN_SYNCOBJS);
+		return -E2BIG;
+	}
 	ret = submit_check(f, args, &prog, &res, &num_tbs);
 	if (ret)
 		return ret;
@@ -790,13 +979,20 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	if (!job)
 		return -ENOMEM;
 	vgpu_kcb_entry_init(&job->kcb, &local_job_ops);
+	INIT_LIST_HEAD(&job->waiters);
 	job->cp = cp;
 	kref_get(&prog->ref);
 	job->prog = prog;
-	job->bos = kcalloc(args->num_bos ? args->num_bos : 1, sizeof(*job->bos), GFP_KERNEL);
-	if (!job->bos) {
-		ret = -ENOMEM;
-		goto err;
+	if (!args->num_bos) {
+		ret = job_snapshot_bos(f, job);
+		if (ret)
+			goto err;
+	} else {
+		job->bos = kcalloc(args->num_bos, sizeof(*job->bos), GFP_KERNEL);
+		if (!job->bos) {
+			ret = -ENOMEM;
+			goto err;
+		}
 	}
 	for (u32 i = 0; i < args->num_bos; i++) {
 		struct local_bo *bo = xa_load(&f->bos, bo_handles[i]);
@@ -810,6 +1006,18 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		kref_get(&bo->ref);
 		job->bos[job->num_bos++] = bo;
 	}
+	ret = job_lookup_deps(f, job, args, in_syncobjs);
+	if (ret)
+		goto err;
+	if (args->out_syncobj) {
+		out = xa_load(&f->syncobjs, args->out_syncobj);
+		if (!out) {
+			fprintf(stderr, "libvgpu: local device: unknown syncobj %u\n",
+				args->out_syncobj);
+			ret = -ENOENT;
+			goto err;
+		}
+	}
 	ret = vgpu_vram_alloc(&cp->vram, &job->desc,
 			      vgpu_job_desc_size(job->num_bos, prog, args->params_size), 64,
 			      vgpu_clock_arena(&f->clock));
@@ -818,6 +1026,7 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		goto err;
 	}
 	vgpu_launch_kcb_init(&job->kcb, args, prog, &res, num_tbs);
+	vgpu_kcb_deps_init(&job->kcb, job->num_deps);
 	job->kcb.owner = f;
 	job->kcb.pid = getpid();
 
@@ -858,6 +1067,15 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	}
 	job->kcb.desc_addr = job->desc.start;
 	note_limit(cp, &res, num_tbs);
+	job_deps_arm(job);
+	vgpu_kcb_deps_arm(&job->kcb);
+	if (out) {
+		/* drm_syncobj_replace_fence() */
+		if (out->job)
+			vgpu_kcb_put(&out->job->kcb);
+		out->job = job;
+		vgpu_kcb_get(&job->kcb);
+	}
 	s->emitted = 0;
 	vgpu_clock_job_added(&cp->clock, &f->clock, &job->kcb);
 	vgpu_sched_run(s);

@@ -80,11 +80,26 @@ int local_cp_program_data(struct local_file *f, uint32_t handle, uint64_t *addr,
 			  uint32_t *size);
 /*
  * DRM_IOCTL_VGPU_SUBMIT: @args as the ioctl takes it, with its buffer
- * handles and parameters at @bo_handles and @params (its pointer fields
- * are not read); the job id out.
+ * handles, in-syncobj handles and parameters at @bo_handles, @in_syncobjs
+ * and @params (its pointer fields are not read); the job id out. With
+ * &drm_vgpu_submit.num_bos 0 the job may touch every buffer of the file;
+ * &drm_vgpu_submit.out_syncobj, a syncobj of local_cp_syncobj_create(),
+ * takes the job's end as its fence; the job's blocks start only once the
+ * jobs of its in-syncobjs have ended, at the cycle the last one ended, and
+ * it fails with -ECANCELED without running when one of them failed - the
+ * semantics and checks of vgpu.ko (uapi vgpu_drm.h).
  */
 int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
-		    const uint32_t *bo_handles, const void *params, uint32_t *job);
+		    const uint32_t *bo_handles, const uint32_t *in_syncobjs,
+		    const void *params, uint32_t *job);
+/*
+ * DRM_IOCTL_SYNCOBJ_CREATE and _DESTROY on the file: a syncobj's fence is
+ * the end of the last job submitted with it as its out-syncobj. A job that
+ * waits for it keeps what it needs; destroying the handle does not release
+ * the wait. -ENOENT for an unknown handle.
+ */
+int local_cp_syncobj_create(struct local_file *f, uint32_t *handle);
+int local_cp_syncobj_destroy(struct local_file *f, uint32_t handle);
 /*
  * DRM_IOCTL_VGPU_WAIT: until job @job has ended, the waiting threads take
  * turns at running the model while the clock lets time run. -ETIME when
@@ -125,7 +140,9 @@ struct local_cp_layout {
  * does before the scheduler takes over - the launch validated and its
  * descriptor, naming job @job, laid out by the driver's code in a new
  * buffer of the file - but nothing entered into the KCB: the caller
- * begins the job on the model and dispatches its blocks itself.
+ * begins the job on the model and dispatches its blocks itself. Unlike a
+ * SUBMIT, a launch without a buffer list gets no range at all here: the
+ * model's tests name every range they mean the job to have.
  */
 int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 		      const uint32_t *bo_handles, const void *params, uint32_t job,

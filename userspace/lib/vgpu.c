@@ -385,6 +385,8 @@ static int submit_args(struct vgpu_device *dev, const struct vgpu_program *prog,
 		return -E2BIG;
 	if (launch->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
 		return -E2BIG;
+	if (launch->num_wait_syncobjs > DRM_VGPU_MAX_IN_SYNCOBJS)
+		return -E2BIG;
 	for (unsigned int i = 0; i < launch->num_bos; i++) {
 		if (launch->bos[i]->dev != dev)
 			return -ENOENT;	/* another device's buffer */
@@ -411,6 +413,8 @@ static int submit_args(struct vgpu_device *dev, const struct vgpu_program *prog,
 		s->flags |= DRM_VGPU_SUBMIT_NOT_BEFORE;
 		s->not_before_cycle = launch->not_before_cycle;
 	}
+	s->in_syncobjs = (uintptr_t)launch->wait_syncobjs;
+	s->num_in_syncobjs = launch->num_wait_syncobjs;
 	return 0;
 }
 
@@ -425,16 +429,23 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	ret = submit_args(dev, prog, launch, &s, handles);
 	if (ret)
 		return ret;
-	if (!dev->local && drmSyncobjCreate(dev->fd, 0, &syncobj))
-		return -errno;
-	s.out_syncobj = syncobj;
 	if (dev->local) {
+		struct local_file *f = vgpu_local_file(dev->local);
 		uint32_t id = 0;
 
-		ret = local_cp_submit(vgpu_local_file(dev->local), &s, handles,
+		ret = local_cp_syncobj_create(f, &syncobj);
+		if (ret)
+			return ret;
+		s.out_syncobj = syncobj;
+		ret = local_cp_submit(f, &s, handles, launch->wait_syncobjs,
 				      launch->params ? launch->params->bytes : NULL, &id);
+		if (ret)
+			local_cp_syncobj_destroy(f, syncobj);
 		s.job_id = id;
 	} else {
+		if (drmSyncobjCreate(dev->fd, 0, &syncobj))
+			return -errno;
+		s.out_syncobj = syncobj;
 		ret = vgpu_ioctl(dev, DRM_IOCTL_VGPU_SUBMIT, &s);
 		if (ret)
 			drmSyncobjDestroy(dev->fd, syncobj);
@@ -445,6 +456,16 @@ int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 	job->id = s.job_id;
 	job->syncobj = syncobj;
 	return 0;
+}
+
+void vgpu_syncobj_destroy(struct vgpu_device *dev, uint32_t syncobj)
+{
+	if (!syncobj)
+		return;
+	if (dev->local)
+		local_cp_syncobj_destroy(vgpu_local_file(dev->local), syncobj);
+	else
+		drmSyncobjDestroy(dev->fd, syncobj);
 }
 
 int vgpu_local_job_desc(struct vgpu_device *dev, const struct vgpu_program *prog,
@@ -518,8 +539,8 @@ int vgpu_job_wait(struct vgpu_job *job, int64_t timeout_ns,
 		ret = vgpu_ioctl(job->dev, DRM_IOCTL_VGPU_JOB_INFO, &info);
 		if (ret)
 			return ret;
-		drmSyncobjDestroy(job->dev->fd, job->syncobj);
 	}
+	vgpu_syncobj_destroy(job->dev, job->syncobj);
 	job->syncobj = 0;
 	res->error = info.error;
 	res->start_cycle = info.start_cycle;

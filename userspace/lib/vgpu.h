@@ -125,13 +125,24 @@ void vgpu_params_bytes(struct vgpu_params *p, const void *v, uint32_t size, uint
  * @dynamic_shared: bytes of extern __shared__ memory per block.
  * @params: the parameter block.
  * @bos: buffers the kernel may access.
- * @num_bos: entries in @bos.
+ * @num_bos: entries in @bos; 0 lets the kernel access every buffer of the
+ *	device (of this vgpu_device's file) that exists when it is submitted,
+ *	and still no other file's (uapi &drm_vgpu_submit.num_bos).
  * @priority: DRM_VGPU_PRIORITY_*.
  * @latency_budget_us: preemption budget of a high-priority launch.
  * @timeout_us: the job's time limit in simulated microseconds (0: the
  *	device's; uapi &drm_vgpu_submit.timeout_us).
  * @not_before: honour @not_before_cycle.
  * @not_before_cycle: simulated cycle before which the launch does not start.
+ * @wait_syncobjs: syncobjs whose fences must signal before any block of
+ *	the launch starts: &vgpu_job.syncobj of earlier jobs of this device
+ *	(uapi &drm_vgpu_submit.in_syncobjs). The launch starts at the cycle
+ *	the last of those jobs ends, on the render node and the local device
+ *	alike; when one of them failed it fails with -ECANCELED without
+ *	running. Each syncobj must still exist at vgpu_submit(); it need not
+ *	afterwards.
+ * @num_wait_syncobjs: entries in @wait_syncobjs, at most
+ *	%DRM_VGPU_MAX_IN_SYNCOBJS.
  */
 struct vgpu_launch {
 	uint32_t entry;
@@ -146,13 +157,21 @@ struct vgpu_launch {
 	uint32_t timeout_us;
 	bool not_before;
 	uint64_t not_before_cycle;
+	const uint32_t *wait_syncobjs;
+	unsigned int num_wait_syncobjs;
 };
 
 /**
  * struct vgpu_job - a submitted launch.
  * @dev: the device.
  * @id: job id.
- * @syncobj: syncobj signalled when the job ends.
+ * @syncobj: syncobj signalled when the job ends (with the job's error when
+ *	it failed): what a later launch waits for (&vgpu_launch.wait_syncobjs).
+ *	vgpu_submit() creates it and vgpu_job_wait() destroys it, so submit
+ *	the launches that wait for a job before waiting for it; a launch that
+ *	has been submitted keeps what it waits for. To keep the syncobj past
+ *	vgpu_job_wait(), copy it and set @syncobj to 0 before the wait: the
+ *	wait then leaves it alone, and vgpu_syncobj_destroy() releases it.
  */
 struct vgpu_job {
 	struct vgpu_device *dev;
@@ -191,6 +210,8 @@ struct vgpu_job_result {
 
 int vgpu_submit(struct vgpu_device *dev, const struct vgpu_program *prog,
 		const struct vgpu_launch *launch, struct vgpu_job *job);
+/* Destroys a syncobj taken from a &vgpu_job.syncobj (0: nothing). */
+void vgpu_syncobj_destroy(struct vgpu_device *dev, uint32_t syncobj);
 /*
  * Waits until the job ends (@timeout_ns relative, < 0 for no limit), then
  * reports it and releases the job. Returns -ETIME on timeout (the job is
@@ -341,6 +362,8 @@ struct vgpu_local_layout {
  * descriptor, naming job @job, laid out as vgpu_submit() would, in a new
  * buffer of the device's file, but not scheduled: the caller begins the
  * job on the model (vgpu_local_sim()) and dispatches its blocks itself.
+ * A launch without buffers (num_bos 0) gets no range here, not the
+ * file's buffers as vgpu_submit() gives it.
  */
 int vgpu_local_job_desc(struct vgpu_device *dev, const struct vgpu_program *prog,
 			const struct vgpu_launch *launch, uint32_t job,

@@ -20,8 +20,8 @@
  * exits non-zero on any failure. The errno conventions are those of
  * uapi/drm/vgpu_drm.h.
  *
- * Build: cc -std=c11 -Wall -Wextra -Werror -I uapi $(pkg-config --cflags
- *	--libs libdrm) userspace/tests/ioctl_test.c
+ * Launch dependencies and launches without a buffer list use kernels
+ * compiled from PTX by libvgpu's compiler, so the Makefile links it in.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -50,6 +50,9 @@
 #include <drm/vgpu_backend.h>
 #include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
+
+#include "compiler/vgpu_compile.h"
+#include "spin_ptx.h"
 
 /* VGPU_OP_EXIT (userspace/include/vgpu/isa.h): every lane finishes. */
 #define ISA_EXIT	UINT64_C(0x1)
@@ -963,6 +966,504 @@ static void check_wait_and_clock(void)
 	bo_close(bo);
 }
 
+/* ---- launch dependencies and launches without a buffer list ------------------- */
+
+/* poke(addr, v): thread 0 of block 0 stores @v at device address @addr. */
+static const char poke_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry poke(.param .u64 poke_param_0, .param .u32 poke_param_1)\n"
+	"{\n"
+	"	.reg .pred %p<2>;\n	.reg .b32 %r<4>;\n	.reg .b64 %rd<3>;\n"
+	"	mov.u32 %r2, %tid.x;\n	mov.u32 %r3, %ctaid.x;\n	or.b32 %r2, %r2, %r3;\n"
+	"	setp.ne.u32 %p1, %r2, 0;\n	@%p1 bra $L_done;\n"
+	"	ld.param.u64 %rd1, [poke_param_0];\n"
+	"	ld.param.u32 %r1, [poke_param_1];\n"
+	"	cvta.to.global.u64 %rd2, %rd1;\n"
+	"	st.global.u32 [%rd2], %r1;\n"
+	"$L_done:\n"
+	"	ret;\n"
+	"}\n";
+
+/* Compiles @ptx with libvgpu's compiler and loads it into the current file. */
+static int program_create_ptx(const char *ptx, size_t len, uint32_t *handle)
+{
+	struct drm_vgpu_program_create pc = { 0 };
+	void *image = NULL;
+	size_t size = 0;
+	char err[256];
+	int ret;
+
+	if (vgpu_compile_ptx(ptx, len, &image, &size, err, sizeof(err))) {
+		printf("# compile: %s\n", err);
+		return EINVAL;
+	}
+	pc.data = (uintptr_t)image;
+	pc.size = (uint32_t)size;
+	ret = vioctl(DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc);
+	free(image);
+	if (!ret)
+		*handle = pc.handle;
+	return ret;
+}
+
+/* The image of img_build() whose code is a NOP then a TRAP: -EILSEQ. */
+static void img_build_trap(struct image *im)
+{
+	uint64_t code[2] = { 0, ISA_TRAP };
+
+	img_build(im);
+	img_hdr(im)->code_size = sizeof(code);
+	img_hdr(im)->data_offset = img_hdr(im)->code_offset + sizeof(code);
+	im->size = img_hdr(im)->data_offset + img_hdr(im)->data_init_size;
+	img_hdr(im)->image_size = im->size;
+	img_entry(im, 0)->code_end = sizeof(code);
+	memcpy(im->buf + img_hdr(im)->code_offset, code, sizeof(code));
+	memset(im->buf + img_hdr(im)->data_offset, 0x42, img_hdr(im)->data_init_size);
+}
+
+/*
+ * A launch of spin (spin_ptx.h): @blocks blocks of 32 threads, @loops
+ * loops, storing nothing.
+ */
+static void spin_launch(struct launch *l, uint32_t prog, uint64_t loops, uint32_t blocks)
+{
+	uint64_t out = 0;
+	uint32_t n = 0;
+
+	launch_init(l, prog, 0);
+	memcpy(l->params, &loops, 8);
+	memcpy(l->params + 8, &out, 8);
+	memcpy(l->params + 16, &n, 4);
+	l->s.params_size = 20;
+	l->s.grid[0] = blocks;
+	l->s.num_bos = 0;	/* every buffer of the file */
+}
+
+/* A launch of poke storing @v at @addr, without a buffer list. */
+static void poke_launch(struct launch *l, uint32_t prog, uint64_t addr, uint32_t v)
+{
+	launch_init(l, prog, 0);
+	memcpy(l->params, &addr, 8);
+	memcpy(l->params + 8, &v, 4);
+	l->s.params_size = 12;
+	l->s.num_bos = 0;
+}
+
+/* SUBMIT of @l waiting for @n syncobjs at @in, its fence into @out. */
+static int submit_deps(struct launch *l, const uint32_t *in, uint32_t n, uint32_t out)
+{
+	l->s.in_syncobjs = (uintptr_t)in;
+	l->s.num_in_syncobjs = n;
+	l->s.out_syncobj = out;
+	return vioctl(DRM_IOCTL_VGPU_SUBMIT, &l->s);
+}
+
+/* Runs @l (fence into @syncobj) to its end; its record in @ji. */
+static bool run_job(struct launch *l, uint32_t syncobj, struct drm_vgpu_job_info *ji)
+{
+	memset(ji, 0, sizeof(*ji));
+	drmSyncobjReset(fd, &syncobj, 1);
+	return !submit_deps(l, NULL, 0, syncobj) && wait_job(syncobj, l->s.job_id, ji) &&
+	       ji->state == DRM_VGPU_JOB_DONE;
+}
+
+static void check_deps(void)
+{
+	bool done;
+	static struct launch l;
+	static uint32_t hs[DRM_VGPU_MAX_IN_SYNCOBJS + 1];
+	struct drm_vgpu_job_info ja, jb, jc;
+	uint32_t prog, prog_spin = 0, prog_trap = 0, bo, sa, sb, sc, empty;
+	uint64_t ida, idb, idc;
+	struct image im;
+
+	img_build(&im);
+	if (program_create(&im, &prog) || bo_create(4096, &bo, NULL) ||
+	    program_create_ptx(spin_ptx, sizeof(spin_ptx) - 1, &prog_spin) ||
+	    drmSyncobjCreate(fd, 0, &sa) || drmSyncobjCreate(fd, 0, &sb) ||
+	    drmSyncobjCreate(fd, 0, &sc) || drmSyncobjCreate(fd, 0, &empty)) {
+		result(false, "programs, buffer and syncobjs for the dependency checks");
+		return;
+	}
+	img_build_trap(&im);
+	result(!program_create(&im, &prog_trap), "PROGRAM_CREATE of a NOP, TRAP kernel");
+
+	/* Bad in-syncobj arrays. */
+	for (int i = 0; i <= DRM_VGPU_MAX_IN_SYNCOBJS; i++)
+		hs[i] = sa;
+	launch_init(&l, prog, bo);
+	l.s.in_syncobjs = (uintptr_t)hs;
+	l.s.num_in_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS + 1;
+	submit_expect("65 in-syncobjs -> E2BIG", &l, E2BIG);
+	launch_init(&l, prog, bo);
+	l.s.in_syncobjs = 8;	/* unmapped */
+	l.s.num_in_syncobjs = 1;
+	submit_expect("unreadable in-syncobj array -> EFAULT", &l, EFAULT);
+	launch_init(&l, prog, bo);
+	hs[0] = 0xdeadbeef;
+	l.s.in_syncobjs = (uintptr_t)hs;
+	l.s.num_in_syncobjs = 1;
+	submit_expect("unknown in-syncobj handle -> ENOENT", &l, ENOENT);
+	hs[0] = empty;
+	submit_expect("in-syncobj without a fence -> EINVAL", &l, EINVAL);
+	launch_init(&l, prog, bo);
+	l.s.in_pad = 1;
+	submit_expect("in_pad set -> EINVAL", &l, EINVAL);
+
+	/*
+	 * A caller built with older headers passes the structure without the
+	 * in-syncobj fields: the kernel zero-fills them, so whatever lies
+	 * beyond in its memory is not read, and the launch waits for nothing.
+	 */
+	{
+		unsigned long old_req = DRM_IOC(DRM_IOC_READ | DRM_IOC_WRITE, DRM_IOCTL_BASE,
+					       DRM_COMMAND_BASE + DRM_VGPU_SUBMIT,
+					       offsetof(struct drm_vgpu_submit, in_syncobjs));
+
+		launch_init(&l, prog, bo);
+		l.s.in_syncobjs = 8;
+		l.s.num_in_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS + 1;
+		l.s.in_pad = 7;
+		l.s.out_syncobj = sa;
+		done = !vioctl(old_req, &l.s) && l.s.job_id && wait_job(sa, l.s.job_id, &ja);
+		result(done && ja.error == 0 && ja.tbs_done == 1,
+		       "SUBMIT with the shorter structure of older headers runs (%d)", ja.error);
+		drmSyncobjDestroy(fd, sa);
+		if (drmSyncobjCreate(fd, 0, &sa)) {
+			result(false, "drmSyncobjCreate");
+			goto out;
+		}
+	}
+
+	/*
+	 * A -> B -> C: B, submitted while A runs, waits queued and starts at
+	 * the cycle A ended; C at the cycle B ended.
+	 */
+	spin_launch(&l, prog_spin, 400, 96);
+	memset(&ja, 0, sizeof(ja));
+	if (submit_deps(&l, NULL, 0, sa)) {
+		result(false, "SUBMIT of A");
+		goto out;
+	}
+	ida = l.s.job_id;
+	spin_launch(&l, prog_spin, 200, 16);
+	if (submit_deps(&l, &sa, 1, sb)) {
+		result(false, "SUBMIT of B waiting for A");
+		goto out;
+	}
+	idb = l.s.job_id;
+	if (!job_state(ida, &ja) && !job_state(idb, &jb)) {
+		if (ja.state != DRM_VGPU_JOB_DONE)
+			result(jb.state == DRM_VGPU_JOB_QUEUED && jb.start_cycle == 0,
+			       "B waits queued while A runs (state %u)", jb.state);
+		else
+			result(true, "B waits queued while A runs # SKIP A ended first");
+	}
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 4;
+	if (submit_deps(&l, &sb, 1, sc)) {
+		result(false, "SUBMIT of C waiting for B");
+		goto out;
+	}
+	idc = l.s.job_id;
+	if (!wait_job(sc, idc, &jc) || job_state(ida, &ja) || job_state(idb, &jb)) {
+		result(false, "the chain A -> B -> C ends");
+		goto out;
+	}
+	result(ja.error == 0 && jb.error == 0 && jc.error == 0 && ja.tbs_done == 96 &&
+	       jb.tbs_done == 16 && jc.tbs_done == 4,
+	       "A, B and C succeed (errors %d %d %d)", ja.error, jb.error, jc.error);
+	result(jb.start_cycle == ja.end_cycle && jb.start_cycle > ja.start_cycle,
+	       "B starts at the cycle A ended (A %llu..%llu, B from %llu)",
+	       (unsigned long long)ja.start_cycle, (unsigned long long)ja.end_cycle,
+	       (unsigned long long)jb.start_cycle);
+	result(jc.start_cycle == jb.end_cycle,
+	       "C starts at the cycle B ended (B ..%llu, C %llu..%llu)",
+	       (unsigned long long)jb.end_cycle, (unsigned long long)jc.start_cycle,
+	       (unsigned long long)jc.end_cycle);
+
+	/* A' traps: B' and C' fail with ECANCELED at its end, without a block run. */
+	launch_init(&l, prog_trap, bo);
+	l.s.grid[0] = 8;
+	if (!prog_trap || submit_deps(&l, NULL, 0, sa)) {
+		result(false, "SUBMIT of a trapping A'");
+		goto out;
+	}
+	ida = l.s.job_id;
+	spin_launch(&l, prog_spin, 10, 4);
+	result(!submit_deps(&l, &sa, 1, sb), "SUBMIT of B' waiting for A'");
+	idb = l.s.job_id;
+	launch_init(&l, prog, bo);
+	result(!submit_deps(&l, &sb, 1, sc), "SUBMIT of C' waiting for B'");
+	idc = l.s.job_id;
+	if (!wait_job(sc, idc, &jc) || job_state(ida, &ja) || job_state(idb, &jb)) {
+		result(false, "the failing chain ends");
+		goto out;
+	}
+	result(ja.error == -EILSEQ, "A' fails with EILSEQ (%d)", ja.error);
+	result(jb.error == -ECANCELED && jb.tbs_done == 0 && jb.warp_insts == 0 &&
+	       jb.start_cycle == 0 && jb.end_cycle == ja.end_cycle,
+	       "B' fails with ECANCELED at A's end without running (error %d, %llu blocks, "
+	       "end %llu, A' end %llu)", jb.error, (unsigned long long)jb.tbs_done,
+	       (unsigned long long)jb.end_cycle, (unsigned long long)ja.end_cycle);
+	result(jc.error == -ECANCELED && jc.tbs_done == 0 && jc.start_cycle == 0,
+	       "C' fails with ECANCELED too (%d)", jc.error);
+	/* A fence that signalled with an error before the SUBMIT counts at once. */
+	launch_init(&l, prog, bo);
+	if (!submit_deps(&l, &sc, 1, sa) && wait_job(sa, l.s.job_id, &ja))
+		result(ja.error == -ECANCELED && ja.tbs_done == 0,
+		       "a launch waiting for a failed job's syncobj fails with ECANCELED (%d)",
+		       ja.error);
+	else
+		result(false, "a launch waiting for a failed job's syncobj");
+	/* and one that signalled without error lets the launch run at once */
+	launch_init(&l, prog, bo);
+	if (run_job(&l, sb, &jb)) {
+		launch_init(&l, prog, bo);
+		done = !submit_deps(&l, &sb, 1, sc) && wait_job(sc, l.s.job_id, &jc);
+		result(done && jc.error == 0 && jc.tbs_done == 1,
+		       "a launch waiting for a finished job's syncobj runs (%d)", jc.error);
+	} else {
+		result(false, "a job to wait for");
+	}
+out:
+	drmSyncobjDestroy(fd, sa);
+	drmSyncobjDestroy(fd, sb);
+	drmSyncobjDestroy(fd, sc);
+	drmSyncobjDestroy(fd, empty);
+	{
+		struct drm_vgpu_program_destroy pd = { .handle = prog };
+
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+		pd.handle = prog_spin;
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+		pd.handle = prog_trap;
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	}
+	bo_close(bo);
+}
+
+/* A syncobj of file @from imported into file @to; 0 on failure. */
+static uint32_t syncobj_share(int from, uint32_t handle, int to)
+{
+	uint32_t imported = 0;
+	int sfd = -1;
+
+	if (drmSyncobjHandleToFD(from, handle, &sfd))
+		return 0;
+	if (drmSyncobjFDToHandle(to, sfd, &imported))
+		imported = 0;
+	close(sfd);
+	return imported;
+}
+
+/*
+ * Dependencies across files: a job of another file, through a syncobj
+ * shared by file descriptor, is waited for like one of this file; when that
+ * file is closed with a job that never ends and a job waiting for it, both
+ * are cancelled, and this file's job that waits for them fails with
+ * ECANCELED without running. The device goes on.
+ */
+static void check_deps_other_file(void)
+{
+	bool done;
+	static struct launch l;
+	struct drm_vgpu_job_info ji, jx;
+	uint32_t prog, bo, sm, other_prog = 0, other_spin = 0, s_hang = 0, s_wait = 0, s_x = 0;
+	uint32_t imported;
+	int main_fd = fd, other_fd;
+	uint64_t id_x;
+	struct image im;
+
+	img_build(&im);
+	if (program_create(&im, &prog) || bo_create(4096, &bo, NULL) ||
+	    drmSyncobjCreate(fd, 0, &sm)) {
+		result(false, "program, buffer and syncobj for the cross-file checks");
+		return;
+	}
+	other_fd = open_render_node();
+	if (other_fd < 0) {
+		result(false, "open a second render node file");
+		goto out;
+	}
+	fd = other_fd;
+	if (program_create(&im, &other_prog) ||
+	    program_create_ptx(spin_ptx, sizeof(spin_ptx) - 1, &other_spin) ||
+	    drmSyncobjCreate(fd, 0, &s_hang) || drmSyncobjCreate(fd, 0, &s_wait) ||
+	    drmSyncobjCreate(fd, 0, &s_x)) {
+		fd = main_fd;
+		result(false, "programs and syncobjs in the second file");
+		close(other_fd);
+		goto out;
+	}
+	/* X in the other file; M in this one waits for it. */
+	launch_init(&l, other_prog, 0);
+	l.s.num_bos = 0;
+	l.s.grid[0] = 64;
+	result(!submit_deps(&l, NULL, 0, s_x), "SUBMIT of X in the other file");
+	id_x = l.s.job_id;
+	fd = main_fd;
+	imported = syncobj_share(other_fd, s_x, fd);
+	result(imported != 0, "X's syncobj shared into this file");
+	launch_init(&l, prog, bo);
+	if (imported && !submit_deps(&l, &imported, 1, sm) && wait_job(sm, l.s.job_id, &ji)) {
+		fd = other_fd;
+		done = wait_job(s_x, id_x, &jx);
+		result(done && jx.error == 0, "X succeeds");
+		fd = main_fd;
+		result(ji.error == 0 && ji.start_cycle >= jx.end_cycle,
+		       "a job waiting for another file's job runs after it (from %llu, X ended %llu)",
+		       (unsigned long long)ji.start_cycle, (unsigned long long)jx.end_cycle);
+	} else {
+		result(false, "a job waiting for another file's job");
+	}
+	if (imported)
+		drmSyncobjDestroy(fd, imported);
+
+	/* H never ends (the device's time limit is far); W waits for it. */
+	fd = other_fd;
+	spin_launch(&l, other_spin, UINT64_C(1) << 40, 1);
+	result(!submit_deps(&l, NULL, 0, s_hang), "SUBMIT of a kernel that never ends (H)");
+	launch_init(&l, other_prog, 0);
+	l.s.num_bos = 0;
+	result(!submit_deps(&l, &s_hang, 1, s_wait), "SUBMIT of W waiting for H");
+	fd = main_fd;
+	imported = syncobj_share(other_fd, s_wait, fd);
+	result(imported != 0, "W's syncobj shared into this file");
+	launch_init(&l, prog, bo);
+	drmSyncobjReset(fd, &sm, 1);
+	if (!imported || submit_deps(&l, &imported, 1, sm)) {
+		result(false, "SUBMIT of M waiting for W");
+		close(other_fd);
+		goto out;
+	}
+	done = !job_state(l.s.job_id, &ji);
+	result(done && ji.state == DRM_VGPU_JOB_QUEUED,
+	       "M waits queued (state %u)", ji.state);
+	close(other_fd);	/* H and W are cancelled */
+	done = wait_job(sm, l.s.job_id, &ji);
+	result(done && ji.error == -ECANCELED && ji.tbs_done == 0 &&
+	       ji.start_cycle == 0,
+	       "closing the other file fails M with ECANCELED without running (error %d)",
+	       ji.error);
+	drmSyncobjDestroy(fd, imported);
+	/* The device goes on: nothing of H is left on the SMs. */
+	launch_init(&l, prog, bo);
+	l.s.grid[0] = 64;
+	done = run_job(&l, sm, &ji);
+	result(done && ji.error == 0 && ji.tbs_done == 64,
+	       "a launch after the close completes (%d)", ji.error);
+out:
+	fd = main_fd;
+	drmSyncobjDestroy(fd, sm);
+	{
+		struct drm_vgpu_program_destroy pd = { .handle = prog };
+
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	}
+	bo_close(bo);
+}
+
+/* A mapping of buffer @handle of @size bytes in the current file, or NULL. */
+static uint32_t *bo_map(uint32_t handle, uint64_t size)
+{
+	struct drm_vgpu_bo_mmap_offset mo = { .handle = handle };
+	void *p;
+
+	if (vioctl(DRM_IOCTL_VGPU_BO_MMAP_OFFSET, &mo))
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mo.offset);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/*
+ * Launches without a buffer list may touch every buffer of their file, and
+ * nothing else: an address outside every buffer of the file and another
+ * file's buffer still fault with EFAULT; a launch that names a list is as
+ * strict as before.
+ */
+static void check_no_bo_list(void)
+{
+	bool done;
+	static struct launch l;
+	struct drm_vgpu_job_info ji;
+	uint32_t prog = 0, bo1, bo2, bo3, s, other_bo;
+	uint64_t a1, a2, a3, other_addr;
+	uint32_t *m2 = NULL, *other_map = NULL;
+	int main_fd = fd, other_fd;
+
+	if (program_create_ptx(poke_ptx, sizeof(poke_ptx) - 1, &prog) ||
+	    bo_create(4096, &bo1, &a1) || bo_create(8192, &bo2, &a2) ||
+	    bo_create(4096, &bo3, &a3) || drmSyncobjCreate(fd, 0, &s) ||
+	    !(m2 = bo_map(bo2, 8192))) {
+		result(false, "program, buffers and syncobj for the buffer-list checks");
+		return;
+	}
+	other_fd = open_render_node();
+	fd = other_fd;
+	if (other_fd < 0 || bo_create(4096, &other_bo, &other_addr) ||
+	    !(other_map = bo_map(other_bo, 4096))) {
+		fd = main_fd;
+		result(false, "a buffer in a second file");
+		goto out;
+	}
+	fd = main_fd;
+	other_map[0] = 0x5a5a5a5a;
+
+	poke_launch(&l, prog, a2 + 4100, 0x1234abcd);
+	done = run_job(&l, s, &ji);
+	result(done && ji.error == 0 && m2[4100 / 4] == 0x1234abcd,
+	       "no buffer list: a store into the file's own buffer lands (error %d, %#x)",
+	       ji.error, m2[4100 / 4]);
+	poke_launch(&l, prog, a2 + 8, 0x77);
+	l.bos[0] = bo1;
+	l.s.num_bos = 1;
+	done = run_job(&l, s, &ji);
+	result(done && ji.error == -EFAULT && m2[2] == 0,
+	       "a buffer list still confines: a store into an unnamed buffer of the file "
+	       "-> EFAULT (%d)", ji.error);
+	poke_launch(&l, prog, 0x10, 1);
+	done = run_job(&l, s, &ji);
+	result(done && ji.error == -EFAULT && ji.fault_addr == 0x10,
+	       "no buffer list: a store outside every buffer of the file -> EFAULT at %#llx (%d)",
+	       (unsigned long long)ji.fault_addr, ji.error);
+	poke_launch(&l, prog, other_addr, 0x66);
+	done = run_job(&l, s, &ji);
+	result(done && ji.error == -EFAULT && other_map[0] == 0x5a5a5a5a,
+	       "no buffer list: another file's buffer -> EFAULT, untouched (%d, %#x)",
+	       ji.error, other_map[0]);
+	/* The snapshot keeps a buffer closed right after the SUBMIT. */
+	poke_launch(&l, prog, a3 + 64, 0x99);
+	drmSyncobjReset(fd, &s, 1);
+	if (!submit_deps(&l, NULL, 0, s)) {
+		bo_close(bo3);
+		bo3 = 0;
+		done = wait_job(s, l.s.job_id, &ji);
+		result(done && ji.error == 0,
+		       "a buffer closed after the SUBMIT stays the job's (%d)", ji.error);
+	} else {
+		result(false, "SUBMIT of a store into a buffer about to be closed");
+	}
+out:
+	fd = main_fd;
+	if (other_map)
+		munmap(other_map, 4096);
+	if (other_fd >= 0)
+		close(other_fd);
+	if (m2)
+		munmap(m2, 8192);
+	drmSyncobjDestroy(fd, s);
+	{
+		struct drm_vgpu_program_destroy pd = { .handle = prog };
+
+		vioctl(DRM_IOCTL_VGPU_PROGRAM_DESTROY, &pd);
+	}
+	bo_close(bo1);
+	bo_close(bo2);
+	if (bo3)
+		bo_close(bo3);
+}
+
 /* ---- the backend device ---------------------------------------------------- */
 
 /* A small valid device: 2 SMs of a Fermi-like machine. */
@@ -1270,6 +1771,9 @@ int main(int argc, char **argv)
 		check_programs();
 		check_submit();
 		check_wait_and_clock();
+		check_deps();
+		check_deps_other_file();
+		check_no_bo_list();
 		check_backend_attached_elsewhere();
 	} else {
 		check_no_daemon();

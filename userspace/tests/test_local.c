@@ -16,6 +16,7 @@
 #include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
 
+#include "chain.h"
 #include "compiler/vgpu_compile.h"
 #include "spin_ptx.h"
 #include "tap.h"
@@ -992,6 +993,149 @@ static int t_file_limits(void)
 	return 0;
 }
 
+/*
+ * What the guest's vgpu_chain prints for the chain on a fresh fermi-gtx480
+ * render node (e2e; tools/check compares the two whole outputs): the local
+ * device must take the same cycles.
+ */
+static const char chain_guest[] =
+	"chain A: error 0 start +0 end +2682 warp_insts 1732 tbs 24\n"
+	"chain B: error 0 start +2682 end +4591 warp_insts 1380 tbs 8\n"
+	"chain C: error 0 start +4591 end +5050 warp_insts 756 tbs 16\n";
+
+/*
+ * Launch dependencies on the local device: the chain of chain.h starts
+ * each link at the cycle the previous one ended, the cycles the guest
+ * takes; a failure is carried down the chain without running; bad
+ * in-syncobj arrays are refused; a file closed with a job waiting for a
+ * kernel that never ends frees everything (AddressSanitizer) and leaves
+ * the device to its peers.
+ */
+static int t_deps(void)
+{
+	struct vgpu_job_result res[CHAIN_LEN], r;
+	struct vgpu_device *peer;
+	struct vgpu_job hang, w;
+	const char *why;
+	char out[1024];
+	struct fixture f;
+	struct spin sp;
+	uint32_t bogus = 4242;
+
+	/* on a fresh device, as vgpu_chain on the guest's */
+	CHECK(open_local(&peer) == 0, "open_local");
+	CHECK(chain_run(peer, false, res, &why) == 0, "chain: %s", why);
+	why = chain_check(false, res);
+	CHECK(!why, "chain: %s", why);
+	CHECK(chain_print(out, sizeof(out), "chain", res) == 0, "print");
+	CHECK(!strcmp(out, chain_guest), "the guest's cycles:\n%s, here:\n%s", chain_guest, out);
+	CHECK(chain_run(peer, true, res, &why) == 0, "failing chain: %s", why);
+	why = chain_check(true, res);
+	CHECK(!why, "failing chain: %s", why);
+	vgpu_device_close(peer);
+
+	CHECK(fixture_init(&f, 32, 4) == 0, "fixture");
+
+	/* bad arrays: too long, unreadable, an unknown handle */
+	f.launch.wait_syncobjs = &bogus;
+	f.launch.num_wait_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS + 1;
+	CHECK(vgpu_submit(f.dev, f.prog, &f.launch, &w) == -E2BIG, "65 in-syncobjs");
+	f.launch.num_wait_syncobjs = 1;
+	CHECK(vgpu_submit(f.dev, f.prog, &f.launch, &w) == -ENOENT, "unknown in-syncobj");
+	f.launch.wait_syncobjs = NULL;
+	CHECK(vgpu_submit(f.dev, f.prog, &f.launch, &w) == -EFAULT, "no array");
+	f.launch.num_wait_syncobjs = 0;
+
+	/* a syncobj kept past vgpu_job_wait() (set to 0 first) is still waited for */
+	CHECK(vgpu_submit(f.dev, f.prog, &f.launch, &w) == 0, "submit");
+	{
+		uint32_t kept = w.syncobj;
+
+		w.syncobj = 0;
+		CHECK(vgpu_job_wait(&w, -1, &r) == 0 && r.error == 0, "wait");
+		f.launch.wait_syncobjs = &kept;
+		f.launch.num_wait_syncobjs = 1;
+		CHECK(vgpu_submit(f.dev, f.prog, &f.launch, &w) == 0, "submit after a kept one");
+		CHECK(vgpu_job_wait(&w, -1, &r) == 0 && r.error == 0, "it runs: %d", r.error);
+		vgpu_syncobj_destroy(f.dev, kept);
+		f.launch.num_wait_syncobjs = 0;
+	}
+
+	/* a file closed with a job waiting for a kernel that never ends */
+	CHECK(vgpu_device_open_local_peer(f.dev, &peer) == 0, "peer");
+	CHECK(spin_init(&sp, f.dev, 1, UINT64_C(1) << 40) == 0, "spin");
+	CHECK(vgpu_submit(f.dev, sp.prog, &sp.l, &hang) == 0, "submit the hang");
+	f.launch.wait_syncobjs = &hang.syncobj;
+	f.launch.num_wait_syncobjs = 1;
+	CHECK(vgpu_submit(f.dev, f.prog, &f.launch, &w) == 0, "submit the waiter");
+	spin_fini(&sp);
+	fixture_fini(&f);	/* closes the file: both are cancelled */
+	memset(&f, 0, sizeof(f));
+	f.dev = peer;
+	CHECK(vgpu_bo_create(f.dev, 4096, &f.bo) == 0 &&
+	      vgpu_program_create_ptx(f.dev, store_ptx, strlen(store_ptx), &f.prog, out,
+				      sizeof(out)) == 0, "the peer's buffer and program");
+	vgpu_params_init(&f.params);
+	vgpu_params_ptr(&f.params, f.bo);
+	vgpu_params_u32(&f.params, 4);
+	f.launch = (struct vgpu_launch){
+		.grid = { 1, 1, 1 }, .block = { 32, 1, 1 }, .params = &f.params,
+		.bos = &f.bo, .num_bos = 1,
+	};
+	CHECK(vgpu_program_find_entry(f.prog, "store", &f.launch.entry) == 0, "entry");
+	CHECK(vgpu_run(f.dev, f.prog, &f.launch, &r) == 0 && r.error == 0,
+	      "the peer runs on: %d", r.error);
+	fixture_fini(&f);
+	return 0;
+}
+
+/*
+ * A launch without a buffer list stores into any buffer of its file, and
+ * still faults outside them and on another file's buffer; one with a list
+ * is confined to it.
+ */
+static int t_no_bo_list(void)
+{
+	struct vgpu_job_result r;
+	struct vgpu_device *peer;
+	struct vgpu_bo *second, *foreign;
+	uint32_t *out;
+	struct fixture f;
+
+	CHECK(fixture_init(&f, 32, 4) == 0, "fixture");
+	CHECK(vgpu_bo_create(f.dev, 4096, &second) == 0, "second buffer");
+	vgpu_params_init(&f.params);
+	vgpu_params_ptr(&f.params, second);
+	vgpu_params_u32(&f.params, 4);
+	CHECK(vgpu_run(f.dev, f.prog, &f.launch, &r) == 0 && r.error == -EFAULT,
+	      "with a list, an unnamed buffer of the file faults: %d", r.error);
+	f.launch.num_bos = 0;
+	CHECK(vgpu_run(f.dev, f.prog, &f.launch, &r) == 0 && r.error == 0,
+	      "without a list it is the job's: %d", r.error);
+	out = second->map;
+	for (uint32_t t = 0; t < 32; t++)
+		CHECK(out[t] == t, "word %u", t);
+	vgpu_params_init(&f.params);
+	vgpu_params_ptr(&f.params, second);
+	vgpu_params_u32(&f.params, 4096);
+	CHECK(vgpu_run(f.dev, f.prog, &f.launch, &r) == 0 && r.error == -EFAULT &&
+	      r.fault_addr == second->addr + 4096 && second->addr + 4096 != f.bo->addr,
+	      "outside every buffer of the file: %d at %#" PRIx64, r.error, r.fault_addr);
+	CHECK(vgpu_device_open_local_peer(f.dev, &peer) == 0, "peer");
+	CHECK(vgpu_bo_create(peer, 4096, &foreign) == 0, "the peer's buffer");
+	vgpu_params_init(&f.params);
+	vgpu_params_ptr(&f.params, foreign);
+	vgpu_params_u32(&f.params, 4);
+	CHECK(vgpu_run(f.dev, f.prog, &f.launch, &r) == 0 && r.error == -EFAULT &&
+	      ((uint32_t *)foreign->map)[1] == 0,
+	      "another file's buffer faults and stays untouched: %d", r.error);
+	vgpu_bo_destroy(foreign);
+	vgpu_device_close(peer);
+	vgpu_bo_destroy(second);
+	fixture_fini(&f);
+	return 0;
+}
+
 int main(void)
 {
 	if (vgpu_sim_preset("fermi-gtx480", &cfg)) {
@@ -1043,5 +1187,8 @@ int main(void)
 	report("beside 2^32-1 blocks of another file, a small job ends within a fair slice "
 	       "under every policy", t_fair_share());
 	report("per-file limits on device memory, jobs and blocks in flight", t_file_limits());
+	report("launch dependencies: a chain at the guest's cycles, a failure carried down it, "
+	       "bad in-syncobjs refused, a waiting job cancelled at close", t_deps());
+	report("no buffer list: the file's buffers, and no other memory", t_no_bo_list());
 	return test_summary();
 }

@@ -73,6 +73,16 @@ part_runs() {
 	check "two processes at once: histogram ok" grep -q "^histogram: ok" /tmp/b.out
 	check "two processes at once: exit status 0" test "$ra" = 0 -a "$rb" = 0
 
+	# Launch dependencies on the unused device: a chain A -> B -> C of
+	# launches without a buffer list, each starting at the cycle the
+	# previous one ended, and one whose first link faults (vgpu_chain,
+	# userspace/tests/chain.h). tools/check compares these lines with the
+	# local device's.
+	vgpu_chain > /tmp/chain.out 2>&1; rchain=$?
+	sed 's/^/chain: /' /tmp/chain.out
+	check "vgpu_chain: a chain of launch dependencies, and a failure carried down it" \
+		test "$rchain" = 0
+
 	# Bad input to every ioctl, with the daemon attached.
 	ioctl_test
 	check "ioctl_test (daemon attached)" test $? = 0

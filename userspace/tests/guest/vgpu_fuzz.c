@@ -1556,8 +1556,13 @@ static void op_submit(struct ffile *f)
 		} else if (k == 2) {
 			addr = fuzz64();
 		} else {
-			addr = f->canary_addr + (below(PAGE) & ~3ull);	/* not named */
-			j.want_error = f->canary_map ? -EFAULT : 1;
+			/*
+			 * The file's canary, not named: out of reach of a list,
+			 * but a launch without one (no buffer to name) may touch
+			 * every buffer of its file, the canary too.
+			 */
+			addr = f->canary_addr + (below(PAGE) & ~3ull);
+			j.want_error = !f->canary_map ? 1 : s.num_bos ? -EFAULT : 0;
 		}
 		memcpy(params, &addr, 8);
 		memcpy(params + 8, &v, 4);
@@ -1566,7 +1571,10 @@ static void op_submit(struct ffile *f)
 			n += (uint32_t)snprintf(j.named + n, sizeof(j.named) - n, " %u:%#" PRIx64 "+%#" PRIx64 "%s",
 						f->bo[i].handle, f->bo[i].addr, f->bo[i].size,
 						f->bo[i].origin ? "i" : "");
-		if (k == 2) {
+		if (k == 2 && !s.num_bos) {
+			/* Without a list any buffer of the file, tracked or not. */
+			j.want_error = 1;
+		} else if (k == 2) {
 			/* Inside one of the named buffers (and aligned) or not? */
 			j.want_error = -EFAULT;
 			for (uint32_t i = 0; i < s.num_bos && !(addr & 3); i++) {
@@ -1609,7 +1617,7 @@ static void op_submit(struct ffile *f)
 
 	/* One field spoiled; when alone, its errno is known. */
 	if (g.force_kind < 0 && one_in(4)) {
-		switch (below(16)) {
+		switch (below(18)) {
 		case 0:
 			s.program = bad_handle(f, own_prog, f->stale_prog);
 			spoiled = "with a program this file does not have";
@@ -1697,6 +1705,16 @@ static void op_submit(struct ffile *f)
 				spoiled = "with a syncobj this file does not have";
 				want = f->ghosts ? -1 : ENOENT;
 			}
+			break;
+		case 15:
+			/* Launch dependencies: more than the limit, checked first. */
+			s.in_syncobjs = (uintptr_t)bos;
+			s.num_in_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS + 1 + (uint32_t)below(1u << 20);
+			spoiled = "waiting for too many syncobjs", want = E2BIG;
+			break;
+		case 16:
+			s.in_pad = fuzz32() | 1;
+			spoiled = "with in_pad set", want = EINVAL;
 			break;
 		default:
 			s.dynamic_shared = one_in(2) ? fuzz32() :

@@ -11,6 +11,7 @@ vgpu-cp-y := \
 	vgpu_sched.o \
 	vgpu_sched_preempt.o \
 	vgpu_sched_cancel.o \
+	vgpu_sched_deps.o \
 	vgpu_sched_fair.o \
 	vgpu_sched_prio.o \
 	vgpu_knob.o \

@@ -165,6 +165,7 @@ static void vgpu_device_release(struct drm_device *drm, void *arg)
 {
 	struct vgpu_device *vdev = arg;
 
+	cancel_work_sync(&vdev->deps_work);
 	vgpu_sched_fini(&vdev->sched);
 	vgpu_vram_fini(&vdev->vram);
 }
@@ -178,6 +179,7 @@ static int vgpu_device_init(struct vgpu_device *vdev)
 		return ret;
 	spin_lock_init(&vdev->fence_lock);
 	init_waitqueue_head(&vdev->cmd_wq);
+	INIT_WORK(&vdev->deps_work, vgpu_job_deps_work);
 	vdev->fence_context = dma_fence_context_alloc(1);
 	vgpu_sched_init(&vdev->sched, &vdev->lock, vdev->drm.dev);
 	vgpu_clock_dev_init(vdev);
@@ -250,6 +252,8 @@ static void vgpu_remove(struct platform_device *pdev)
 	vgpu_sysfs_fini(vdev);
 	drm_dev_unplug(&vdev->drm);
 	vgpu_backend_unplug(vdev);
+	/* Every job has ended: no in-fence callback is left to queue it. */
+	cancel_work_sync(&vdev->deps_work);
 	vgpu_clock_dev_fini(vdev);
 	vgpu_backend_unregister(vdev);
 	drm_info(&vdev->drm, "unplugged\n");

@@ -7,6 +7,7 @@
 #define _VGPU_DRV_H_
 
 #include <linux/atomic.h>
+#include <linux/dma-fence.h>
 #include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
@@ -37,7 +38,6 @@
 /** Job records (unreleased jobs) one DRM file may hold. */
 #define VGPU_MAX_JOBS_PER_FILE		65536
 
-struct dma_fence;
 struct vgpu_backend;
 struct vgpu_sysfs;
 
@@ -61,6 +61,9 @@ struct vgpu_sysfs;
  * @clock_wq: the daemon waits here for the clock's hold to end.
  * @clock_watch: applies the clock's hold limit while files are joined
  *	(vgpu_clock.c).
+ * @deps_work: runs a scheduling pass after an in-fence from elsewhere (not
+ *	a job of this device, whose end runs one anyway) signalled the last
+ *	fence a job waited for (vgpu_job.c).
  */
 struct vgpu_device {
 	struct drm_device drm;
@@ -77,6 +80,7 @@ struct vgpu_device {
 	struct vgpu_clock clock;
 	wait_queue_head_t clock_wq;
 	struct delayed_work clock_watch;
+	struct work_struct deps_work;
 };
 
 /**
@@ -113,6 +117,18 @@ struct vgpu_bo {
 };
 
 /**
+ * struct vgpu_job_dep - one in-fence of a job.
+ * @cb: its callback on @fence (dma_fence_add_callback()).
+ * @fence: the fence (a reference), until the job ends.
+ * @job: the job that waits for it.
+ */
+struct vgpu_job_dep {
+	struct dma_fence_cb cb;
+	struct dma_fence *fence;
+	struct vgpu_job *job;
+};
+
+/**
  * struct vgpu_job - one submitted launch.
  * @kcb: its KCB entry (the scheduler's view); holds the reference count.
  * @vdev: the device.
@@ -121,6 +137,9 @@ struct vgpu_bo {
  * @num_bos: entries in @bos.
  * @desc_node: its &struct vgpu_job_desc in device memory, until it ends.
  * @fence: its fence (reference), signalled when it ends.
+ * @deps: its in-fences (&drm_vgpu_submit.in_syncobjs), each with its
+ *	callback armed until it has signalled or the job ends.
+ * @num_deps: entries in @deps.
  */
 struct vgpu_job {
 	struct vgpu_kcb_entry kcb;
@@ -130,6 +149,8 @@ struct vgpu_job {
 	u32 num_bos;
 	struct drm_mm_node desc_node;
 	struct dma_fence *fence;
+	struct vgpu_job_dep *deps;
+	u32 num_deps;
 };
 
 static inline struct vgpu_device *to_vgpu_device(struct drm_device *drm)
@@ -162,6 +183,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 int vgpu_job_info_ioctl(struct drm_device *drm, void *data,
 			struct drm_file *file);
 void vgpu_file_jobs_fini(struct vgpu_file *vf);
+void vgpu_job_deps_work(struct work_struct *work);
 
 /* vgpu_clock.c */
 void vgpu_clock_dev_init(struct vgpu_device *vdev);

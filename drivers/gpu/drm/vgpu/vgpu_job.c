@@ -49,10 +49,35 @@ static const struct dma_fence_ops vgpu_fence_ops = {
 	.get_timeline_name = vgpu_fence_get_timeline_name,
 };
 
+/*
+ * Disarm the in-fences' callbacks and drop the fences. Once
+ * dma_fence_remove_callback() has returned, the callback has either run
+ * or never will, so the job may go.
+ */
+static void vgpu_job_deps_fini(struct vgpu_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_deps; i++) {
+		struct vgpu_job_dep *d = &job->deps[i];
+
+		if (!d->fence)
+			continue;
+		dma_fence_remove_callback(d->fence, &d->cb);
+		dma_fence_put(d->fence);
+		d->fence = NULL;
+	}
+	job->num_deps = 0;
+	kfree(job->deps);
+	job->deps = NULL;
+}
+
 /* Drop what the job holds; idempotent. */
 static void vgpu_job_cleanup(struct vgpu_job *job)
 {
 	u32 i;
+
+	vgpu_job_deps_fini(job);
 
 	for (i = 0; i < job->num_bos; i++)
 		drm_gem_object_put(job->bos[i]);
@@ -95,6 +120,159 @@ static const struct vgpu_kcb_entry_ops vgpu_job_kcb_ops = {
 	.release = vgpu_job_release,
 };
 
+/**
+ * vgpu_job_deps_work() - the scheduling pass after an in-fence from
+ *	elsewhere signalled.
+ * @work: &vgpu_device.deps_work.
+ *
+ * Runs a pass only when a job is ready to be let in: the fences of this
+ * device's jobs signal inside the pass that ends them, which lets their
+ * dependents in itself (vgpu_sched_deps.c).
+ */
+void vgpu_job_deps_work(struct work_struct *work)
+{
+	struct vgpu_device *vdev = container_of(work, struct vgpu_device,
+						deps_work);
+	struct vgpu_sched *s = &vdev->sched;
+
+	mutex_lock(&vdev->lock);
+	if (vgpu_sched_deps_ready(s)) {
+		s->emitted = 0;
+		vgpu_sched_run(s);
+		if (s->emitted)
+			vgpu_backend_notify(vdev);
+	}
+	mutex_unlock(&vdev->lock);
+}
+
+/* An in-fence signalled: any context, the fence's lock held. */
+static void vgpu_job_dep_cb(struct dma_fence *fence, struct dma_fence_cb *cb)
+{
+	struct vgpu_job_dep *d = container_of(cb, struct vgpu_job_dep, cb);
+	struct vgpu_job *job = d->job;
+
+	if (vgpu_kcb_dep_signal(&job->kcb, fence->error))
+		schedule_work(&job->vdev->deps_work);
+}
+
+/*
+ * Take the current fence of each syncobj of &drm_vgpu_submit.in_syncobjs.
+ * The callbacks are armed by vgpu_job_deps_arm() once everything else
+ * about the job is known to be good.
+ */
+static int vgpu_job_lookup_deps(struct drm_device *drm, struct drm_file *file,
+				struct vgpu_job *job,
+				const struct drm_vgpu_submit *args)
+{
+	u32 *handles;
+	u32 i;
+	int ret = 0;
+
+	if (!args->num_in_syncobjs)
+		return 0;
+	job->deps = kcalloc(args->num_in_syncobjs, sizeof(*job->deps),
+			    GFP_KERNEL);
+	handles = kmalloc_array(args->num_in_syncobjs, sizeof(*handles),
+				GFP_KERNEL);
+	if (!job->deps || !handles) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	job->num_deps = args->num_in_syncobjs;
+	for (i = 0; i < job->num_deps; i++) {
+		INIT_LIST_HEAD(&job->deps[i].cb.node);
+		job->deps[i].job = job;
+	}
+	if (copy_from_user(handles, u64_to_user_ptr(args->in_syncobjs),
+			   array_size(args->num_in_syncobjs,
+				      sizeof(*handles)))) {
+		drm_dbg(drm, "SUBMIT: in-syncobj array of %u handles at %#llx unreadable\n",
+			args->num_in_syncobjs, args->in_syncobjs);
+		ret = -EFAULT;
+		goto out;
+	}
+	for (i = 0; i < job->num_deps; i++) {
+		ret = drm_syncobj_find_fence(file, handles[i], 0, 0,
+					     &job->deps[i].fence);
+		if (ret == -ENOENT) {
+			drm_dbg(drm, "SUBMIT: unknown in-syncobj handle %u (entry %u of %u)\n",
+				handles[i], i, job->num_deps);
+			goto out;
+		}
+		if (ret) {
+			drm_dbg(drm, "SUBMIT: in-syncobj %u (entry %u of %u) holds no fence (%d)\n",
+				handles[i], i, job->num_deps, ret);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+out:
+	kfree(handles);
+	return ret;
+}
+
+/*
+ * Arm the in-fences' callbacks; a fence that has signalled already counts
+ * at once. The job's count keeps its extra one (vgpu_kcb_deps_init())
+ * until vgpu_kcb_deps_arm().
+ */
+static void vgpu_job_deps_arm(struct vgpu_job *job)
+{
+	u32 i;
+
+	for (i = 0; i < job->num_deps; i++) {
+		struct vgpu_job_dep *d = &job->deps[i];
+
+		if (dma_fence_add_callback(d->fence, &d->cb, vgpu_job_dep_cb))
+			vgpu_kcb_dep_signal(&job->kcb,
+					    min(dma_fence_get_status(d->fence), 0));
+	}
+}
+
+/*
+ * &drm_vgpu_submit.num_bos == 0: every buffer object the file has a handle
+ * for, each referenced for the job's life. The handle table is walked under
+ * its spinlock, so the array is sized first and the walk done again when
+ * the file made buffers meanwhile.
+ */
+static int vgpu_job_snapshot_bos(struct drm_device *drm, struct drm_file *file,
+				 struct vgpu_job *job)
+{
+	struct drm_gem_object *obj;
+	u32 n, cap = 0, i;
+	int id;
+
+	for (;;) {
+		n = 0;
+		spin_lock(&file->table_lock);
+		idr_for_each_entry(&file->object_idr, obj, id) {
+			if (n < cap) {
+				drm_gem_object_get(obj);
+				job->bos[n] = obj;
+			}
+			n++;
+		}
+		spin_unlock(&file->table_lock);
+		if (n <= cap)
+			break;
+		for (i = 0; i < cap; i++)
+			drm_gem_object_put(job->bos[i]);
+		kvfree(job->bos);
+		job->bos = NULL;
+		if (n > VGPU_LAUNCH_MAX_FILE_BOS) {
+			drm_dbg(drm, "SUBMIT: no buffer list, and the file has %u buffers, at most %u\n",
+				n, VGPU_LAUNCH_MAX_FILE_BOS);
+			return -E2BIG;
+		}
+		cap = n + 16;
+		job->bos = kvcalloc(cap, sizeof(*job->bos), GFP_KERNEL);
+		if (!job->bos)
+			return -ENOMEM;
+	}
+	job->num_bos = n;
+	return 0;
+}
+
 static int vgpu_job_lookup_bos(struct drm_device *drm, struct drm_file *file,
 			       struct vgpu_job *job,
 			       const struct drm_vgpu_submit *args)
@@ -104,7 +282,7 @@ static int vgpu_job_lookup_bos(struct drm_device *drm, struct drm_file *file,
 	int ret = 0;
 
 	if (!args->num_bos)
-		return 0;
+		return vgpu_job_snapshot_bos(drm, file, job);
 	job->bos = kvcalloc(args->num_bos, sizeof(*job->bos), GFP_KERNEL);
 	handles = kvmalloc_array(args->num_bos, sizeof(*handles), GFP_KERNEL);
 	if (!job->bos || !handles) {
@@ -156,8 +334,10 @@ static void vgpu_job_write_desc(struct vgpu_device *vdev, struct vgpu_job *job,
  * @file: the caller's file.
  *
  * Return: 0 with &drm_vgpu_submit.job_id set; -ENODEV, -ENOENT, -EINVAL,
- * -E2BIG (see vgpu_submit_validate()), -EFAULT, -ENOSPC (device memory or
- * job records exhausted), -ENOMEM.
+ * -E2BIG (see vgpu_submit_validate(); more in-syncobjs than
+ * %DRM_VGPU_MAX_IN_SYNCOBJS, or no buffer list and more buffers than
+ * %VGPU_LAUNCH_MAX_FILE_BOS), -EFAULT, -ENOSPC (device memory or job
+ * records exhausted), -ENOMEM.
  */
 int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		      struct drm_file *file)
@@ -183,6 +363,11 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	if (ret) {
 		drm_dbg(drm, "SUBMIT: no backend attached\n");
 		return ret;
+	}
+	if (args->num_in_syncobjs > DRM_VGPU_MAX_IN_SYNCOBJS) {
+		drm_dbg(drm, "SUBMIT: %u in-syncobjs, at most %u\n",
+			args->num_in_syncobjs, DRM_VGPU_MAX_IN_SYNCOBJS);
+		return -E2BIG;
 	}
 	prog = vgpu_program_lookup(vf, args->program);
 	if (!prog) {
@@ -220,6 +405,9 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	ret = vgpu_job_lookup_bos(drm, file, job, args);
 	if (ret)
 		goto err;
+	ret = vgpu_job_lookup_deps(drm, file, job, args);
+	if (ret)
+		goto err;
 	if (args->out_syncobj) {
 		syncobj = drm_syncobj_find(file, args->out_syncobj);
 		if (!syncobj) {
@@ -244,6 +432,7 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 	}
 
 	vgpu_launch_kcb_init(&job->kcb, args, prog, &res, num_tbs);
+	vgpu_kcb_deps_init(&job->kcb, job->num_deps);
 	job->kcb.owner = file;
 	job->kcb.pid = task_tgid_nr(current);
 	job->kcb.kernel_key = vgpu_kernel_key(prog->hash, args->entry);
@@ -306,6 +495,12 @@ int vgpu_submit_ioctl(struct drm_device *drm, void *data,
 		       vdev->fence_context, ++vdev->fence_seqno);
 	job->fence = fence;
 	out_fence = dma_fence_get(fence);
+	/*
+	 * A fence that signals from here on finds the job in the KCB; the
+	 * pass below sees those that have already.
+	 */
+	vgpu_job_deps_arm(job);
+	vgpu_kcb_deps_arm(&job->kcb);
 
 	s->emitted = 0;
 	/* The job is complete: a foreign one may end a hold and run now. */

@@ -9,6 +9,7 @@
 #ifndef _VGPU_KCB_H_
 #define _VGPU_KCB_H_
 
+#include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/types.h>
@@ -134,8 +135,19 @@ struct vgpu_kcb_entry_ops {
  *	its limit or owes another file its fair share (vgpu_sched_fair()).
  * @preempted: TBs preempted so far (switch or flush).
  * @lost_insts: warp instructions thrown away by flushes.
+ * @deps: in-fences (&drm_vgpu_submit.in_syncobjs) not yet signalled, plus
+ *	one while the submitter is still arming them (vgpu_kcb_deps_init()).
+ *	Atomic: a fence's callback decrements it in any context
+ *	(vgpu_kcb_dep_signal()).
+ * @dep_error: 0, or the error of the first in-fence that signalled with
+ *	one. Atomic, as @deps.
+ * @blocked: the job waits for its in-fences: it dispatches nothing and is
+ *	no candidate of any policy (vgpu_kcb_entry_wants_tbs()). Set before
+ *	the entry is added; cleared by the first scheduling pass that sees
+ *	@deps at 0 (vgpu_sched_unblock()).
  *
- * Every field but @ref is protected by the device lock.
+ * Every field but @ref, @deps and @dep_error is protected by the device
+ * lock.
  */
 struct vgpu_kcb_entry {
 	struct kref ref;
@@ -185,6 +197,9 @@ struct vgpu_kcb_entry {
 	bool barred;
 	u32 preempted;
 	u64 lost_insts;
+	atomic_t deps;
+	atomic_t dep_error;
+	bool blocked;
 };
 
 /**
@@ -264,11 +279,13 @@ static inline bool vgpu_kcb_entry_can_end(const struct vgpu_kcb_entry *e)
  * vgpu_kcb_entry_wants_tbs() - whether an entry has TBs left to dispatch.
  * @e: the entry.
  *
- * Return: true when it has not failed and not every TB is dispatched.
+ * Return: true when it has not failed, does not wait for in-fences
+ * (&vgpu_kcb_entry.blocked) and not every TB is dispatched.
  */
 static inline bool vgpu_kcb_entry_wants_tbs(const struct vgpu_kcb_entry *e)
 {
-	return !e->error && (e->next_tb < e->num_tbs || e->nr_requeued);
+	return !e->error && !e->blocked &&
+	       (e->next_tb < e->num_tbs || e->nr_requeued);
 }
 
 /**

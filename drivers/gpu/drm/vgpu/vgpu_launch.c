@@ -64,12 +64,12 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_virtual_tbs);
  * by the caller.
  *
  * Return: 0; -EINVAL for unknown flags, a bad priority, a
- * zero grid or block dimension, a bad entry index or a parameter size other
- * than the entry's; -E2BIG for a block above the device's or the entry's
- * thread limit, a grid of more than 2^32-1 blocks, registers or shared
- * memory of a block beyond the device, more than
- * %DRM_VGPU_MAX_PARAM_BYTES parameter bytes or %DRM_VGPU_MAX_SUBMIT_BOS
- * buffers.
+ * zero grid or block dimension, a non-zero &drm_vgpu_submit.in_pad, a bad
+ * entry index or a parameter size other than the entry's; -E2BIG for a
+ * block above the device's or the entry's thread limit, a grid of more than
+ * 2^32-1 blocks, registers or shared memory of a block beyond the device,
+ * more than %DRM_VGPU_MAX_PARAM_BYTES parameter bytes,
+ * %DRM_VGPU_MAX_SUBMIT_BOS buffers or %DRM_VGPU_MAX_IN_SYNCOBJS in-syncobjs.
  */
 int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 			 const struct vgpu_device_desc *desc,
@@ -102,6 +102,14 @@ int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 	}
 	if (args->num_bos > DRM_VGPU_MAX_SUBMIT_BOS) {
 		*why = "more buffers than DRM_VGPU_MAX_SUBMIT_BOS";
+		return -E2BIG;
+	}
+	if (args->in_pad) {
+		*why = "in_pad set";
+		return -EINVAL;
+	}
+	if (args->num_in_syncobjs > DRM_VGPU_MAX_IN_SYNCOBJS) {
+		*why = "more in-syncobjs than DRM_VGPU_MAX_IN_SYNCOBJS";
 		return -E2BIG;
 	}
 	if (args->entry >= num_entries) {

@@ -16,6 +16,13 @@
 #include "vgpu_program_image.h"
 #include "vgpu_smst.h"
 
+/*
+ * The most buffers a launch without a buffer list (&drm_vgpu_submit.num_bos
+ * 0) may take from its file: with the program's data segment, the most
+ * ranges a job descriptor may have (the model's limit).
+ */
+#define VGPU_LAUNCH_MAX_FILE_BOS	65535
+
 int vgpu_submit_validate(const struct drm_vgpu_submit *args,
 			 const struct vgpu_device_desc *desc,
 			 const struct vgpu_program_entry *entries,

@@ -1199,7 +1199,8 @@ static void vgpu_sched_track_preemption(struct vgpu_sched *s)
  *
  * Fails the jobs past their time limit and flushes the blocks of failed
  * jobs off the SMs (vgpu_sched_cancel.c), ends the jobs that are over
- * (JOB_END, fence), lets the policy's kernel
+ * (JOB_END, fence) and lets in the jobs whose in-fences have signalled
+ * (vgpu_sched_deps.c) until no more end, lets the policy's kernel
  * scheduler plan and its TB scheduler dispatch (two-level, Ch. IV
  * Fig. 4.4), gives issue priority to the TBs another kernel waits for
  * (vgpu_sched_send_priorities()), then asks for a wake-up: at the earliest
@@ -1214,6 +1215,7 @@ void vgpu_sched_run(struct vgpu_sched *s)
 {
 	struct vgpu_kcb_entry *e, *tmp;
 	u64 want = 0, deadline, wake;
+	bool ended;
 
 	lockdep_assert_held(s->lock);
 	if (!s->attached)
@@ -1225,14 +1227,25 @@ void vgpu_sched_run(struct vgpu_sched *s)
 	deadline = vgpu_sched_check_timeouts(s);
 	if (!vgpu_sched_flush_failed(s))
 		s->ring_full = true;
-	list_for_each_entry_safe(e, tmp, &s->kcb.active, link) {
-		if (!vgpu_kcb_entry_can_end(e))
-			continue;
-		if (!vgpu_sched_end(s, e, true)) {
-			s->ring_full = true;
-			break;
+	/*
+	 * A job's end signals its fence, which may unblock (or fail) a job
+	 * that waits for it, anywhere in the list: go round again until no
+	 * job ends, so that a dependent job starts, or fails, at the cycle
+	 * its dependency ended (vgpu_sched_deps.c).
+	 */
+	do {
+		ended = false;
+		list_for_each_entry_safe(e, tmp, &s->kcb.active, link) {
+			vgpu_sched_unblock(s, e);
+			if (!vgpu_kcb_entry_can_end(e))
+				continue;
+			if (!vgpu_sched_end(s, e, true)) {
+				s->ring_full = true;
+				break;
+			}
+			ended = true;
 		}
-	}
+	} while (ended && !s->ring_full);
 	/*
 	 * A held clock (possibly just held by a job's end above) defers every
 	 * decision to the cycle's release, when all its arrivals are known.

@@ -547,6 +547,13 @@ u64 vgpu_sched_deadline(const struct vgpu_sched *s,
 u64 vgpu_sched_check_timeouts(struct vgpu_sched *s);
 u64 vgpu_sched_next_wake(const struct vgpu_sched *s, u64 deadline);
 
+/* vgpu_sched_deps.c */
+void vgpu_kcb_deps_init(struct vgpu_kcb_entry *e, u32 n);
+bool vgpu_kcb_dep_signal(struct vgpu_kcb_entry *e, int error);
+bool vgpu_kcb_deps_arm(struct vgpu_kcb_entry *e);
+bool vgpu_sched_unblock(struct vgpu_sched *s, struct vgpu_kcb_entry *e);
+bool vgpu_sched_deps_ready(const struct vgpu_sched *s);
+
 /* vgpu_sched_fair.c */
 u32 vgpu_sched_owner_tbs(const struct vgpu_sched *s, const void *owner);
 u32 vgpu_sched_owner_jobs(const struct vgpu_sched *s, const void *owner);

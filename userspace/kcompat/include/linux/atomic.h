@@ -34,6 +34,13 @@ static inline int atomic_dec_return(atomic_t *v)
 	return atomic_add_return(-1, v);
 }
 
+static inline int atomic_cmpxchg(atomic_t *v, int old, int new)
+{
+	__atomic_compare_exchange_n(&v->counter, &old, new, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+
 static inline void atomic_inc(atomic_t *v)
 {
 	atomic_add_return(1, v);

@@ -123,10 +123,16 @@ static void mock_job_done(struct vgpu_kcb_entry *e)
 {
 	struct mock_job *j = container_of(e, struct mock_job, e);
 
+	u32 i;
+
 	j->done_calls++;
 	j->done_error = e->error;
 	j->done_cycle = j->hw->cycle;
 	KUNIT_EXPECT_EQ(j->hw->test, e->state, VGPU_KCB_DONE);
+	/* The job's fence signals: what vgpu_job_dep_cb() does per waiter. */
+	for (i = 0; i < j->nr_waiters; i++)
+		vgpu_kcb_dep_signal(&j->waiters[i]->e, e->error);
+	j->nr_waiters = 0;
 }
 
 static void mock_job_release(struct vgpu_kcb_entry *e)
@@ -224,6 +230,36 @@ void mock_submit(struct mock_hw *hw, struct mock_job *j)
 	mutex_unlock(&hw->lock);
 }
 
+/*
+ * SUBMIT of a job with in-fences: the ends of @deps, and @nr_external
+ * fences from elsewhere that the test signals itself with
+ * vgpu_kcb_dep_signal(). A dependency that has ended counts at once, with
+ * its error, as a signalled dma_fence does (vgpu_job_deps_arm()).
+ */
+void mock_submit_deps(struct mock_hw *hw, struct mock_job *j,
+		      struct mock_job **deps, u32 nr_deps, u32 nr_external)
+{
+	u32 i;
+
+	mutex_lock(&hw->lock);
+	vgpu_kcb_deps_init(&j->e, nr_deps + nr_external);
+	KUNIT_ASSERT_EQ(hw->test, vgpu_kcb_add(&hw->s.kcb, &j->e, hw->s.cycle),
+			0);
+	for (i = 0; i < nr_deps; i++) {
+		struct mock_job *d = deps[i];
+
+		if (d->e.state == VGPU_KCB_DONE) {
+			vgpu_kcb_dep_signal(&j->e, d->e.error);
+			continue;
+		}
+		KUNIT_ASSERT_LT(hw->test, d->nr_waiters, MOCK_MAX_WAITERS);
+		d->waiters[d->nr_waiters++] = j;
+	}
+	vgpu_kcb_deps_arm(&j->e);
+	vgpu_sched_run(&hw->s);
+	mutex_unlock(&hw->lock);
+}
+
 static struct mock_job *mock_find(struct mock_hw *hw, u32 id)
 {
 	u32 i;
@@ -288,8 +324,8 @@ static void mock_dispatch(struct mock_hw *hw, const struct vgpu_cmd *cmd)
 	for (i = 0; hw->check_fcfs && i < hw->nr_jobs; i++) {
 		struct mock_job *k = hw->jobs[i];
 
-		if (k == j || !k->e.kcb)
-			continue;
+		if (k == j || !k->e.kcb || k->e.blocked)
+			continue;	/* FCFS passes jobs waiting for in-fences */
 		if (k->e.arrival < j->e.arrival ||
 		    (k->e.arrival == j->e.arrival && k->order < j->order))
 			KUNIT_EXPECT_TRUE_MSG(test, k->dispatched == k->e.num_tbs ||

@@ -17,6 +17,7 @@
 #define MOCK_MAX_RUN	(4 * VGPU_SMST_MAX_SLOTS)
 #define MOCK_MAX_WAKES	64
 #define MOCK_MAX_STEPS	100000
+#define MOCK_MAX_WAITERS	4
 
 struct mock_hw;
 
@@ -46,6 +47,9 @@ struct mock_job {
 	int done_error;
 	u64 done_cycle;
 	bool released;
+	/* jobs whose in-fence is this job's end (mock_submit_deps()) */
+	struct mock_job *waiters[MOCK_MAX_WAITERS];
+	u32 nr_waiters;
 };
 
 struct mock_run {
@@ -125,6 +129,8 @@ extern const struct vgpu_cmd_sink_ops mock_sink_ops;
 bool mock_advance(struct mock_hw *hw);
 void mock_kick(struct mock_hw *hw);
 void mock_submit(struct mock_hw *hw, struct mock_job *j);
+void mock_submit_deps(struct mock_hw *hw, struct mock_job *j,
+		      struct mock_job **deps, u32 nr_deps, u32 nr_external);
 void mock_apply(struct mock_hw *hw);
 bool mock_step(struct mock_hw *hw);
 void mock_run_all(struct mock_hw *hw);

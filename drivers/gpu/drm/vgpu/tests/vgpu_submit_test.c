@@ -212,6 +212,17 @@ static void submit_e2big(struct kunit *test)
 	c->args = good;
 	c->args.num_bos = DRM_VGPU_MAX_SUBMIT_BOS + 1;
 	KUNIT_EXPECT_EQ(test, check(test), -E2BIG);
+	/* In-syncobjs: the limit is allowed, one more is not; in_pad. */
+	c->args = good;
+	c->args.num_in_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS;
+	KUNIT_EXPECT_EQ(test, check(test), 0);
+	c->args.num_in_syncobjs = DRM_VGPU_MAX_IN_SYNCOBJS + 1;
+	KUNIT_EXPECT_EQ(test, check(test), -E2BIG);
+	c->args.num_in_syncobjs = U32_MAX;
+	KUNIT_EXPECT_EQ(test, check(test), -E2BIG);
+	c->args = good;
+	c->args.in_pad = 1;
+	KUNIT_EXPECT_EQ(test, check(test), -EINVAL);
 }
 
 static void desc_good(struct kunit *test)
