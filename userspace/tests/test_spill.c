@@ -8,10 +8,13 @@
  * and their results are compared bit for bit with a CPU reference.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
@@ -25,36 +28,18 @@
 
 static struct vgpu_sim_config cfg;
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		if (buf) {
-			buf[n] = 0;
-			*len = (size_t)n;
-		}
-	}
-	fclose(f);
-	return buf;
-}
+/* vgpu_ptx_cmd() (`vgpu ptx`), compiled in */
+#include "../tools/ptx_cmd.c"
 
 /*
  * Runs entry @name of @ptx on a fresh local device of the test's preset: one
  * block of @threads threads, parameters (in, out, u32 n) with @in_bytes of
- * @in copied in; @out_bytes of the output buffer are copied to @out.
+ * @in copied in; @out_bytes of the output buffer are copied to @out, the
+ * loaded entry's description to *@pe (when not NULL).
  */
 static int run_kernel(const char *ptx, const char *name, uint32_t threads, const void *in,
-		      size_t in_bytes, void *out, size_t out_bytes, uint32_t n)
+		      size_t in_bytes, void *out, size_t out_bytes, uint32_t n,
+		      struct vgpu_program_entry *pe)
 {
 	struct vgpu_device *dev = NULL;
 	struct vgpu_bo *bo[2] = { NULL, NULL };
@@ -91,6 +76,8 @@ static int run_kernel(const char *ptx, const char *name, uint32_t threads, const
 		printf("#   no entry %s\n", name);
 		goto out;
 	}
+	if (pe)
+		*pe = *vgpu_program_entry(prog, launch.entry);
 	if (vgpu_run(dev, prog, &launch, &res) || res.error) {
 		printf("#   run failed: error %d\n", res.error);
 		goto out;
@@ -154,7 +141,7 @@ static int t_cvt_wide(void)
 		memcpy(&lo, &f, 4);
 		want[6 * i + 5] = lo;
 	}
-	CHECK(run_kernel(cvt_ptx, "cvtw", 4, in, sizeof(in), out, sizeof(out), 4) == 0, "run");
+	CHECK(run_kernel(cvt_ptx, "cvtw", 4, in, sizeof(in), out, sizeof(out), 4, NULL) == 0, "run");
 	for (int i = 0; i < 4 * 6; i++)
 		CHECK(out[i] == want[i], "thread %d value %d: %#" PRIx64 ", expected %#" PRIx64,
 		      i / 6, i % 6, out[i], want[i]);
@@ -188,6 +175,168 @@ static int t_cvt_wide_refused(void)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* programs that do not fit a device */
+
+/* One resource each over a limit (line 4: the .entry line). */
+static const char fit_ptx[] = HEAD
+	".visible .entry big(.param .u64 out, .param .align 8 .b8 blob[48])\n"
+	".maxntid 512, 1, 1\n{\n"
+	"	.reg .b32 %r<4>;\n	.reg .b64 %rd<2>;\n"
+	"	.shared .align 4 .b8 buf[2048];\n"
+	"	.local .align 4 .b8 priv[256];\n"
+	"	ld.param.u64 %rd1, [out];\n	mov.u32 %r1, %tid.x;\n"
+	"	st.shared.u32 [buf], %r1;\n	st.local.u32 [priv], %r1;\n"
+	"	ld.local.u32 %r2, [priv];\n	st.global.u32 [%rd1], %r2;\n"
+	"	ret;\n}\n";
+
+static int expect_misfit(const struct vgpu_compile_limits *lim, const char *what)
+{
+	char err[256] = "", want[160];
+	void *img = NULL;
+	size_t size = 0;
+	int ret = vgpu_compile_ptx_limits(fit_ptx, strlen(fit_ptx), 0, lim, &img, &size, err,
+					  sizeof(err));
+
+	free(img);
+	CHECK(ret == -E2BIG && !img, "%s: returned %d", what, ret);
+	snprintf(want, sizeof(want), "ptx:4: entry 'big' needs %s", what);
+	CHECK(!strncmp(err, want, strlen(want)) && strstr(err, "the device allows"),
+	      "'%s' does not start with '%s'", err, want);
+	return 0;
+}
+
+static int t_limits(void)
+{
+	const struct vgpu_compile_limits fits = {
+		.regs_per_thread = 63, .shared_per_tb = 2048, .local_per_thread = 256,
+		.threads_per_tb = 512, .param_bytes = 56,
+	};
+	struct vgpu_compile_limits l;
+	char err[256] = "";
+	void *img = NULL;
+	size_t size = 0;
+
+	CHECK(vgpu_compile_ptx_limits(fit_ptx, strlen(fit_ptx), 0, &fits, &img, &size, err,
+				      sizeof(err)) == 0, "fits: %s", err);
+	CHECK(vgpu_compile_check_limits(img, size, &fits, err, sizeof(err)) == 0 && !err[0],
+	      "check: %s", err);
+	l = fits;
+	l.shared_per_tb = 1024;
+	CHECK(vgpu_compile_check_limits(img, size, &l, err, sizeof(err)) == -E2BIG &&
+	      !strcmp(err, "entry 'big' needs 2048 bytes of static shared memory per block; "
+		      "the device allows 1024"), "image check: '%s'", err);
+	CHECK(vgpu_compile_check_limits(img, 16, &l, err, sizeof(err)) == -EINVAL,
+	      "a truncated image");
+	free(img);
+	CHECK(expect_misfit(&l, "2048 bytes of static shared memory per block; the device "
+			    "allows 1024") == 0, "shared");
+	l = fits;
+	l.local_per_thread = 128;
+	CHECK(expect_misfit(&l, "256 bytes of local memory per thread; the device allows 128")
+	      == 0, "local");
+	l = fits;
+	l.threads_per_tb = 256;
+	CHECK(expect_misfit(&l, "512 threads per block (.maxntid/.reqntid); the device allows "
+			    "256") == 0, "threads");
+	l = fits;
+	l.param_bytes = 32;
+	CHECK(expect_misfit(&l, "56 bytes of parameters; the device allows 32") == 0, "params");
+	/* registers */
+	l = fits;
+	l.regs_per_thread = 2;
+	img = NULL;
+	CHECK(vgpu_compile_ptx_limits(fit_ptx, strlen(fit_ptx), 0, &l, &img, &size, err,
+				      sizeof(err)) == -E2BIG && !img &&
+	      !strncmp(err, "ptx:4: entry 'big' needs ", 25) &&
+	      strstr(err, " registers per thread; the device allows 2"), "'%s'", err);
+	return 0;
+}
+
+/* Through libvgpu: the device's limits reach the compiler. */
+static int t_limits_device(void)
+{
+	struct vgpu_sim_config small = cfg;
+	struct vgpu_device *dev;
+	struct vgpu_program *prog = NULL;
+	char err[256] = "";
+	int ret;
+
+	small.desc.max_shared_per_tb = 1024;
+	CHECK(vgpu_device_open_local(&small, &dev) == 0, "open_local");
+	ret = vgpu_program_create_ptx(dev, fit_ptx, strlen(fit_ptx), &prog, err, sizeof(err));
+	vgpu_program_destroy(prog);
+	vgpu_device_close(dev);
+	CHECK(ret == -E2BIG, "create: %d (%s)", ret, err);
+	CHECK(!strcmp(err, "ptx:4: entry 'big' needs 2048 bytes of static shared memory per "
+		      "block; the device allows 1024"), "'%s'", err);
+	return 0;
+}
+
+/* `vgpu ptx --gpu PRESET FILE`, its output and exit status. */
+static int ptx_cmd_run(char **argv, int argc, char *out, size_t len)
+{
+	FILE *f = tmpfile();
+	int saved_out = dup(1), saved_err = dup(2), ret;
+	size_t n;
+
+	if (!f || saved_out < 0 || saved_err < 0)
+		return -1000;
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(f), 1);
+	dup2(fileno(f), 2);
+	ret = vgpu_ptx_cmd(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	rewind(f);
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	fclose(f);
+	return ret;
+}
+
+static int t_ptx_cmd(void)
+{
+	static char out[16384];
+	char path[] = "/tmp/test_spill_XXXXXX";
+	int fd = mkstemp(path), ret;
+	char *a1[] = { "ptx", "--gpu", "fermi-gtx480", path };
+	char *a2[] = { "ptx", "--gpu=fermi-gtx480", path };
+	char *a3[] = { "ptx", "--gpu", "no-such-gpu", path };
+
+	CHECK(fd >= 0, "mkstemp");
+	CHECK(write(fd, fit_ptx, strlen(fit_ptx)) == (ssize_t)strlen(fit_ptx), "write");
+	close(fd);
+	ret = ptx_cmd_run(a1, 4, out, sizeof(out));
+	CHECK(ret == 0 && strstr(out, "entry big\n  Used ") &&
+	      strstr(out, "fits fermi-gtx480"), "fits fermi: %d '%s'", ret, out);
+	/* .maxntid 512 fits fermi's 1024; make it not fit: 2048 threads */
+	{
+		char *big = strdup(fit_ptx), *m = strstr(big, ".maxntid 512");
+
+		memcpy(m, ".maxntid 2048", 13);
+		m[13] = ',';
+		fd = open(path, O_WRONLY | O_TRUNC);
+		CHECK(fd >= 0 && write(fd, big, strlen(big)) == (ssize_t)strlen(big), "write");
+		close(fd);
+		free(big);
+	}
+	ret = ptx_cmd_run(a2, 3, out, sizeof(out));
+	CHECK(ret == 1 && strstr(out, "ptx:4: entry 'big' needs 2048 threads per block "
+				 "(.maxntid/.reqntid); the device allows 1024") &&
+	      strstr(out, "does not fit fermi-gtx480") && !strstr(out, "Used"),
+	      "too many threads: %d '%s'", ret, out);
+	ret = ptx_cmd_run(a3, 4, out, sizeof(out));
+	CHECK(ret == 2 && strstr(out, "unknown GPU preset 'no-such-gpu'"), "%d '%s'", ret, out);
+	unlink(path);
+	return 0;
+}
+
 int main(void)
 {
 	if (vgpu_sim_preset("fermi-gtx480", &cfg)) {
@@ -198,6 +347,11 @@ int main(void)
 	       "in, sign/zero extension out)", t_cvt_wide());
 	report("cvt refuses a wider float register and an integer register for a float type",
 	       t_cvt_wide_refused());
-	(void)read_file;
+	report("a program over a device's limit names the entry, the resource, the need and "
+	       "the limit (-E2BIG)", t_limits());
+	report("libvgpu compiles for the device: an entry over its shared memory is refused by "
+	       "name", t_limits_device());
+	report("vgpu ptx --gpu PRESET: names what does not fit the preset, exit 1",
+	       t_ptx_cmd());
 	return test_summary();
 }

@@ -82,5 +82,5 @@ int vgpu_compile_ptx_meta(const char *src, size_t len, unsigned int opts, void *
 			  size_t errlen)
 {
 	*meta = NULL;
-	return cc_compile(src, len, opts, image, image_size, meta, err, errlen);
+	return cc_compile(src, len, opts, NULL, image, image_size, meta, err, errlen);
 }

@@ -135,6 +135,7 @@ struct compiler {
 	size_t nscratch, scap;
 	unsigned int opts;	/* VGPU_COMPILE_* */
 	struct vgpu_compile_meta **meta;	/* out: what compile_meta.c records, or NULL */
+	struct vgpu_compile_limits lim;	/* the device's; 0: no limit */
 };
 
 /* Reports "ptx:LINE: msg" and unwinds to vgpu_compile_ptx(). */
@@ -151,9 +152,12 @@ int ptx_parse(struct compiler *cc, const char *src, size_t len);
 /* virtual_tb.c: rewrites @e into the persistent-thread form (seed 003 §4.1). */
 void vtb_transform(struct compiler *cc, struct entry *e);
 void cg_entry(struct compiler *cc, struct entry *e);
+/* vgpu_compile.c: -E2BIG naming the entry when it does not fit cc->lim. */
+void cc_check_entry_limits(struct compiler *cc, const struct entry *e);
 int cg_image(struct compiler *cc, void **image, size_t *size);
-/* vgpu_compile_ptx_opts() that also records the module's metadata in *@meta (NULL: not). */
-int cc_compile(const char *src, size_t len, unsigned int opts, void **image, size_t *image_size,
+/* vgpu_compile_ptx_limits() that also records the module's metadata in *@meta (NULL: not). */
+int cc_compile(const char *src, size_t len, unsigned int opts,
+	       const struct vgpu_compile_limits *lim, void **image, size_t *image_size,
 	       struct vgpu_compile_meta **meta, char *err, size_t errlen);
 /* compile_meta.c: the parameters and variables of a parsed module; -ENOMEM. */
 int cc_meta(const struct compiler *cc, struct vgpu_compile_meta **out);
