@@ -264,8 +264,8 @@ int vgpu_program_create_ptx_opts(struct vgpu_device *dev, const char *ptx, size_
 	size_t size = 0;
 	int ret;
 
-	/* compiled for the device: an entry that needs more than it offers
-	 * fails naming what */
+	/* compiled for the device: spills to its registers per thread, and an
+	 * entry that needs more than it offers fails naming what */
 	device_limits(dev, &lim);
 	ret = vgpu_compile_ptx_limits(ptx, len, opts, &lim, &image, &size, err, errlen);
 	if (ret)

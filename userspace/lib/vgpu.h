@@ -73,8 +73,9 @@ void vgpu_bo_destroy(struct vgpu_bo *bo);
 /*
  * Compiles PTX for the device and loads it; on a compile error @err says
  * which line. The compiler gets the device's limits (DRM_VGPU_PARAM_MAX_*):
- * an entry that needs more of a resource than the device offers fails
- * with -E2BIG and "ptx:LINE: entry 'NAME' needs N RESOURCE; the
+ * it spills registers beyond the registers per thread to local memory, and
+ * an entry that still needs more of a resource than the device offers
+ * fails with -E2BIG and "ptx:LINE: entry 'NAME' needs N RESOURCE; the
  * device allows M" (a refusal of the device itself names the same).
  */
 int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len,

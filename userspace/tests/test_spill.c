@@ -28,7 +28,7 @@
 
 static struct vgpu_sim_config cfg;
 
-/* vgpu_ptx_cmd() (`vgpu ptx`), compiled in */
+/* vgpu_ptx_cmd() (`vgpu ptx`), compiled in; its read_file() reads spill.ptx */
 #include "../tools/ptx_cmd.c"
 
 /*
@@ -176,6 +176,153 @@ static int t_cvt_wide_refused(void)
 }
 
 /* ------------------------------------------------------------------ */
+/* kernels that do not fit: nvcc -O3 output of userspace/tests/ptx/spill.cu */
+
+static char *spill_ptx;
+static size_t spill_len;
+
+struct spills {
+	int ld, st;		/* LD/ST local */
+	int selp, setp;		/* SELP d, RZ, 1, !P and SETP.ne d, r, 0 */
+	uint32_t regs, local;
+};
+
+/* Compiles spill.ptx with a register limit (0: none); what entry @name has. */
+static int count_spills(const char *name, unsigned int regs, struct spills *s)
+{
+	struct vgpu_compile_limits lim = { .regs_per_thread = regs };
+	const struct vgpu_program_header *h;
+	const struct vgpu_program_entry *e = NULL;
+	const uint64_t *c;
+	char err[256] = "";
+	void *img = NULL;
+	size_t size;
+
+	memset(s, 0, sizeof(*s));
+	CHECK(vgpu_compile_ptx_limits(spill_ptx, spill_len, 0, &lim, &img, &size, err,
+				      sizeof(err)) == 0, "compile: %s", err);
+	h = img;
+	for (uint32_t i = 0; i < h->num_entries; i++) {
+		const struct vgpu_program_entry *x = (const void *)((const uint8_t *)img +
+			h->entries_offset + (size_t)i * h->entry_size);
+
+		if (!strcmp(x->name, name))
+			e = x;
+	}
+	if (!e) {
+		free(img);
+		CHECK(0, "no entry %s", name);
+	}
+	s->regs = e->regs_per_thread;
+	s->local = e->local_per_thread;
+	c = (const uint64_t *)((const uint8_t *)img + h->code_offset + e->code_start);
+	for (uint32_t i = 0; i < (e->code_end - e->code_start) / 8; i++) {
+		unsigned int op = VGPU_I_OP(c[i]), mod = VGPU_I_MOD(c[i]);
+
+		if ((op == VGPU_OP_LD || op == VGPU_OP_ST) &&
+		    VGPU_M_MEM_SP(mod) == VGPU_SP_LOCAL)
+			*(op == VGPU_OP_LD ? &s->ld : &s->st) += 1;
+		if (op == VGPU_OP_SELP && VGPU_I_A(c[i]) == VGPU_RZ && (c[i] & VGPU_I_BI) &&
+		    VGPU_I_B(c[i]) == 1)
+			s->selp++;
+		if (op == VGPU_OP_SETP && VGPU_M_SETP_CMP(mod) == VGPU_CMP_NE &&
+		    (c[i] & VGPU_I_BI) && VGPU_I_B(c[i]) == 0 && VGPU_I_TYPE(c[i]) == VGPU_T_U32)
+			s->setp++;
+		i += !!(c[i] & VGPU_I_X);
+	}
+	free(img);
+	return 0;
+}
+
+static uint32_t pred_ref(const int32_t *in, uint32_t n, uint32_t t)
+{
+	int32_t v = in[t];
+	bool c[16];
+	uint32_t acc = (uint32_t)v;
+
+	for (int i = 0; i < 16; i++)
+		c[i] = v > in[n + i];
+	for (int i = 0; i < 16; i++)
+		acc = c[15 - i] ? acc * 3u + (uint32_t)i : acc ^ (uint32_t)(i << 4);
+	return acc;
+}
+
+/* 16 comparisons live at once: 8 predicates, the others in registers. */
+static int t_pred_spill(void)
+{
+	enum { N = 128 };
+	int32_t in[N + 16];
+	uint32_t out[N];
+	struct spills s;
+	uint32_t x = 12345;
+
+	for (int i = 0; i < N + 16; i++) {
+		x = x * 1103515245u + 12345u;
+		in[i] = (int32_t)(x >> 8) % 1000 - 500;
+	}
+	CHECK(count_spills("pred_many", 0, &s) == 0, "compile");
+	printf("#   pred_many: %u registers, %d predicate spills (SELP), %d re-creations "
+	       "(SETP), %d/%d local loads/stores\n", s.regs, s.selp, s.setp, s.ld, s.st);
+	CHECK(s.selp >= 8 && s.setp >= 8, "the predicate spill path was not taken");
+	CHECK(!s.ld && !s.st && !s.local, "predicates spilled to memory");
+	CHECK(run_kernel(spill_ptx, "pred_many", N, in, sizeof(in), out, sizeof(out), N,
+			 NULL) == 0, "run");
+	for (uint32_t t = 0; t < N; t++)
+		CHECK(out[t] == pred_ref(in, N, t), "thread %u: %#x, expected %#x", t, out[t],
+		      pred_ref(in, N, t));
+	return 0;
+}
+
+#define NACC	96
+
+static void acc_ref(const uint32_t *in, uint32_t n, uint32_t t, uint32_t *a)
+{
+	for (int k = 0; k < NACC; k++)
+		a[k] = in[t] + (uint32_t)k * 0x9e3779b9u;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t x = in[(t + i) & 255];
+
+		for (int k = 0; k < NACC; k++)
+			a[k] = (a[k] ^ x) * 2654435761u + (a[(k + 1) % NACC] >> 3);
+	}
+}
+
+/* 96 live accumulators on fermi-gtx480 (63 registers per thread). */
+static int t_reg_spill(void)
+{
+	enum { T = 64, ITERS = 5 };
+	static uint32_t in[256], out[T * NACC];
+	struct vgpu_program_entry pe;
+	struct spills free_, lim;
+	uint32_t x = 777, a[NACC];
+
+	for (int i = 0; i < 256; i++) {
+		x = x * 1664525u + 1013904223u;
+		in[i] = x;
+	}
+	CHECK(count_spills("acc_many", 0, &free_) == 0 &&
+	      count_spills("acc_many", cfg.desc.max_regs_per_thread, &lim) == 0, "compile");
+	printf("#   acc_many: %u registers unlimited; for %u: %u registers, %u bytes of "
+	       "local memory, %d spill loads, %d spill stores\n", free_.regs,
+	       cfg.desc.max_regs_per_thread, lim.regs, lim.local, lim.ld, lim.st);
+	CHECK(free_.regs > cfg.desc.max_regs_per_thread && !free_.ld && !free_.st,
+	      "acc_many needs %u registers unspilled", free_.regs);
+	CHECK(lim.regs <= cfg.desc.max_regs_per_thread && lim.ld > 0 && lim.st > 0 &&
+	      lim.local > 0, "no spill code");
+	CHECK(run_kernel(spill_ptx, "acc_many", T, in, sizeof(in), out, sizeof(out), ITERS,
+			 &pe) == 0, "run");
+	CHECK(pe.regs_per_thread == lim.regs && pe.local_per_thread == lim.local,
+	      "loaded: %u registers, %u bytes local", pe.regs_per_thread, pe.local_per_thread);
+	for (uint32_t t = 0; t < T; t++) {
+		acc_ref(in, ITERS, t, a);
+		for (int k = 0; k < NACC; k++)
+			CHECK(out[t * NACC + k] == a[k], "thread %u accumulator %d: %#x, expected %#x",
+			      t, k, out[t * NACC + k], a[k]);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* programs that do not fit a device */
 
 /* One resource each over a limit (line 4: the .entry line). */
@@ -242,14 +389,13 @@ static int t_limits(void)
 	l = fits;
 	l.param_bytes = 32;
 	CHECK(expect_misfit(&l, "56 bytes of parameters; the device allows 32") == 0, "params");
-	/* registers */
+	/* registers: spilled until a single instruction needs more than there are */
 	l = fits;
 	l.regs_per_thread = 2;
 	img = NULL;
 	CHECK(vgpu_compile_ptx_limits(fit_ptx, strlen(fit_ptx), 0, &l, &img, &size, err,
-				      sizeof(err)) == -E2BIG && !img &&
-	      !strncmp(err, "ptx:4: entry 'big' needs ", 25) &&
-	      strstr(err, " registers per thread; the device allows 2"), "'%s'", err);
+				      sizeof(err)) == -EINVAL && !img &&
+	      strstr(err, "more than 2 registers live at once in one instruction"), "'%s'", err);
 	return 0;
 }
 
@@ -270,6 +416,17 @@ static int t_limits_device(void)
 	CHECK(ret == -E2BIG, "create: %d (%s)", ret, err);
 	CHECK(!strcmp(err, "ptx:4: entry 'big' needs 2048 bytes of static shared memory per "
 		      "block; the device allows 1024"), "'%s'", err);
+	/* acc_many spills 168 bytes under 63 registers: allow less */
+	small = cfg;
+	small.desc.max_local_per_thread = 64;
+	CHECK(vgpu_device_open_local(&small, &dev) == 0, "open_local");
+	ret = vgpu_program_create_ptx(dev, spill_ptx, spill_len, &prog, err, sizeof(err));
+	vgpu_program_destroy(prog);
+	vgpu_device_close(dev);
+	CHECK(ret == -E2BIG, "create: %d (%s)", ret, err);
+	CHECK(strstr(err, "entry 'acc_many' needs 168 bytes of local memory per thread") &&
+	      strstr(err, "registers spilled") && strstr(err, "the device allows 64"),
+	      "'%s'", err);
 	return 0;
 }
 
@@ -308,6 +465,7 @@ static int t_ptx_cmd(void)
 	char *a1[] = { "ptx", "--gpu", "fermi-gtx480", path };
 	char *a2[] = { "ptx", "--gpu=fermi-gtx480", path };
 	char *a3[] = { "ptx", "--gpu", "no-such-gpu", path };
+	char *a4[] = { "ptx", "--gpu", "fermi-gtx480", "userspace/tests/ptx/spill.ptx" };
 
 	CHECK(fd >= 0, "mkstemp");
 	CHECK(write(fd, fit_ptx, strlen(fit_ptx)) == (ssize_t)strlen(fit_ptx), "write");
@@ -315,6 +473,9 @@ static int t_ptx_cmd(void)
 	ret = ptx_cmd_run(a1, 4, out, sizeof(out));
 	CHECK(ret == 0 && strstr(out, "entry big\n  Used ") &&
 	      strstr(out, "fits fermi-gtx480"), "fits fermi: %d '%s'", ret, out);
+	ret = ptx_cmd_run(a4, 4, out, sizeof(out));
+	CHECK(ret == 0 && strstr(out, "entry acc_many\n  Used 63 registers") &&
+	      strstr(out, "fits fermi-gtx480"), "spill.ptx on fermi: %d '%s'", ret, out);
 	/* .maxntid 512 fits fermi's 1024; make it not fit: 2048 threads */
 	{
 		char *big = strdup(fit_ptx), *m = strstr(big, ".maxntid 512");
@@ -347,11 +508,21 @@ int main(void)
 	       "in, sign/zero extension out)", t_cvt_wide());
 	report("cvt refuses a wider float register and an integer register for a float type",
 	       t_cvt_wide_refused());
+	spill_ptx = read_file("userspace/tests/ptx/spill.ptx", &spill_len);
+	if (!spill_ptx) {
+		printf("not ok - userspace/tests/ptx/spill.ptx is readable\n");
+		return 1;
+	}
+	report("nvcc -O3 PTX with 16 comparisons live: predicates spilled to registers, "
+	       "results bit-exact on fermi-gtx480", t_pred_spill());
+	report("nvcc -O3 PTX needing 105 registers: spilled to local memory under fermi-gtx480's "
+	       "63, results bit-exact", t_reg_spill());
 	report("a program over a device's limit names the entry, the resource, the need and "
 	       "the limit (-E2BIG)", t_limits());
-	report("libvgpu compiles for the device: an entry over its shared memory is refused by "
-	       "name", t_limits_device());
-	report("vgpu ptx --gpu PRESET: names what does not fit the preset, exit 1",
+	report("libvgpu compiles for the device: an entry over its shared memory, a spill over "
+	       "its local memory are refused by name", t_limits_device());
+	report("vgpu ptx --gpu PRESET: spills for the preset, names what does not fit, exit 1",
 	       t_ptx_cmd());
+	free(spill_ptx);
 	return test_summary();
 }

@@ -7,8 +7,9 @@
  * the idempotence boundary, the idempotent fraction, the reconvergence
  * points of the divergent branches and ELF's program points. On a
  * compilation error it prints "FILE: ptx:LINE: message" and exits 1.
- * "vgpu ptx --gpu PRESET FILE" compiles for the preset's device and exits 1
- * naming the entry, the resource, the need and the limit when the
+ * "vgpu ptx --gpu PRESET FILE" compiles for the preset's device (spilling
+ * registers beyond its registers per thread, as a launch there does) and
+ * exits 1 naming the entry, the resource, the need and the limit when the
  * program does not fit it.
  */
 #include <errno.h>

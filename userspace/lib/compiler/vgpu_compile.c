@@ -172,6 +172,9 @@ void cc_check_entry_limits(struct compiler *cc, const struct entry *e)
 			  e->param_size, &what, &need, &max))
 		return;
 	cc->errcode = E2BIG;
+	if (e->spilled_regs && e->local_size == need)
+		cc_error(cc, e->line, "entry '%s' needs %u %s (%u registers spilled); the device "
+			 "allows %u", e->name, need, what, e->spilled_regs, max);
 	cc_error(cc, e->line, "entry '%s' needs %u %s; the device allows %u", e->name, need,
 		 what, max);
 }

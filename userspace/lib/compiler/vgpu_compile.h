@@ -63,7 +63,8 @@ int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void *
  * from the device's parameters (DRM_VGPU_PARAM_MAX_*), `vgpu ptx --gpu`
  * from the device description of a preset of the model.
  *
- * @regs_per_thread: registers per thread.
+ * @regs_per_thread: registers per thread; the compiler spills values to
+ *	local memory to stay within it (as ptxas -maxrregcount does).
  * @shared_per_tb: bytes of static shared memory per block.
  * @local_per_thread: bytes of local memory per thread, spill slots included.
  * @threads_per_tb: threads per block (an entry's .maxntid / .reqntid).
@@ -78,8 +79,9 @@ struct vgpu_compile_limits {
 };
 
 /*
- * vgpu_compile_ptx_opts() for a device with limits @lim (NULL: none). An
- * entry that needs more of a resource than the device offers fails
+ * vgpu_compile_ptx_opts() for a device with limits @lim (NULL: none).
+ * Registers beyond @lim->regs_per_thread are spilled to local memory; an
+ * entry that still needs more of a resource than the device offers fails
  * with -E2BIG and "ptx:LINE: entry 'NAME' needs N RESOURCE; the device
  * allows M" (LINE: the entry's .entry line).
  */
