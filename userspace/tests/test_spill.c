@@ -5,7 +5,9 @@
  * size"), programs that do not fit a device (the error names the entry, the
  * resource, the need and the limit), predicate spilling and register
  * spilling to local memory. Kernels run on the local device (fermi-gtx480)
- * and their results are compared bit for bit with a CPU reference.
+ * and their results are compared bit for bit with a CPU reference; the
+ * workload suite runs against its CPU references on devices of 16 and 8
+ * registers per thread, where most of its kernels spill.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include "tap.h"
 #include "vgpu.h"
 #include "vgpu_sim.h"
+#include "workloads/workload.h"
 
 #define HEAD ".version 7.0\n.target sm_75\n.address_size 64\n"
 
@@ -322,6 +325,67 @@ static int t_reg_spill(void)
 	return 0;
 }
 
+/*
+ * The workload suite on a device with @regs registers per thread: every
+ * kernel above it spills, and every result still matches its CPU reference.
+ */
+static int t_suite_spilled(uint32_t regs, int *spilled)
+{
+	struct vgpu_sim_config few = cfg;
+
+	few.desc.max_regs_per_thread = regs;
+	*spilled = 0;
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
+		struct workload_args args = { .size = (*w)->small_size, .seed = 1 };
+		struct workload_result res;
+		struct vgpu_device *dev;
+		char msg[256] = "";
+		int ret;
+
+		CHECK(vgpu_device_open_local(&few, &dev) == 0, "open_local");
+		ret = (*w)->run(dev, &args, &res, msg, sizeof(msg));
+		vgpu_device_close(dev);
+		CHECK(ret == 0, "%s with %u registers: %s", (*w)->name, regs, msg);
+	}
+	/* how many of the suite's entries needed the spill */
+	for (const struct vgpu_embedded_ptx *p = vgpu_workload_ptx; p->name; p++) {
+		struct vgpu_compile_limits lim = { .regs_per_thread = regs };
+		const struct vgpu_program_header *h;
+		void *img = NULL, *free_img = NULL;
+		bool bad = false;
+		size_t size;
+		char err[256] = "";
+
+		CHECK(vgpu_compile_ptx(p->text, p->len, &free_img, &size, err,
+				       sizeof(err)) == 0 &&
+		      vgpu_compile_ptx_limits(p->text, p->len, 0, &lim, &img, &size, err,
+					      sizeof(err)) == 0, "%s: %s", p->name, err);
+		h = free_img;
+		for (uint32_t i = 0; i < h->num_entries; i++) {
+			const struct vgpu_program_entry *a = (const void *)((const uint8_t *)free_img +
+				h->entries_offset + (size_t)i * h->entry_size);
+			const struct vgpu_program_entry *b = (const void *)((const uint8_t *)img +
+				h->entries_offset + (size_t)i * h->entry_size);
+
+			if (a->regs_per_thread > regs) {
+				(*spilled)++;
+				bad |= b->regs_per_thread > regs ||
+				       b->local_per_thread <= a->local_per_thread;
+				if (b->regs_per_thread > regs ||
+				    b->local_per_thread <= a->local_per_thread)
+					printf("#   %s: %u registers, %u bytes local for %u\n", a->name,
+					       b->regs_per_thread, b->local_per_thread, regs);
+			}
+		}
+		free(img);
+		free(free_img);
+		CHECK(!bad, "%s: spilled entries over the limit", p->name);
+	}
+	printf("#   %u registers per thread: %d of the suite's entries spilled\n", regs, *spilled);
+	CHECK(*spilled > 0, "nothing spilled");
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* programs that do not fit a device */
 
@@ -517,6 +581,14 @@ int main(void)
 	       "results bit-exact on fermi-gtx480", t_pred_spill());
 	report("nvcc -O3 PTX needing 105 registers: spilled to local memory under fermi-gtx480's "
 	       "63, results bit-exact", t_reg_spill());
+	for (uint32_t regs = 16; regs >= 8; regs -= 8) {
+		char name[160];
+		int spilled;
+
+		snprintf(name, sizeof(name), "the workload suite with %u registers per thread: "
+			 "spilled entries match their CPU references", regs);
+		report(name, t_suite_spilled(regs, &spilled));
+	}
 	report("a program over a device's limit names the entry, the resource, the need and "
 	       "the limit (-E2BIG)", t_limits());
 	report("libvgpu compiles for the device: an entry over its shared memory, a spill over "
