@@ -9,8 +9,9 @@
  * instructions over virtual registers, already legal with respect to
  * immediates (an operand that cannot be encoded as an immediate is first
  * moved into a fresh virtual register). The code generator builds the CFG,
- * allocates machine registers (linear scan over live intervals), computes
- * reconvergence points (immediate post-dominators) and encodes the image.
+ * allocates machine registers (linear scan over live intervals, spilling
+ * with ptx_spill.c when they do not fit), computes reconvergence points
+ * (immediate post-dominators) and encodes the image.
  */
 #ifndef VGPU_COMPILER_INT_H
 #define VGPU_COMPILER_INT_H
