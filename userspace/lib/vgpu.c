@@ -233,8 +233,7 @@ int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len
 	return vgpu_program_create_ptx_opts(dev, ptx, len, 0, out, err, errlen);
 }
 
-/* What the device offers a program (0 where it does not say). */
-static void device_limits(struct vgpu_device *dev, struct vgpu_compile_limits *lim)
+void vgpu_device_compile_limits(struct vgpu_device *dev, struct vgpu_compile_limits *lim)
 {
 	static const uint32_t params[] = {
 		DRM_VGPU_PARAM_MAX_REGS_PER_THREAD, DRM_VGPU_PARAM_MAX_SHARED_PER_TB,
@@ -266,7 +265,7 @@ int vgpu_program_create_ptx_opts(struct vgpu_device *dev, const char *ptx, size_
 
 	/* compiled for the device: spills to its registers per thread, and an
 	 * entry that needs more than it offers fails naming what */
-	device_limits(dev, &lim);
+	vgpu_device_compile_limits(dev, &lim);
 	ret = vgpu_compile_ptx_limits(ptx, len, opts, &lim, &image, &size, err, errlen);
 	if (ret)
 		return ret;

@@ -24,6 +24,7 @@
 #include "compiler/vgpu_compile.h"
 #include "tap.h"
 #include "vgpu.h"
+#include "vgpu_runtime.h"
 #include "vgpu_sim.h"
 #include "workloads/workload.h"
 
@@ -386,6 +387,45 @@ static int t_suite_spilled(uint32_t regs, int *spilled)
 	return 0;
 }
 
+/* The runtime's modules are compiled for their device too. */
+static int t_runtime_module(void)
+{
+	struct vgpu_sim_config small = cfg;
+	struct vgpu_device *dev;
+	struct vgpu_context *ctx;
+	struct vgpu_module *mod = NULL;
+	struct vgpu_function *f;
+	int regs = 0, local = 0, ret;
+
+	CHECK(vgpu_device_open_local(&cfg, &dev) == 0 && vgpu_ctx_create(dev, &ctx) == 0,
+	      "context");
+	ret = vgpu_module_load_data(ctx, spill_ptx, spill_len, &mod);
+	if (!ret)
+		ret = vgpu_module_get_function(mod, "acc_many", &f);
+	if (!ret)
+		ret = vgpu_func_get_attribute(f, VGPU_FUNC_ATTRIBUTE_NUM_REGS, &regs) ||
+		      vgpu_func_get_attribute(f, VGPU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &local);
+	vgpu_module_unload(mod);
+	vgpu_ctx_destroy(ctx);
+	vgpu_device_close(dev);
+	CHECK(ret == 0, "module: %d (%s)", ret, vgpu_last_error());
+	CHECK(regs == (int)cfg.desc.max_regs_per_thread && local == 168,
+	      "acc_many: %d registers, %d bytes local", regs, local);
+	/* a device with less local memory: the load names the kernel */
+	small.desc.max_local_per_thread = 64;
+	mod = NULL;
+	CHECK(vgpu_device_open_local(&small, &dev) == 0 && vgpu_ctx_create(dev, &ctx) == 0,
+	      "context");
+	ret = vgpu_module_load_data(ctx, spill_ptx, spill_len, &mod);
+	vgpu_module_unload(mod);
+	vgpu_ctx_destroy(ctx);
+	vgpu_device_close(dev);
+	CHECK(ret == -E2BIG && strstr(vgpu_last_error(), "entry 'acc_many' needs 168 bytes of "
+				      "local memory per thread"), "%d '%s'", ret,
+	      vgpu_last_error());
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* programs that do not fit a device */
 
@@ -589,6 +629,8 @@ int main(void)
 			 "spilled entries match their CPU references", regs);
 		report(name, t_suite_spilled(regs, &spilled));
 	}
+	report("runtime modules are compiled for the context's device: spilled to fermi-gtx480's "
+	       "63 registers; a kernel over its local memory refused by name", t_runtime_module());
 	report("a program over a device's limit names the entry, the resource, the need and "
 	       "the limit (-E2BIG)", t_limits());
 	report("libvgpu compiles for the device: an entry over its shared memory, a spill over "
