@@ -233,21 +233,53 @@ int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len
 	return vgpu_program_create_ptx_opts(dev, ptx, len, 0, out, err, errlen);
 }
 
+void vgpu_device_compile_limits(struct vgpu_device *dev, struct vgpu_compile_limits *lim)
+{
+	static const uint32_t params[] = {
+		DRM_VGPU_PARAM_MAX_REGS_PER_THREAD, DRM_VGPU_PARAM_MAX_SHARED_PER_TB,
+		DRM_VGPU_PARAM_MAX_LOCAL_PER_THREAD, DRM_VGPU_PARAM_MAX_THREADS_PER_TB,
+	};
+	unsigned int *field[] = {
+		&lim->regs_per_thread, &lim->shared_per_tb, &lim->local_per_thread,
+		&lim->threads_per_tb,
+	};
+
+	memset(lim, 0, sizeof(*lim));
+	for (size_t i = 0; i < sizeof(params) / sizeof(params[0]); i++) {
+		uint64_t v;
+
+		if (!vgpu_get_param(dev, params[i], &v) && v <= UINT32_MAX)
+			*field[i] = (unsigned int)v;
+	}
+	lim->param_bytes = DRM_VGPU_MAX_PARAM_BYTES;
+}
+
 int vgpu_program_create_ptx_opts(struct vgpu_device *dev, const char *ptx, size_t len,
 				 unsigned int opts, struct vgpu_program **out, char *err,
 				 size_t errlen)
 {
+	struct vgpu_compile_limits lim;
 	void *image = NULL;
 	size_t size = 0;
 	int ret;
 
-	ret = vgpu_compile_ptx_opts(ptx, len, opts, &image, &size, err, errlen);
+	/* compiled for the device: spills to its registers per thread, and an
+	 * entry that needs more than it offers fails naming what */
+	vgpu_device_compile_limits(dev, &lim);
+	ret = vgpu_compile_ptx_limits(ptx, len, opts, &lim, &image, &size, err, errlen);
 	if (ret)
 		return ret;
 	ret = vgpu_program_create_image(dev, image, size, out);
-	if (ret && errlen)
-		snprintf(err, errlen, "program rejected by the device: %s",
-			 strerror(-ret));
+	if (ret && errlen) {
+		char why[256] = "";
+
+		if (ret == -E2BIG &&
+		    vgpu_compile_check_limits(image, size, &lim, why, sizeof(why)) == -E2BIG)
+			snprintf(err, errlen, "program rejected by the device: %s", why);
+		else
+			snprintf(err, errlen, "program rejected by the device: %s",
+				 strerror(-ret));
+	}
 	free(image);
 	return ret;
 }

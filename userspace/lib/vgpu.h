@@ -70,7 +70,21 @@ int vgpu_get_param(struct vgpu_device *dev, uint32_t param, uint64_t *value);
 int vgpu_bo_create(struct vgpu_device *dev, uint64_t size, struct vgpu_bo **out);
 void vgpu_bo_destroy(struct vgpu_bo *bo);
 
-/* Compiles PTX and loads it; on a compile error @err says which line. */
+struct vgpu_compile_limits;	/* compiler/vgpu_compile.h */
+/*
+ * What the device offers a program (DRM_VGPU_PARAM_MAX_* and
+ * DRM_VGPU_MAX_PARAM_BYTES; 0 where it does not say), for
+ * vgpu_compile_ptx_limits().
+ */
+void vgpu_device_compile_limits(struct vgpu_device *dev, struct vgpu_compile_limits *lim);
+/*
+ * Compiles PTX for the device and loads it; on a compile error @err says
+ * which line. The compiler gets the device's limits (DRM_VGPU_PARAM_MAX_*):
+ * it spills registers beyond the registers per thread to local memory, and
+ * an entry that still needs more of a resource than the device offers
+ * fails with -E2BIG and "ptx:LINE: entry 'NAME' needs N RESOURCE; the
+ * device allows M" (a refusal of the device itself names the same).
+ */
 int vgpu_program_create_ptx(struct vgpu_device *dev, const char *ptx, size_t len,
 			    struct vgpu_program **out, char *err, size_t errlen);
 /* The same with VGPU_COMPILE_* options (compiler/vgpu_compile.h). */

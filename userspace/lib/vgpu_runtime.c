@@ -492,6 +492,7 @@ static void with_copy_kernel(struct vgpu_module *mod, const void *ptx, size_t le
 			     void **image, size_t *size)
 {
 	struct vgpu_compile_meta *meta = NULL;
+	struct vgpu_compile_limits lim;
 	size_t n = len + sizeof(rt_ptx);
 	void *img2 = NULL;
 	size_t size2 = 0;
@@ -501,7 +502,8 @@ static void with_copy_kernel(struct vgpu_module *mod, const void *ptx, size_t le
 		return;
 	memcpy(src, ptx, len);
 	memcpy(src + len, rt_ptx, sizeof(rt_ptx));
-	if (!vgpu_compile_ptx_meta(src, n - 1, 0, &img2, &size2, &meta, NULL, 0)) {
+	vgpu_device_compile_limits(mod->ctx->dev, &lim);
+	if (!vgpu_compile_ptx_meta_limits(src, n - 1, 0, &lim, &img2, &size2, &meta, NULL, 0)) {
 		free(*image);
 		vgpu_compile_meta_free(mod->meta);
 		*image = img2;
@@ -541,15 +543,27 @@ static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
 	if (is_image(data, len)) {
 		ret = vgpu_program_create_image(ctx->dev, data, len, &mod->prog);
 		if (ret) {
+			struct vgpu_compile_limits lim;
+			char why[256] = "";
+
+			/* -E2BIG: which entry needs what */
+			vgpu_device_compile_limits(ctx->dev, &lim);
+			if (ret != -E2BIG ||
+			    vgpu_compile_check_limits(data, len, &lim, why, sizeof(why)) != -E2BIG)
+				snprintf(why, sizeof(why), "%s", strerror(-ret));
 			vgpu_set_error(ret, "module %s: program image rejected by the device: %s",
-				       name, strerror(-ret));
+				       name, why);
 			goto err;
 		}
 	} else {
+		struct vgpu_compile_limits lim;
 		char err[256];
 
-		ret = vgpu_compile_ptx_meta(data, len, 0, &image, &size, &mod->meta, err,
-					    sizeof(err));
+		/* for the device: spilled to its registers, refused by name when an
+		 * entry does not fit (vgpu_program_create_ptx() does the same) */
+		vgpu_device_compile_limits(ctx->dev, &lim);
+		ret = vgpu_compile_ptx_meta_limits(data, len, 0, &lim, &image, &size, &mod->meta,
+						   err, sizeof(err));
 		if (ret) {
 			/* "ptx:LINE: message" as "NAME:LINE: message" */
 			vgpu_set_error(ret, "%s%s", name,

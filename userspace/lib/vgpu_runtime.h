@@ -68,7 +68,10 @@ int vgpu_memset_d32(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value
  * lists and its variables; an image does not carry them, so its kernels
  * launch only with vgpu_launch_kernel_packed() and its variables are not
  * found by name (-ENODATA, saying so). A compile error is -EINVAL with
- * "FILE:LINE: message" in vgpu_last_error().
+ * "FILE:LINE: message" in vgpu_last_error(). PTX is compiled for the
+ * context's device (vgpu_device_compile_limits()): spilled to its registers
+ * per thread; a kernel that still does not fit is -E2BIG, the message
+ * naming the kernel, the resource, the need and the limit.
  */
 int vgpu_module_load(struct vgpu_context *ctx, const char *path, struct vgpu_module **out);
 int vgpu_module_load_data(struct vgpu_context *ctx, const void *data, size_t len,

@@ -246,12 +246,34 @@ static int t_errors(void)
 	return 0;
 }
 
-/* More values live at once than the register file has. */
+static const uint64_t *code_of(const struct img *im, const char *name, uint32_t *n);
+
+/* Local LD/ST (spill code) and SELP RZ, 1 (a predicate spilled) in @name. */
+static void spill_ops(const struct img *im, const char *name, int *ld, int *st, int *selp)
+{
+	uint32_t n;
+	const uint64_t *c = code_of(im, name, &n);
+
+	*ld = *st = *selp = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned int op = VGPU_I_OP(c[i]);
+
+		if ((op == VGPU_OP_LD || op == VGPU_OP_ST) &&
+		    VGPU_M_MEM_SP(VGPU_I_MOD(c[i])) == VGPU_SP_LOCAL)
+			*(op == VGPU_OP_LD ? ld : st) += 1;
+		if (op == VGPU_OP_SELP && VGPU_I_A(c[i]) == VGPU_RZ && (c[i] & VGPU_I_BI) &&
+		    VGPU_I_B(c[i]) == 1)
+			(*selp)++;
+		i += !!(c[i] & VGPU_I_X);
+	}
+}
+
+/* More values live at once than the register file has: spilled. */
 static int t_pressure(void)
 {
 	char *src = malloc(200000), *p = src;
 	struct img im;
-	int r = 0;
+	int r = 0, ld, st, selp;
 
 	p += sprintf(p, HEAD ".visible .entry k(.param .u64 o)\n{\n"
 		     "\t.reg .b32 %%r<400>;\n\t.reg .b64 %%rd<2>;\n"
@@ -261,9 +283,22 @@ static int t_pressure(void)
 	for (int i = 1; i < 300; i++)
 		p += sprintf(p, "\tadd.s32 %%r0, %%r0, %%r%d;\n", i);
 	p += sprintf(p, "\tst.global.u32 [%%rd1], %%r0;\n\tret;\n}\n");
-	if (expect_error(src, 262, "registers live") != 0)
+	if (compile_str(src, &im) != 0) {
+		printf("#   300 live: %s\n", im.err);
 		r = -1;
-	/* 200 live values fit */
+	} else {
+		const struct vgpu_program_entry *e = entry(&im, "k");
+
+		spill_ops(&im, "k", &ld, &st, &selp);
+		if (e->regs_per_thread > VGPU_NUM_REGS || e->local_per_thread < 4 * 45 ||
+		    ld < 45 || st < 45) {
+			printf("#   300 live: regs %u, local %u, %d spill loads, %d stores\n",
+			       e->regs_per_thread, e->local_per_thread, ld, st);
+			r = -1;
+		}
+		free(im.p);
+	}
+	/* 200 live values fit: no spill */
 	p = src;
 	p += sprintf(p, HEAD ".visible .entry k(.param .u64 o)\n{\n"
 		     "\t.reg .b32 %%r<400>;\n\t.reg .b64 %%rd<2>;\n"
@@ -280,13 +315,16 @@ static int t_pressure(void)
 	if (!r) {
 		const struct vgpu_program_entry *e = entry(&im, "k");
 
-		if (e->regs_per_thread < 202 || e->regs_per_thread > 203) {
-			printf("#   regs %u for 200 live + a pointer pair\n", e->regs_per_thread);
+		spill_ops(&im, "k", &ld, &st, &selp);
+		if (e->regs_per_thread < 202 || e->regs_per_thread > 203 || ld || st ||
+		    e->local_per_thread) {
+			printf("#   regs %u for 200 live + a pointer pair, %d/%d spills\n",
+			       e->regs_per_thread, ld, st);
 			r = -1;
 		}
 		free(im.p);
 	}
-	/* nine predicates live at once */
+	/* nine predicates live at once: one goes to a register */
 	p = src;
 	p += sprintf(p, HEAD ".visible .entry k(.param .u32 v)\n{\n"
 		     "\t.reg .pred %%p<10>;\n\t.reg .b32 %%r<12>;\n"
@@ -296,8 +334,17 @@ static int t_pressure(void)
 	for (int i = 0; i < 9; i++)
 		p += sprintf(p, "\t@%%p%d add.s32 %%r0, %%r0, 1;\n", i);
 	p += sprintf(p, "\tret;\n}\n");
-	if (!r && expect_error(src, 17, "predicates live") != 0)
+	if (!r && compile_str(src, &im) != 0) {
+		printf("#   9 predicates: %s\n", im.err);
 		r = -1;
+	} else if (!r) {
+		spill_ops(&im, "k", &ld, &st, &selp);
+		if (selp < 1 || ld || st) {
+			printf("#   9 predicates: %d predicate spills, %d/%d local\n", selp, ld, st);
+			r = -1;
+		}
+		free(im.p);
+	}
 	free(src);
 	return r;
 }
@@ -992,7 +1039,7 @@ int main(void)
 	report("workload PTX compiles with the right entry metadata", t_workloads());
 	report("params, shared layout, maxntid, registers", t_metadata());
 	report("unsupported/invalid PTX names the line", t_errors());
-	report("register and predicate pressure", t_pressure());
+	report("register and predicate pressure: spills to local memory and registers only when needed", t_pressure());
 	report("assorted nvcc constructs", t_constructs());
 	report("garbage, truncated and mutated input fails cleanly", t_garbage());
 	report("idempotence boundary: atomics, overwrites, aliasing; idempotent fraction",

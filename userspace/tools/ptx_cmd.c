@@ -7,17 +7,23 @@
  * the idempotence boundary, the idempotent fraction, the reconvergence
  * points of the divergent branches and ELF's program points. On a
  * compilation error it prints "FILE: ptx:LINE: message" and exits 1.
+ * "vgpu ptx --gpu PRESET FILE" compiles for the preset's device (spilling
+ * registers beyond its registers per thread, as a launch there does) and
+ * exits 1 naming the entry, the resource, the need and the limit when the
+ * program does not fit it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
 
 #include "compiler/vgpu_compile.h"
 #include "ptx_cmd.h"
+#include "vgpu_sim.h"
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -132,37 +138,87 @@ int vgpu_ptx_report(const void *image, size_t size, FILE *o)
 	return 0;
 }
 
+/* The limits of preset @gpu's device description; -ENOENT for another name. */
+static int preset_limits(const char *gpu, struct vgpu_compile_limits *lim)
+{
+	struct vgpu_sim_config cfg;
+
+	if (vgpu_sim_preset(gpu, &cfg)) {
+		fprintf(stderr, "vgpu: unknown GPU preset '%s'; presets:", gpu);
+		for (const char *const *n = vgpu_sim_preset_names(); *n; n++)
+			fprintf(stderr, " %s", *n);
+		fprintf(stderr, "\n");
+		return -ENOENT;
+	}
+	*lim = (struct vgpu_compile_limits){
+		.regs_per_thread = cfg.desc.max_regs_per_thread,
+		.shared_per_tb = cfg.desc.max_shared_per_tb,
+		.local_per_thread = cfg.desc.max_local_per_thread,
+		.threads_per_tb = cfg.desc.max_threads_per_tb,
+		.param_bytes = DRM_VGPU_MAX_PARAM_BYTES,
+	};
+	return 0;
+}
+
 int vgpu_ptx_cmd(int argc, char **argv)
 {
+	struct vgpu_compile_limits lim;
+	const char *gpu = NULL;
 	char err[512] = "";
 	void *image = NULL;
 	size_t size = 0, len = 0;
-	int ret, status = 0;
+	int ret, status = 0, nfiles = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: vgpu ptx FILE.ptx ...\n");
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--gpu") || !strncmp(argv[i], "--gpu=", 6)) {
+			if (argv[i][5] == '=') {
+				gpu = argv[i] + 6;
+			} else if (i + 1 < argc) {
+				gpu = argv[++i];
+			} else {
+				fprintf(stderr, "vgpu: --gpu needs a preset name\n");
+				return 2;
+			}
+			argv[i] = NULL;
+			if (argv[i - 1] && !strcmp(argv[i - 1], "--gpu"))
+				argv[i - 1] = NULL;
+		} else {
+			nfiles++;
+		}
+	}
+	if (!nfiles) {
+		fprintf(stderr, "usage: vgpu ptx [--gpu PRESET] FILE.ptx ...\n");
 		return 2;
 	}
+	if (gpu && preset_limits(gpu, &lim))
+		return 2;
 	for (int i = 1; i < argc; i++) {
-		char *src = read_file(argv[i], &len);
+		char *src;
 
+		if (!argv[i])
+			continue;
+		src = read_file(argv[i], &len);
 		if (!src) {
 			fprintf(stderr, "vgpu: %s: %s\n", argv[i], strerror(errno ? errno : EIO));
 			status = 1;
 			continue;
 		}
-		ret = vgpu_compile_ptx(src, len, &image, &size, err, sizeof(err));
+		ret = vgpu_compile_ptx_limits(src, len, 0, gpu ? &lim : NULL, &image, &size, err,
+					      sizeof(err));
 		free(src);
 		if (ret) {
-			fprintf(stderr, "%s: %s\n", argv[i], err[0] ? err : strerror(-ret));
+			fprintf(stderr, "%s: %s%s%s\n", argv[i], err[0] ? err : strerror(-ret),
+				ret == -E2BIG ? ": does not fit " : "", ret == -E2BIG ? gpu : "");
 			status = 1;
 			continue;
 		}
-		if (argc > 2)
+		if (nfiles > 1)
 			printf("%s:\n", argv[i]);
 		if (vgpu_ptx_report(image, size, stdout)) {
 			fprintf(stderr, "%s: malformed image\n", argv[i]);
 			status = 1;
+		} else if (gpu) {
+			printf("fits %s\n", gpu);
 		}
 		free(image);
 	}

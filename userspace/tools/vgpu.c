@@ -17,7 +17,8 @@
  *   vgpu compile FILE.ptx [--virtual-tb[=MODE]] [-o OUT]  compile PTX; print the
  *                                         disassembly; --virtual-tb: virtual thread
  *                                         blocks, MODE same|lowest|slowest
- *   vgpu ptx FILE.ptx                     resources and analyses per entry
+ *   vgpu ptx [--gpu PRESET] FILE.ptx      resources and analyses per entry; with
+ *                                         --gpu, whether it fits the preset
  *   vgpu top [--interval MS] [--once] [--count N]  live view of the device (top.c)
  */
 #include <errno.h>
@@ -58,7 +59,8 @@ static int usage(FILE *f, int status)
 		"       vgpu list\n"
 		"       vgpu info\n"
 		"       vgpu compile FILE.ptx [--virtual-tb[=same|lowest|slowest]] [-o IMAGE]\n"
-		"       vgpu ptx FILE.ptx   resources and analyses per entry (like ptxas -v)\n"
+		"       vgpu ptx [--gpu PRESET] FILE.ptx   resources and analyses per entry (like ptxas -v);\n"
+		"                            --gpu: compiled for the preset, exit 1 if it does not fit\n"
 		"       vgpu top [--interval MS] [--once] [--count N]   live view of the device\n");
 	return status;
 }

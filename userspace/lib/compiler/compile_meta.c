@@ -82,5 +82,14 @@ int vgpu_compile_ptx_meta(const char *src, size_t len, unsigned int opts, void *
 			  size_t errlen)
 {
 	*meta = NULL;
-	return cc_compile(src, len, opts, image, image_size, meta, err, errlen);
+	return cc_compile(src, len, opts, NULL, image, image_size, meta, err, errlen);
+}
+
+int vgpu_compile_ptx_meta_limits(const char *src, size_t len, unsigned int opts,
+				 const struct vgpu_compile_limits *lim, void **image,
+				 size_t *image_size, struct vgpu_compile_meta **meta, char *err,
+				 size_t errlen)
+{
+	*meta = NULL;
+	return cc_compile(src, len, opts, lim, image, image_size, meta, err, errlen);
 }

@@ -9,8 +9,9 @@
  * instructions over virtual registers, already legal with respect to
  * immediates (an operand that cannot be encoded as an immediate is first
  * moved into a fresh virtual register). The code generator builds the CFG,
- * allocates machine registers (linear scan over live intervals), computes
- * reconvergence points (immediate post-dominators) and encodes the image.
+ * allocates machine registers (linear scan over live intervals, spilling
+ * with ptx_spill.c when they do not fit), computes reconvergence points
+ * (immediate post-dominators) and encodes the image.
  */
 #ifndef VGPU_COMPILER_INT_H
 #define VGPU_COMPILER_INT_H
@@ -33,6 +34,7 @@ struct vreg {
 	uint8_t cls;
 	int phys;		/* machine register / predicate, -1 unallocated */
 	int start, end;		/* live interval in positions, -1 when unused */
+	bool nospill;		/* a spill's reload/store temporary (ptx_spill.c) */
 };
 
 enum okind { OK_NONE = 0, OK_REG, OK_IMM };
@@ -113,6 +115,7 @@ struct entry {
 	uint32_t local_size;
 	uint32_t max_threads;
 	uint32_t regs;		/* result of allocation */
+	uint32_t spilled_regs, spilled_preds;	/* vregs spilled (ptx_spill.c) */
 	uint32_t flags;
 	uint32_t code_start, code_words;	/* in words */
 	struct vgpu_program_analysis an;	/* analysis section record */
@@ -135,6 +138,7 @@ struct compiler {
 	size_t nscratch, scap;
 	unsigned int opts;	/* VGPU_COMPILE_* */
 	struct vgpu_compile_meta **meta;	/* out: what compile_meta.c records, or NULL */
+	struct vgpu_compile_limits lim;	/* the device's; 0: no limit */
 };
 
 /* Reports "ptx:LINE: msg" and unwinds to vgpu_compile_ptx(). */
@@ -151,9 +155,24 @@ int ptx_parse(struct compiler *cc, const char *src, size_t len);
 /* virtual_tb.c: rewrites @e into the persistent-thread form (seed 003 §4.1). */
 void vtb_transform(struct compiler *cc, struct entry *e);
 void cg_entry(struct compiler *cc, struct entry *e);
+/* ptx_codegen.c: the vregs an instruction reads (a guarded destination's
+ * old value included) and writes; at most 16 and 8. */
+int cg_ins_uses(const struct ins *in, int *u);
+int cg_ins_defs(const struct ins *in, int *d);
+/*
+ * ptx_spill.c: rewrites @e so that every vreg with @spill[v] set lives
+ * outside the allocator's reach: a register in a local-memory slot of its
+ * own (stored after each definition, loaded before each use), a predicate
+ * in a 32-bit register (SELP after each definition, SETP before each use).
+ * Reloads and stores go through fresh temporaries marked nospill.
+ */
+void spill_rewrite(struct compiler *cc, struct entry *e, const bool *spill);
+/* vgpu_compile.c: -E2BIG naming the entry when it does not fit cc->lim. */
+void cc_check_entry_limits(struct compiler *cc, const struct entry *e);
 int cg_image(struct compiler *cc, void **image, size_t *size);
-/* vgpu_compile_ptx_opts() that also records the module's metadata in *@meta (NULL: not). */
-int cc_compile(const char *src, size_t len, unsigned int opts, void **image, size_t *image_size,
+/* vgpu_compile_ptx_limits() that also records the module's metadata in *@meta (NULL: not). */
+int cc_compile(const char *src, size_t len, unsigned int opts,
+	       const struct vgpu_compile_limits *lim, void **image, size_t *image_size,
 	       struct vgpu_compile_meta **meta, char *err, size_t errlen);
 /* compile_meta.c: the parameters and variables of a parsed module; -ENOMEM. */
 int cc_meta(const struct compiler *cc, struct vgpu_compile_meta **out);

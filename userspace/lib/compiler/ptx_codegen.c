@@ -35,7 +35,7 @@ struct cg {
 /* operands of an instruction */
 
 /* Registers/predicates read, including the old value of a guarded dest. */
-static int ins_uses(const struct ins *in, int *u)
+int cg_ins_uses(const struct ins *in, int *u)
 {
 	int n = 0;
 
@@ -58,7 +58,7 @@ static int ins_uses(const struct ins *in, int *u)
 	return n;
 }
 
-static int ins_defs(const struct ins *in, int *d)
+int cg_ins_defs(const struct ins *in, int *d)
 {
 	int n = 0;
 
@@ -173,7 +173,7 @@ static void liveness(struct cg *g)
 		def = b->in + 3 * W;
 		for (int i = b->first; i <= b->last; i++) {
 			struct ins *in = &e->ins[i];
-			int nu = ins_uses(in, u), nd = ins_defs(in, d);
+			int nu = cg_ins_uses(in, u), nd = cg_ins_defs(in, d);
 
 			for (int j = 0; j < nu; j++) {
 				if (!btst(def, u[j]))
@@ -225,7 +225,7 @@ static void liveness(struct cg *g)
 		}
 		for (int i = b->first; i <= b->last; i++) {
 			struct ins *in = &e->ins[i];
-			int nu = ins_uses(in, u), nd = ins_defs(in, d);
+			int nu = cg_ins_uses(in, u), nd = cg_ins_defs(in, d);
 
 			for (int j = 0; j < nu; j++)
 				extend(&e->vregs[u[j]], 2 * i);
@@ -254,12 +254,29 @@ static int by_start(const void *x, const void *y, void *ctx)
 	return *(const int *)x - *(const int *)y;
 }
 
-static int scan(struct cg *g, bool preds)
+/* The line of the instruction at interval position @pos (for errors). */
+static int line_at(const struct entry *e, int pos)
+{
+	for (size_t j = 0; j < e->nins; j++)
+		if (2 * (int)j + 1 >= pos)
+			return e->ins[j].line;
+	return e->line;
+}
+
+/*
+ * Linear scan over the registers (or the predicates) with @limit machine
+ * registers. When none is free, the interval that ends last among the
+ * active ones and the new one (spill temporaries excepted) is spilled:
+ * @spill[v] is set, its register freed, and the scan goes on; the caller
+ * rewrites the code (spill_rewrite()) and allocates again. Returns the
+ * registers used (meaningful when nothing was spilled).
+ */
+static int scan(struct cg *g, bool preds, int limit, bool *spill, int *nspill)
 {
 	struct entry *e = g->e;
 	int *order = cc_alloc(g->cc, sizeof(int) * (e->nvregs + 1));
 	int *active = cc_alloc(g->cc, sizeof(int) * (e->nvregs + 1));
-	int n = 0, na = 0, limit = preds ? VGPU_NUM_PREDS : VGPU_NUM_REGS, maxr = 0;
+	int n = 0, na = 0, maxr = 0;
 	bool busy[VGPU_NUM_REGS + 1] = { 0 };
 
 	for (size_t v = 0; v < e->nvregs; v++) {
@@ -291,33 +308,57 @@ static int scan(struct cg *g, bool preds)
 			}
 		}
 		na = k;
-		if (r->cls == VC_64) {
-			for (int c = 0; c + 1 < limit; c += 2)
-				if (!busy[c] && !busy[c + 1]) {
-					p = c;
-					break;
-				}
-		} else {
-			for (int c = 0; c < limit; c++)
-				if (!busy[c]) {
-					p = c;
-					break;
-				}
-		}
-		if (p < 0) {
-			int line = e->line;
+		for (;;) {
+			int victim = -1, vj = -1;
 
-			for (size_t j = 0; j < e->nins; j++)
-				if (2 * (int)j + 1 >= r->start) {
-					line = e->ins[j].line;
-					break;
+			if (r->cls == VC_64) {
+				for (int c = 0; c + 1 < limit; c += 2)
+					if (!busy[c] && !busy[c + 1]) {
+						p = c;
+						break;
+					}
+			} else {
+				for (int c = 0; c < limit; c++)
+					if (!busy[c]) {
+						p = c;
+						break;
+					}
+			}
+			if (p >= 0)
+				break;
+			/* spill the interval that ends last */
+			if (!r->nospill)
+				victim = order[i];
+			for (int j = 0; j < na; j++) {
+				struct vreg *a = &e->vregs[active[j]];
+
+				if (!a->nospill && (victim < 0 || a->end > e->vregs[victim].end)) {
+					victim = active[j];
+					vj = j;
 				}
-			cc_free(g->cc, order);
-			cc_free(g->cc, active);
-			if (preds)
-				cc_error(g->cc, line, "more than %d predicates live at once", limit);
-			cc_error(g->cc, line, "more than %d registers live at once", limit);
+			}
+			if (victim < 0) {
+				int line = line_at(e, r->start);
+
+				cc_free(g->cc, order);
+				cc_free(g->cc, active);
+				if (preds)
+					cc_error(g->cc, line, "more than %d predicates live at once "
+						 "in one instruction", limit);
+				cc_error(g->cc, line, "more than %d registers live at once in "
+					 "one instruction (the limit per thread)", limit);
+			}
+			spill[victim] = true;
+			(*nspill)++;
+			if (vj < 0)
+				break;	/* the new interval itself */
+			busy[e->vregs[victim].phys] = false;
+			if (e->vregs[victim].cls == VC_64)
+				busy[e->vregs[victim].phys + 1] = false;
+			active[vj] = active[--na];
 		}
+		if (p < 0)
+			continue;
 		r->phys = p;
 		busy[p] = true;
 		if (r->cls == VC_64)
@@ -758,10 +799,35 @@ void cg_entry(struct compiler *cc, struct entry *e)
 	uint32_t addr = 0;
 	int nr;
 
-	build_blocks(&g);
-	liveness(&g);
-	nr = scan(&g, false);
-	scan(&g, true);
+	int limit = cc->lim.regs_per_thread && cc->lim.regs_per_thread < VGPU_NUM_REGS ?
+		    (int)cc->lim.regs_per_thread : VGPU_NUM_REGS;
+
+	for (;;) {
+		bool *spill;
+		int nregs = 0, npreds = 0;
+
+		build_blocks(&g);
+		liveness(&g);
+		spill = cc_alloc(cc, e->nvregs + 1);
+		nr = scan(&g, false, limit, spill, &nregs);
+		scan(&g, true, VGPU_NUM_PREDS, spill, &npreds);
+		if (!nregs && !npreds) {
+			cc_free(cc, spill);
+			break;
+		}
+		/* spill, then build and allocate the rewritten code again */
+		e->spilled_regs += (uint32_t)nregs;
+		e->spilled_preds += (uint32_t)npreds;
+		cc_free(cc, g.b);
+		cc_free(cc, g.bits);
+		cc_free(cc, g.uses);
+		spill_rewrite(cc, e, spill);
+		cc_free(cc, spill);
+		for (size_t v = 0; v < e->nvregs; v++) {
+			e->vregs[v].start = e->vregs[v].end = -1;
+			e->vregs[v].phys = -1;
+		}
+	}
 	postdom(&g);
 	flags(&g);
 	e->regs = (uint32_t)nr;

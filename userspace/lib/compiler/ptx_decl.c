@@ -41,7 +41,8 @@ void ptx_parse_reg_decl(struct parser *P)
 		cc_error(P->cc, t->line, "unsupported register type");
 	cls = type_cls(ty);
 	while (1) {
-		struct rdecl d = { .count = -1, .cls = cls, .depth = P->depth };
+		struct rdecl d = { .count = -1, .cls = cls, .kind = t->s[1],
+				   .depth = P->depth };
 
 		ptx_name_of(P, next(P), d.name, sizeof(d.name));
 		if (is_p(peek(P), '<')) {

@@ -1002,12 +1002,50 @@ void ptx_lower_selp(struct parser *P, struct opword *w, struct pop *o, int n)
 	in->pneg = neg;
 }
 
+/* The declared type letter of PTX register vreg @v ('b', 'u', 's', 'f', 'p'). */
+static char reg_kind(struct parser *P, int v)
+{
+	for (size_t i = P->ndecls; i-- > 0;) {
+		const struct rdecl *d = &P->decls[i];
+
+		if (v >= d->base && v < d->base + (d->count < 0 ? 1 : d->count))
+			return d->kind;
+	}
+	return 'b';
+}
+
+/*
+ * Whether cvt operand @o is a 64-bit register for a narrower type @t: PTX
+ * lets cvt (like ld and st) name a register wider than its type ("Operand
+ * size exceeding instruction-type size"): a source is truncated to the
+ * type, a destination is sign-extended for a signed integer type and
+ * zero-extended otherwise. A bit-size register may be used with any type,
+ * an integer register with integer types; a float register must match a
+ * float type exactly.
+ */
+static bool cvt_wider(struct parser *P, const struct pop *o, int t, bool src)
+{
+	char k;
+
+	if (o->kind != PO_REG || vcls(P, o->r) != VC_64 || type_cls(t) == VC_64)
+		return false;
+	k = reg_kind(P, o->r);
+	if (k == 'f' || (k != 'b' && (vgpu_type_float(t) || t == VGPU_T_F16)))
+		cc_error(P->cc, o->line ? o->line : P->line,
+			 "cvt: %s register is wider than the %s type (PTX allows a wider "
+			 "operand only for a bit-size register, or an integer register "
+			 "with an integer type)", k == 'f' ? "a .f64" : k == 's' ?
+			 "a .s64" : "a .u64", src ? "source" : "destination");
+	return true;
+}
+
 void ptx_lower_cvt(struct parser *P, struct opword *w, struct pop *o, int n)
 {
 	static const char *const ir[] = { "rni", "rzi", "rmi", "rpi", NULL };
 	static const int irv[] = { VGPU_RND_RN, VGPU_RND_RZ, VGPU_RND_RM, VGPU_RND_RP };
 	int dt, st, rnd = 0, rint = 0, sat, ftz, d, a, i;
 	struct ins *in;
+	bool wd;
 
 	nops(P, n, 2, "cvt");
 	if (w->ntypes != 2)
@@ -1029,16 +1067,39 @@ void ptx_lower_cvt(struct parser *P, struct opword *w, struct pop *o, int n)
 	if ((vgpu_type_float(st) || st == VGPU_T_F16) && !vgpu_type_float(dt) &&
 	    dt != VGPU_T_F16 && !rint)
 		cc_error(P->cc, P->line, "float to integer cvt needs an integer rounding modifier");
-	d = ptx_dst_reg(P, &o[0], type_cls(dt) == VC_16 && o[0].kind == PO_REG &&
-		    vcls(P, o[0].r) == VC_32 ? VC_32 : type_cls(dt));
-	if (o[1].kind == PO_REG)
-		a = o[1].r, ptx_check_cls(P, &o[1], a, type_cls(st) == VC_16 ? VC_32 : type_cls(st));
+	wd = cvt_wider(P, &o[0], dt, false);
+	if (wd)
+		d = ptx_newv(P, VC_32);	/* extended into the 64-bit register below */
 	else
+		d = ptx_dst_reg(P, &o[0], type_cls(dt) == VC_16 && o[0].kind == PO_REG &&
+				vcls(P, o[0].r) == VC_32 ? VC_32 : type_cls(dt));
+	if (cvt_wider(P, &o[1], st, true)) {
+		/* the low bits of a wider source (PTX "operand size exceeding
+		 * instruction-type size"): the low half, narrowed by the CVT */
+		a = ptx_newv(P, VC_32);
+		in = emit_tmp(P, VGPU_OP_UNPK, VGPU_T_U32);
+		in->d = a;
+		in->a = R(o[1].r);
+	} else if (o[1].kind == PO_REG) {
+		a = o[1].r, ptx_check_cls(P, &o[1], a, type_cls(st) == VC_16 ? VC_32 : type_cls(st));
+	} else {
 		a = ptx_mat(P, &o[1], st, type_cls(st) == VC_64 ? VC_64 : VC_32);
-	in = emit(P, VGPU_OP_CVT, dt == VGPU_T_U8 || dt == VGPU_T_U16 ? dt : dt);
+	}
+	in = wd ? emit_tmp(P, VGPU_OP_CVT, dt) : emit(P, VGPU_OP_CVT, dt);
 	in->d = d;
 	in->a = R(a);
 	in->mod = VGPU_M_CVT(st, rnd, rint, sat, ftz);
+	if (wd) {
+		/* a wider destination: sign-extended for a signed integer type,
+		 * zero-extended otherwise */
+		bool sx = vgpu_type_signed(dt) && !vgpu_type_float(dt);
+
+		in = emit(P, VGPU_OP_CVT, sx ? VGPU_T_S64 : VGPU_T_U64);
+		in->d = o[0].r;
+		in->a = R(d);
+		in->mod = VGPU_M_CVT(sx ? VGPU_T_S32 : VGPU_T_U32, 0, 0, 0, 0);
+		return;
+	}
 	if (d >= 0 && vcls(P, d) == VC_16 && (dt == VGPU_T_S8 || dt == VGPU_T_S16))
 		ptx_zext16(P, d);
 }

@@ -30,6 +30,7 @@ struct rdecl {
 	int count;		/* -1: a single register named exactly @name */
 	int base;		/* first vreg */
 	uint8_t cls;
+	char kind;		/* 'b', 'u', 's', 'f' or 'p': the declared type */
 	int depth;
 };
 

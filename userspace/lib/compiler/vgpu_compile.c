@@ -121,6 +121,8 @@ static int compile(struct compiler *cc, const char *src, size_t len, void **imag
 	if (ret)
 		return -ret;
 	ret = ptx_parse(cc, src, len);
+	for (size_t i = 0; !ret && i < cc->nentries; i++)
+		cc_check_entry_limits(cc, &cc->entries[i]);
 	if (!ret)
 		ret = cg_image(cc, image, image_size);
 	if (!ret && cc->meta) {
@@ -132,6 +134,84 @@ static int compile(struct compiler *cc, const char *src, size_t len, void **imag
 		}
 	}
 	return ret;
+}
+
+/*
+ * The first resource of an entry that does not fit @lim: its name, the
+ * need and the limit. Returns false when everything fits.
+ */
+static bool entry_misfit(const struct vgpu_compile_limits *lim, uint32_t regs,
+			 uint32_t shared, uint32_t local, uint32_t threads, uint32_t params,
+			 const char **what, uint32_t *need, uint32_t *max)
+{
+	const struct { uint32_t need, max; const char *what; } r[] = {
+		{ regs, lim->regs_per_thread, "registers per thread" },
+		{ shared, lim->shared_per_tb, "bytes of static shared memory per block" },
+		{ local, lim->local_per_thread, "bytes of local memory per thread" },
+		{ threads, lim->threads_per_tb, "threads per block (.maxntid/.reqntid)" },
+		{ params, lim->param_bytes, "bytes of parameters" },
+	};
+
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		if (r[i].max && r[i].need > r[i].max) {
+			*what = r[i].what;
+			*need = r[i].need;
+			*max = r[i].max;
+			return true;
+		}
+	}
+	return false;
+}
+
+void cc_check_entry_limits(struct compiler *cc, const struct entry *e)
+{
+	const char *what;
+	uint32_t need, max;
+
+	if (!entry_misfit(&cc->lim, e->regs, e->shared_static, e->local_size, e->max_threads,
+			  e->param_size, &what, &need, &max))
+		return;
+	cc->errcode = E2BIG;
+	if (e->spilled_regs && e->local_size == need)
+		cc_error(cc, e->line, "entry '%s' needs %u %s (%u registers spilled); the device "
+			 "allows %u", e->name, need, what, e->spilled_regs, max);
+	cc_error(cc, e->line, "entry '%s' needs %u %s; the device allows %u", e->name, need,
+		 what, max);
+}
+
+int vgpu_compile_check_limits(const void *image, size_t size,
+			      const struct vgpu_compile_limits *lim, char *err, size_t errlen)
+{
+	const struct vgpu_program_header *h = image;
+
+	if (errlen && err)
+		err[0] = 0;
+	if (size < sizeof(*h) || h->entry_size < sizeof(struct vgpu_program_entry) ||
+	    h->entries_offset > size ||
+	    (size - h->entries_offset) / h->entry_size < h->num_entries) {
+		if (errlen && err)
+			snprintf(err, errlen, "malformed program image");
+		return -EINVAL;
+	}
+	for (uint32_t i = 0; i < h->num_entries; i++) {
+		const struct vgpu_program_entry *pe = (const void *)((const uint8_t *)image +
+			h->entries_offset + (size_t)i * h->entry_size);
+		char name[VGPU_PROGRAM_NAME_LEN + 1];
+		const char *what;
+		uint32_t need, max;
+
+		if (!entry_misfit(lim, pe->regs_per_thread, pe->shared_static,
+				  pe->local_per_thread, pe->max_threads_per_tb, pe->param_size,
+				  &what, &need, &max))
+			continue;
+		memcpy(name, pe->name, VGPU_PROGRAM_NAME_LEN);
+		name[VGPU_PROGRAM_NAME_LEN] = 0;
+		if (errlen && err)
+			snprintf(err, errlen, "entry '%s' needs %u %s; the device allows %u", name,
+				 need, what, max);
+		return -E2BIG;
+	}
+	return 0;
 }
 
 int vgpu_compile_ptx(const char *src, size_t len, void **image, size_t *image_size,
@@ -160,10 +240,18 @@ int vgpu_compile_vtb_mode(const char *name, unsigned int *opts)
 int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void **image,
 			  size_t *image_size, char *err, size_t errlen)
 {
-	return cc_compile(src, len, opts, image, image_size, NULL, err, errlen);
+	return cc_compile(src, len, opts, NULL, image, image_size, NULL, err, errlen);
 }
 
-int cc_compile(const char *src, size_t len, unsigned int opts, void **image, size_t *image_size,
+int vgpu_compile_ptx_limits(const char *src, size_t len, unsigned int opts,
+			    const struct vgpu_compile_limits *lim, void **image,
+			    size_t *image_size, char *err, size_t errlen)
+{
+	return cc_compile(src, len, opts, lim, image, image_size, NULL, err, errlen);
+}
+
+int cc_compile(const char *src, size_t len, unsigned int opts,
+	       const struct vgpu_compile_limits *lim, void **image, size_t *image_size,
 	       struct vgpu_compile_meta **meta, char *err, size_t errlen)
 {
 	struct compiler *cc;
@@ -192,6 +280,8 @@ int cc_compile(const char *src, size_t len, unsigned int opts, void **image, siz
 		return -ENOMEM;
 	cc->opts = opts;
 	cc->meta = meta;
+	if (lim)
+		cc->lim = *lim;
 	cc->err = err;
 	cc->errlen = err ? errlen : 0;
 	ret = compile(cc, src, len, image, image_size);

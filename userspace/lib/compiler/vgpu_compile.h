@@ -58,6 +58,47 @@ int vgpu_compile_ptx_opts(const char *src, size_t len, unsigned int opts, void *
 			  size_t *image_size, char *err, size_t errlen);
 
 /*
+ * What one device offers a program, for vgpu_compile_ptx_limits() and
+ * vgpu_compile_check_limits(); a field of 0 sets no limit. libvgpu fills it
+ * from the device's parameters (DRM_VGPU_PARAM_MAX_*), `vgpu ptx --gpu`
+ * from the device description of a preset of the model.
+ *
+ * @regs_per_thread: registers per thread; the compiler spills values to
+ *	local memory to stay within it (as ptxas -maxrregcount does).
+ * @shared_per_tb: bytes of static shared memory per block.
+ * @local_per_thread: bytes of local memory per thread, spill slots included.
+ * @threads_per_tb: threads per block (an entry's .maxntid / .reqntid).
+ * @param_bytes: bytes of parameters.
+ */
+struct vgpu_compile_limits {
+	unsigned int regs_per_thread;
+	unsigned int shared_per_tb;
+	unsigned int local_per_thread;
+	unsigned int threads_per_tb;
+	unsigned int param_bytes;
+};
+
+/*
+ * vgpu_compile_ptx_opts() for a device with limits @lim (NULL: none).
+ * Registers beyond @lim->regs_per_thread are spilled to local memory; an
+ * entry that still needs more of a resource than the device offers fails
+ * with -E2BIG and "ptx:LINE: entry 'NAME' needs N RESOURCE; the device
+ * allows M" (LINE: the entry's .entry line).
+ */
+int vgpu_compile_ptx_limits(const char *src, size_t len, unsigned int opts,
+			    const struct vgpu_compile_limits *lim, void **image,
+			    size_t *image_size, char *err, size_t errlen);
+
+/*
+ * Checks each entry of a program image against @lim. Returns 0, -E2BIG with
+ * "entry 'NAME' needs N RESOURCE; the device allows M" in @err for the
+ * first entry and resource that does not fit, or -EINVAL for an image too
+ * short to hold its entries.
+ */
+int vgpu_compile_check_limits(const void *image, size_t size,
+			      const struct vgpu_compile_limits *lim, char *err, size_t errlen);
+
+/*
  * Writes a listing of a program image to @out: header, entries with their
  * resources, and the code. Returns 0, or -EINVAL for a malformed image
  * (the listing then stops at the first problem, which it names).

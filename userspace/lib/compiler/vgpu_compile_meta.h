@@ -85,6 +85,12 @@ struct vgpu_compile_meta {
 int vgpu_compile_ptx_meta(const char *src, size_t len, unsigned int opts, void **image,
 			  size_t *image_size, struct vgpu_compile_meta **meta, char *err,
 			  size_t errlen);
+/* The same for a device with limits @lim (vgpu_compile_ptx_limits()). */
+struct vgpu_compile_limits;
+int vgpu_compile_ptx_meta_limits(const char *src, size_t len, unsigned int opts,
+				 const struct vgpu_compile_limits *lim, void **image,
+				 size_t *image_size, struct vgpu_compile_meta **meta, char *err,
+				 size_t errlen);
 void vgpu_compile_meta_free(struct vgpu_compile_meta *meta);
 
 #endif /* VGPU_COMPILE_META_H */
