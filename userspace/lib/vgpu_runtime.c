@@ -1218,8 +1218,10 @@ static int launch(struct vgpu_function *f, const uint32_t grid[3], const uint32_
 		return vgpu_set_error(-ENOMEM, "%s: out of memory", what);
 	if (s->last && !s->last_synced)
 		waits[l.num_wait_syncobjs++] = s->last->syncobj;
-	for (unsigned int i = 0; i < s->num_waits; i++)
-		waits[l.num_wait_syncobjs++] = s->waits[i]->syncobj;
+	for (unsigned int i = 0; i < s->num_waits; i++) {
+		if (s->waits[i] != s->last || s->last_synced)
+			waits[l.num_wait_syncobjs++] = s->waits[i]->syncobj;
+	}
 	memcpy(l.grid, grid, sizeof(l.grid));
 	memcpy(l.block, block, sizeof(l.block));
 	ret = vgpu_submit(ctx->dev, f->mod->prog, &l, &fc->job);

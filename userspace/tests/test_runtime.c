@@ -770,6 +770,8 @@ static int test_stream_chain(void)
 		MCHECK(mix_on(fn, s, d[i], d[i + 1], N) == 0, "launch %d: %s", i,
 		       vgpu_last_error());
 		MCHECK(vgpu_event_record(ev[i], s) == 0, "%s", vgpu_last_error());
+		/* waiting for its own last launch: the in-fence it has anyway */
+		MCHECK(vgpu_stream_wait_event(s, ev[i]) == 0, "%s", vgpu_last_error());
 	}
 	/* queries run the local device's model: a loop of them ends */
 	while ((ret = vgpu_stream_query(s)) == -EBUSY && polls < 1000000)
