@@ -2,8 +2,9 @@
 /*
  * vgpu_runtime.c - the runtime of vgpu_runtime.h over libvgpu's buffers,
  * programs and launches (vgpu.c): contexts, device memory by address,
- * modules with the compiler's metadata (compiler/vgpu_compile_meta.h) and
- * launches with cuLaunchKernel's arguments.
+ * modules with the compiler's metadata (compiler/vgpu_compile_meta.h),
+ * launches with cuLaunchKernel's arguments, and streams and events over
+ * the launches' in-fences (&vgpu_launch.wait_syncobjs).
  */
 #include "vgpu_runtime.h"
 #include "vgpu_error.h"
@@ -91,7 +92,6 @@ struct vgpu_context {
 	struct vgpu_stream *streams;
 	struct vgpu_event *events;
 };
-
 
 /* ------------------------------------------------------------------ */
 /* fences, and what streams and events share */
