@@ -91,6 +91,7 @@ struct vgpu_context {
 	struct vgpu_stream null_stream;		/* the default stream */
 	struct vgpu_stream *streams;
 	struct vgpu_event *events;
+	unsigned int fences;			/* alive: vgpu_ctx_fences() */
 };
 
 /* ------------------------------------------------------------------ */
@@ -218,6 +219,7 @@ static void fence_put(struct fence *f)
 		return;
 	fence_wait(f, -1);		/* a pending launch holds a reference: done */
 	vgpu_syncobj_destroy(f->ctx->dev, f->syncobj);
+	f->ctx->fences--;
 	free(f);
 }
 
@@ -380,6 +382,11 @@ static bool is_internal(const char *name)
 void vgpu_ctx_set_kernel_copy(struct vgpu_context *ctx, bool on)
 {
 	ctx->kernel_copy = on;
+}
+
+unsigned int vgpu_ctx_fences(const struct vgpu_context *ctx)
+{
+	return ctx->fences;
 }
 
 int vgpu_ctx_create(struct vgpu_device *dev, struct vgpu_context **out)
@@ -1234,6 +1241,7 @@ static int launch(struct vgpu_function *f, const uint32_t grid[3], const uint32_
 	}
 	fc->refs = 2;				/* @s's pending list and @s->last */
 	fc->ctx = ctx;
+	ctx->fences++;
 	fc->syncobj = fc->job.syncobj;
 	fc->job.syncobj = 0;			/* the fence's, past the job's wait */
 	fc->prog = f->mod->prog;

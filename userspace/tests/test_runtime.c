@@ -732,6 +732,14 @@ static int test_stream_event_dependency(void)
 	a = NULL;
 	MCHECK(ret == 0, "destroy with pending work: %d (%s)", ret, vgpu_last_error());
 	MCHECK(vgpu_event_query(ea) == 0, "the event outlives its stream: %s", vgpu_last_error());
+	/* what is left: B's last launch, and the launches ea and eb mark */
+	MCHECK(vgpu_ctx_fences(f.ctx) == 2, "%u fences alive, want 2", vgpu_ctx_fences(f.ctx));
+	MCHECK(vgpu_event_destroy(ea) == 0 && vgpu_event_destroy(eb) == 0 &&
+	       vgpu_stream_destroy(b) == 0, "%s", vgpu_last_error());
+	ea = eb = NULL;
+	b = NULL;
+	MCHECK(vgpu_ctx_fences(f.ctx) == 0, "%u fences alive after the destroys",
+	       vgpu_ctx_fences(f.ctx));
 	r = 0;
 out:
 	vgpu_event_destroy(ea);
@@ -961,6 +969,31 @@ static int test_stream_bad_input(void)
 	       ret);
 	ret = vgpu_stream_wait_event(s, NULL);
 	MCHECK(ret == -EINVAL && SAYS("the event is NULL"), "wait NULL: %d", ret);
+	/* a launch waits for at most DRM_VGPU_MAX_IN_SYNCOBJS fences, its stream's own too */
+	{
+		enum { MAXW = DRM_VGPU_MAX_IN_SYNCOBJS - 1 };
+		struct vgpu_event *evs[MAXW + 1];
+		int made = 0;
+
+		ret = mix_on(fn, s, d, d, 64);	/* pending: the next launch's in-fence */
+		for (; !ret && made <= MAXW; made++) {
+			if (vgpu_event_create(f.ctx, &evs[made]))
+				break;
+			if (mix_on(fn, NULL, d, d, 64) || vgpu_event_record(evs[made], NULL))
+				break;
+		}
+		for (int i = 0; i < made && i < MAXW; i++)
+			if ((ret = vgpu_stream_wait_event(s, evs[i])))
+				break;
+		if (made == MAXW + 1 && !ret)
+			ret = vgpu_stream_wait_event(s, evs[MAXW]);
+		for (int i = 0; i < made; i++)
+			vgpu_event_destroy(evs[i]);
+		MCHECK(made == MAXW + 1 && ret == -E2BIG && SAYS("waits for 63 events already"),
+		       "%d events, the one too many: %d (%s)", made, ret, vgpu_last_error());
+		MCHECK(mix_on(fn, s, d, d, 64) == 0 && vgpu_stream_synchronize(s) == 0,
+		       "a launch with 63 events and its stream's own: %s", vgpu_last_error());
+	}
 	/* another context's stream */
 	MCHECK(vgpu_ctx_create(f.dev, &other) == 0, "%s", vgpu_last_error());
 	ret = vgpu_memset_d8_async(other, d, 0, 4, s);
