@@ -2,8 +2,9 @@
 /*
  * vgpu_runtime.c - the runtime of vgpu_runtime.h over libvgpu's buffers,
  * programs and launches (vgpu.c): contexts, device memory by address,
- * modules with the compiler's metadata (compiler/vgpu_compile_meta.h) and
- * launches with cuLaunchKernel's arguments.
+ * modules with the compiler's metadata (compiler/vgpu_compile_meta.h),
+ * launches with cuLaunchKernel's arguments, and streams and events over
+ * the launches' in-fences (&vgpu_launch.wait_syncobjs).
  */
 #include "vgpu_runtime.h"
 #include "vgpu_error.h"
@@ -11,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +41,45 @@ struct vgpu_module {
 	uint32_t data_size;
 };
 
+/*
+ * The end of one submitted launch, shared by its stream, the stream's next
+ * launch and the events that mark it. It owns the job's syncobj (taken out
+ * of &vgpu_job.syncobj, so that vgpu_job_wait() leaves it) until the last
+ * reference goes; the job record is released when the job is waited for.
+ */
+struct fence {
+	unsigned int refs;
+	struct vgpu_context *ctx;
+	struct vgpu_job job;
+	uint32_t syncobj;
+	bool done;				/* waited for: @res and @msg hold */
+	struct vgpu_job_result res;
+	int err;				/* @res.error, or the wait's own */
+	const struct vgpu_program *prog;	/* for @msg, until @done */
+	uint32_t entry;
+	char kernel[96];
+	char msg[320];
+};
+
+struct vgpu_stream {
+	struct vgpu_context *ctx;
+	struct vgpu_stream *next;		/* the context's streams */
+	bool sync;				/* the default stream */
+	struct fence **pending;			/* launched, not yet synchronised */
+	unsigned int num_pending, cap_pending;
+	struct fence *last;			/* the last launch, for events */
+	bool last_synced;			/* @last reported: no in-fence */
+	struct fence *waits[DRM_VGPU_MAX_IN_SYNCOBJS - 1];	/* wait_event */
+	unsigned int num_waits;
+};
+
+struct vgpu_event {
+	struct vgpu_context *ctx;
+	struct vgpu_event *next;		/* the context's events */
+	bool recorded;
+	struct fence *fence;			/* NULL: marks no launch */
+};
+
 struct vgpu_context {
 	struct vgpu_device *dev;
 	struct vgpu_bo **bos;			/* allocations, in no order */
@@ -47,7 +88,244 @@ struct vgpu_context {
 	bool have_result;
 	struct vgpu_job_result last;
 	bool kernel_copy;			/* vgpu_ctx_set_kernel_copy() */
+	struct vgpu_stream null_stream;		/* the default stream */
+	struct vgpu_stream *streams;
+	struct vgpu_event *events;
+	unsigned int fences;			/* alive: vgpu_ctx_fences() */
 };
+
+/* ------------------------------------------------------------------ */
+/* fences, and what streams and events share */
+
+/*
+ * The streams and events that exist, so that a destroyed one (or a stray
+ * pointer) is an error naming it rather than a use after free.
+ */
+struct registry {
+	const void **v;
+	size_t n, cap;
+};
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct registry reg_streams, reg_events;
+
+static int reg_add(struct registry *r, const void *p)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		const void **n = realloc(r->v, cap * sizeof(*n));
+
+		if (n) {
+			r->v = n;
+			r->cap = cap;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
+	if (!ret)
+		r->v[r->n++] = p;
+	pthread_mutex_unlock(&reg_lock);
+	return ret;
+}
+
+static bool reg_has(struct registry *r, const void *p)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&reg_lock);
+	for (size_t i = 0; i < r->n && !found; i++)
+		found = r->v[i] == p;
+	pthread_mutex_unlock(&reg_lock);
+	return found;
+}
+
+static void reg_del(struct registry *r, const void *p)
+{
+	pthread_mutex_lock(&reg_lock);
+	for (size_t i = 0; i < r->n; i++) {
+		if (r->v[i] == p) {
+			r->v[i] = r->v[--r->n];
+			break;
+		}
+	}
+	if (!r->n) {
+		free(r->v);
+		r->v = NULL;
+		r->cap = 0;
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+static struct fence *fence_get(struct fence *f)
+{
+	if (f)
+		f->refs++;
+	return f;
+}
+
+/*
+ * Waits for @f's job (@timeout_ns < 0: no limit) and keeps how it ended;
+ * -EBUSY when it has not ended within @timeout_ns. Its error is not
+ * reported here (fence_report()).
+ */
+static int fence_wait(struct fence *f, int64_t timeout_ns)
+{
+	int ret;
+
+	if (f->done)
+		return 0;
+	ret = vgpu_job_wait(&f->job, timeout_ns, &f->res);
+	if (ret == -ETIME && timeout_ns >= 0)
+		return -EBUSY;
+	if (ret) {
+		memset(&f->res, 0, sizeof(f->res));
+		f->res.error = ret;
+		f->err = ret;
+		snprintf(f->msg, sizeof(f->msg), "waiting for the launch of kernel %s: %s",
+			 f->kernel, strerror(-ret));
+	} else {
+		f->err = f->res.error;
+		f->ctx->last = f->res;
+		f->ctx->have_result = true;
+		if (f->err == -ECANCELED)
+			snprintf(f->msg, sizeof(f->msg), "launch of kernel %s cancelled: a launch "
+				 "it waited for (the one before it on its stream, or one of an "
+				 "event) failed", f->kernel);
+		else if (f->err)
+			vgpu_job_describe(&f->res, f->prog, f->entry, f->msg, sizeof(f->msg));
+	}
+	f->done = true;
+	f->prog = NULL;
+	return 0;
+}
+
+/* How long a query lets the job run: the local device's model runs only in waits. */
+static int64_t poll_ns(const struct vgpu_context *ctx)
+{
+	return vgpu_device_fd(ctx->dev) < 0 ? 1000000 : 0;
+}
+
+/* @f's error, with its message, once it is done. */
+static int fence_report(const struct fence *f)
+{
+	return f->err ? vgpu_set_error(f->err, "%s", f->msg) : 0;
+}
+
+static void fence_put(struct fence *f)
+{
+	if (!f || --f->refs)
+		return;
+	fence_wait(f, -1);		/* a pending launch holds a reference: done */
+	vgpu_syncobj_destroy(f->ctx->dev, f->syncobj);
+	f->ctx->fences--;
+	free(f);
+}
+
+/* @stream, NULL the default stream, as a stream of @ctx, for @what. */
+static int stream_of(struct vgpu_context *ctx, struct vgpu_stream *stream, const char *what,
+		     struct vgpu_stream **out)
+{
+	if (!stream) {
+		*out = &ctx->null_stream;
+		return 0;
+	}
+	if (!reg_has(&reg_streams, stream))
+		return vgpu_set_error(-EINVAL, "%s: stream %p does not exist (destroyed, or never "
+				      "created)", what, (void *)stream);
+	if (stream->ctx != ctx)
+		return vgpu_set_error(-EINVAL, "%s: stream %p belongs to another context", what,
+				      (void *)stream);
+	*out = stream;
+	return 0;
+}
+
+/*
+ * Waits for every pending launch of @s and forgets them: 0, or the first
+ * failed one's error, reported. Its next launch waits for none of them.
+ */
+static int stream_sync(struct vgpu_stream *s)
+{
+	int ret = 0;
+
+	for (unsigned int i = 0; i < s->num_pending; i++)
+		fence_wait(s->pending[i], -1);
+	for (unsigned int i = 0; i < s->num_pending; i++) {
+		if (!ret)
+			ret = fence_report(s->pending[i]);
+		fence_put(s->pending[i]);
+	}
+	s->num_pending = 0;
+	s->last_synced = true;
+	return ret;
+}
+
+/* stream_sync(), then everything @s holds released. */
+static int stream_release_ret(struct vgpu_stream *s)
+{
+	int ret = stream_sync(s);
+
+	fence_put(s->last);
+	s->last = NULL;
+	for (unsigned int i = 0; i < s->num_waits; i++)
+		fence_put(s->waits[i]);
+	s->num_waits = 0;
+	free(s->pending);
+	s->pending = NULL;
+	s->cap_pending = 0;
+	return ret;
+}
+
+static void stream_release(struct vgpu_stream *s)
+{
+	stream_release_ret(s);
+}
+
+/*
+ * Before a copy on @stream: its launches over (their first error
+ * returned), and the launches of the events it waits for over, -ECANCELED
+ * when one failed.
+ */
+static int stream_ready(struct vgpu_context *ctx, struct vgpu_stream *stream,
+			const char *what)
+{
+	struct vgpu_stream *s;
+	int ret = stream_of(ctx, stream, what, &s);
+
+	if (!ret)
+		ret = stream_sync(s);
+	for (unsigned int i = 0; !ret && i < s->num_waits; i++) {
+		struct fence *f = s->waits[i];
+
+		fence_wait(f, -1);
+		if (f->err)
+			ret = vgpu_set_error(-ECANCELED, "%s cancelled: the stream waits for an "
+					     "event whose launch failed (%s)", what, f->msg);
+	}
+	return ret;
+}
+
+/* Every pending launch of @ctx over; their errors stay for their streams. */
+static void ctx_drain(struct vgpu_context *ctx)
+{
+	for (struct vgpu_stream *s = ctx->streams; s; s = s->next)
+		for (unsigned int i = 0; i < s->num_pending; i++)
+			fence_wait(s->pending[i], -1);
+}
+
+static void event_free(struct vgpu_event *ev)
+{
+	for (struct vgpu_event **p = &ev->ctx->events; *p; p = &(*p)->next) {
+		if (*p == ev) {
+			*p = ev->next;
+			break;
+		}
+	}
+	fence_put(ev->fence);
+	reg_del(&reg_events, ev);
+	free(ev);
+}
 
 /*
  * Module variables on the render node. The driver places a program's data
@@ -106,6 +384,11 @@ void vgpu_ctx_set_kernel_copy(struct vgpu_context *ctx, bool on)
 	ctx->kernel_copy = on;
 }
 
+unsigned int vgpu_ctx_fences(const struct vgpu_context *ctx)
+{
+	return ctx->fences;
+}
+
 int vgpu_ctx_create(struct vgpu_device *dev, struct vgpu_context **out)
 {
 	struct vgpu_context *ctx = calloc(1, sizeof(*ctx));
@@ -113,6 +396,8 @@ int vgpu_ctx_create(struct vgpu_device *dev, struct vgpu_context **out)
 	if (!ctx)
 		return vgpu_set_error(-ENOMEM, "context: out of memory");
 	ctx->dev = dev;
+	ctx->null_stream.ctx = ctx;
+	ctx->null_stream.sync = true;
 	*out = ctx;
 	return 0;
 }
@@ -121,6 +406,11 @@ void vgpu_ctx_destroy(struct vgpu_context *ctx)
 {
 	if (!ctx)
 		return;
+	while (ctx->streams)
+		vgpu_stream_destroy(ctx->streams);
+	stream_release(&ctx->null_stream);
+	while (ctx->events)
+		event_free(ctx->events);
 	while (ctx->modules)
 		vgpu_module_unload(ctx->modules);
 	for (unsigned int i = 0; i < ctx->num_bos; i++)
@@ -172,6 +462,7 @@ int vgpu_mem_alloc(struct vgpu_context *ctx, size_t bytes, vgpu_deviceptr *dptr)
 
 int vgpu_mem_free(struct vgpu_context *ctx, vgpu_deviceptr dptr)
 {
+	ctx_drain(ctx);
 	for (unsigned int i = 0; i < ctx->num_bos; i++) {
 		if (ctx->bos[i]->addr == dptr) {
 			vgpu_bo_destroy(ctx->bos[i]);
@@ -389,29 +680,39 @@ static int resolve(struct vgpu_context *ctx, vgpu_deviceptr dptr, size_t bytes,
 			      "variable of the context holds that address", what, bytes, dptr);
 }
 
-int vgpu_memcpy_htod(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *src,
-		     size_t bytes)
+int vgpu_memcpy_htod_async(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *src,
+			   size_t bytes, struct vgpu_stream *stream)
 {
 	struct span sp;
-	int ret = resolve(ctx, dst, bytes, "copy to the device", &sp);
+	int ret = stream_ready(ctx, stream, "copy to the device");
+
+	if (!ret)
+		ret = resolve(ctx, dst, bytes, "copy to the device", &sp);
 
 	return ret ? ret : span_write(&sp, src, bytes);
 }
 
-int vgpu_memcpy_dtoh(struct vgpu_context *ctx, void *dst, vgpu_deviceptr src, size_t bytes)
+int vgpu_memcpy_dtoh_async(struct vgpu_context *ctx, void *dst, vgpu_deviceptr src,
+			   size_t bytes, struct vgpu_stream *stream)
 {
 	struct span sp;
-	int ret = resolve(ctx, src, bytes, "copy from the device", &sp);
+	int ret = stream_ready(ctx, stream, "copy from the device");
+
+	if (!ret)
+		ret = resolve(ctx, src, bytes, "copy from the device", &sp);
 
 	return ret ? ret : span_read(&sp, dst, bytes);
 }
 
-int vgpu_memcpy_dtod(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_deviceptr src,
-		     size_t bytes)
+int vgpu_memcpy_dtod_async(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_deviceptr src,
+			   size_t bytes, struct vgpu_stream *stream)
 {
 	struct span d, s;
 	uint8_t *tmp;
-	int ret = resolve(ctx, dst, bytes, "copy to the device", &d);
+	int ret = stream_ready(ctx, stream, "copy on the device");
+
+	if (!ret)
+		ret = resolve(ctx, dst, bytes, "copy to the device", &d);
 
 	if (!ret)
 		ret = resolve(ctx, src, bytes, "copy from the device", &s);
@@ -454,19 +755,54 @@ static int fill(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *value,
 	return ret;
 }
 
-int vgpu_memset_d8(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value, size_t n)
+int vgpu_memset_d8_async(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value,
+			 size_t n, struct vgpu_stream *stream)
 {
-	return fill(ctx, dst, &value, 1, n);
+	int ret = stream_ready(ctx, stream, "memset");
+
+	return ret ? ret : fill(ctx, dst, &value, 1, n);
 }
 
-int vgpu_memset_d32(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value, size_t n)
+int vgpu_memset_d32_async(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value,
+			  size_t n, struct vgpu_stream *stream)
 {
+	int ret = stream_ready(ctx, stream, "memset");
+
+	if (ret)
+		return ret;
 	if (dst % 4)
 		return vgpu_set_error(-EINVAL, "memset of 32-bit words at %#" PRIx64
 				      ", not 4-byte aligned", dst);
 	if (n > SIZE_MAX / 4)
 		return vgpu_set_error(-EINVAL, "memset of %zu words: too many", n);
 	return fill(ctx, dst, &value, 4, n * 4);
+}
+
+int vgpu_memcpy_htod(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *src,
+		     size_t bytes)
+{
+	return vgpu_memcpy_htod_async(ctx, dst, src, bytes, NULL);
+}
+
+int vgpu_memcpy_dtoh(struct vgpu_context *ctx, void *dst, vgpu_deviceptr src, size_t bytes)
+{
+	return vgpu_memcpy_dtoh_async(ctx, dst, src, bytes, NULL);
+}
+
+int vgpu_memcpy_dtod(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_deviceptr src,
+		     size_t bytes)
+{
+	return vgpu_memcpy_dtod_async(ctx, dst, src, bytes, NULL);
+}
+
+int vgpu_memset_d8(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value, size_t n)
+{
+	return vgpu_memset_d8_async(ctx, dst, value, n, NULL);
+}
+
+int vgpu_memset_d32(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value, size_t n)
+{
+	return vgpu_memset_d32_async(ctx, dst, value, n, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -655,6 +991,7 @@ void vgpu_module_unload(struct vgpu_module *mod)
 
 	if (!mod)
 		return;
+	ctx_drain(mod->ctx);
 	for (p = &mod->ctx->modules; *p; p = &(*p)->next) {
 		if (*p == mod) {
 			*p = mod->next;
@@ -862,45 +1199,76 @@ static const char *param_names(const struct vgpu_function *f, char *buf, size_t 
 	return buf;
 }
 
-/* Runs @f with the parameter block @params and waits. */
+/*
+ * Submits @f with the parameter block @params on @stream (NULL: the
+ * default stream), after the stream's last launch and the events it waits
+ * for; on the default stream, waits for it.
+ */
 static int launch(struct vgpu_function *f, const uint32_t grid[3], const uint32_t block[3],
 		  unsigned int shared_bytes, struct vgpu_stream *stream,
 		  const struct vgpu_params *params)
 {
 	struct vgpu_context *ctx = f->mod->ctx;
+	uint32_t waits[DRM_VGPU_MAX_IN_SYNCOBJS];
 	struct vgpu_launch l = {
 		.entry = f->entry,
 		.dynamic_shared = shared_bytes,
 		.params = params,
-		.bos = ctx->bos,
-		.num_bos = ctx->num_bos,
+		.wait_syncobjs = waits,
 	};
-	struct vgpu_job_result res;
-	char why[256];
+	struct vgpu_stream *s;
+	struct fence *fc;
+	char what[160];
 	int ret;
 
-	if (stream)
-		return vgpu_set_error(-EINVAL, "launch of kernel %s: streams are not supported "
-				      "yet; pass NULL, the default stream", vgpu_func_name(f));
-	if (ctx->num_bos > DRM_VGPU_MAX_SUBMIT_BOS)
-		return vgpu_set_error(-E2BIG, "launch of kernel %s: the context has %u "
-				      "allocations, a launch reaches at most %u",
-				      vgpu_func_name(f), ctx->num_bos, DRM_VGPU_MAX_SUBMIT_BOS);
+	snprintf(what, sizeof(what), "launch of kernel %s", vgpu_func_name(f));
+	ret = stream_of(ctx, stream, what, &s);
+	if (ret)
+		return ret;
+	if (s->num_pending == s->cap_pending) {
+		unsigned int cap = s->cap_pending ? s->cap_pending * 2 : 8;
+		struct fence **n = realloc(s->pending, cap * sizeof(*n));
+
+		if (!n)
+			return vgpu_set_error(-ENOMEM, "%s: out of memory", what);
+		s->pending = n;
+		s->cap_pending = cap;
+	}
+	fc = calloc(1, sizeof(*fc));
+	if (!fc)
+		return vgpu_set_error(-ENOMEM, "%s: out of memory", what);
+	if (s->last && !s->last_synced)
+		waits[l.num_wait_syncobjs++] = s->last->syncobj;
+	for (unsigned int i = 0; i < s->num_waits; i++) {
+		if (s->waits[i] != s->last || s->last_synced)
+			waits[l.num_wait_syncobjs++] = s->waits[i]->syncobj;
+	}
 	memcpy(l.grid, grid, sizeof(l.grid));
 	memcpy(l.block, block, sizeof(l.block));
-	ret = vgpu_run(ctx->dev, f->mod->prog, &l, &res);
-	if (ret)
+	ret = vgpu_submit(ctx->dev, f->mod->prog, &l, &fc->job);
+	if (ret) {
+		free(fc);
 		return vgpu_set_error(ret, "launch of kernel %s (grid %ux%ux%u, block %ux%ux%u, "
 				      "%u bytes of dynamic shared memory) refused: %s",
 				      vgpu_func_name(f), grid[0], grid[1], grid[2], block[0],
 				      block[1], block[2], shared_bytes, strerror(-ret));
-	ctx->last = res;
-	ctx->have_result = true;
-	if (res.error)
-		return vgpu_set_error(res.error, "%s",
-				      vgpu_job_describe(&res, f->mod->prog, f->entry, why,
-							sizeof(why)));
-	return 0;
+	}
+	fc->refs = 2;				/* @s's pending list and @s->last */
+	fc->ctx = ctx;
+	ctx->fences++;
+	fc->syncobj = fc->job.syncobj;
+	fc->job.syncobj = 0;			/* the fence's, past the job's wait */
+	fc->prog = f->mod->prog;
+	fc->entry = f->entry;
+	snprintf(fc->kernel, sizeof(fc->kernel), "%s", vgpu_func_name(f));
+	s->pending[s->num_pending++] = fc;
+	fence_put(s->last);
+	s->last = fc;
+	s->last_synced = false;
+	for (unsigned int i = 0; i < s->num_waits; i++)
+		fence_put(s->waits[i]);
+	s->num_waits = 0;
+	return s->sync ? stream_sync(s) : 0;
 }
 
 /* The parameter block from @num_args values (@sizes NULL: unchecked). */
@@ -1011,4 +1379,237 @@ int vgpu_launch_kernel_packed(struct vgpu_function *f, unsigned int grid_x,
 	ret = launch(f, grid, block, shared_bytes, stream, p);
 	free(p);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* streams and events */
+
+int vgpu_stream_create(struct vgpu_context *ctx, struct vgpu_stream **out)
+{
+	struct vgpu_stream *s;
+
+	if (!ctx || !out)
+		return vgpu_set_error(-EINVAL, "stream: %s is NULL", ctx ? "out" : "the context");
+	s = calloc(1, sizeof(*s));
+	if (!s || reg_add(&reg_streams, s)) {
+		free(s);
+		return vgpu_set_error(-ENOMEM, "stream: out of memory");
+	}
+	s->ctx = ctx;
+	s->next = ctx->streams;
+	ctx->streams = s;
+	*out = s;
+	return 0;
+}
+
+int vgpu_stream_destroy(struct vgpu_stream *stream)
+{
+	int ret;
+
+	if (!stream)
+		return 0;
+	if (!reg_has(&reg_streams, stream))
+		return vgpu_set_error(-EINVAL, "destroy of stream %p, which does not exist "
+				      "(destroyed already, or never created)", (void *)stream);
+	for (struct vgpu_stream **p = &stream->ctx->streams; *p; p = &(*p)->next) {
+		if (*p == stream) {
+			*p = stream->next;
+			break;
+		}
+	}
+	ret = stream_release_ret(stream);
+	reg_del(&reg_streams, stream);
+	free(stream);
+	return ret;
+}
+
+/* @stream itself, for @what; NULL, the default stream, is *@out NULL. */
+static int stream_check(struct vgpu_stream *stream, const char *what)
+{
+	if (stream && !reg_has(&reg_streams, stream))
+		return vgpu_set_error(-EINVAL, "%s: stream %p does not exist (destroyed, or never "
+				      "created)", what, (void *)stream);
+	return 0;
+}
+
+int vgpu_stream_synchronize(struct vgpu_stream *stream)
+{
+	int ret = stream_check(stream, "stream synchronize");
+
+	if (ret || !stream)
+		return ret;	/* the default stream has nothing pending */
+	return stream_sync(stream);
+}
+
+int vgpu_stream_query(struct vgpu_stream *stream)
+{
+	int ret = stream_check(stream, "stream query");
+
+	if (ret || !stream)
+		return ret;
+	for (unsigned int i = 0; i < stream->num_pending; i++) {
+		if (fence_wait(stream->pending[i], poll_ns(stream->ctx)) == -EBUSY)
+			return -EBUSY;
+	}
+	return stream_sync(stream);
+}
+
+static int event_check(const struct vgpu_event *ev, const char *what, bool recorded)
+{
+	if (!ev)
+		return vgpu_set_error(-EINVAL, "%s: the event is NULL", what);
+	if (!reg_has(&reg_events, ev))
+		return vgpu_set_error(-EINVAL, "%s: event %p does not exist (destroyed, or never "
+				      "created)", what, (const void *)ev);
+	if (recorded && !ev->recorded)
+		return vgpu_set_error(-EINVAL, "%s: event %p was never recorded "
+				      "(vgpu_event_record() first)", what, (const void *)ev);
+	return 0;
+}
+
+int vgpu_stream_wait_event(struct vgpu_stream *stream, struct vgpu_event *event)
+{
+	struct vgpu_stream *s;
+	int ret = event_check(event, "stream wait for an event", true);
+
+	if (!ret)
+		ret = stream_of(event->ctx, stream, "stream wait for an event", &s);
+	if (ret || !event->fence)
+		return ret;
+	for (unsigned int i = 0; i < s->num_waits; i++) {
+		if (s->waits[i] == event->fence)
+			return 0;
+	}
+	if (s->num_waits == DRM_VGPU_MAX_IN_SYNCOBJS - 1)
+		return vgpu_set_error(-E2BIG, "stream wait for an event: the stream's next launch "
+				      "waits for %u events already, the most it can",
+				      s->num_waits);
+	s->waits[s->num_waits++] = fence_get(event->fence);
+	return 0;
+}
+
+int vgpu_event_create(struct vgpu_context *ctx, struct vgpu_event **out)
+{
+	struct vgpu_event *ev;
+
+	if (!ctx || !out)
+		return vgpu_set_error(-EINVAL, "event: %s is NULL", ctx ? "out" : "the context");
+	ev = calloc(1, sizeof(*ev));
+	if (!ev || reg_add(&reg_events, ev)) {
+		free(ev);
+		return vgpu_set_error(-ENOMEM, "event: out of memory");
+	}
+	ev->ctx = ctx;
+	ev->next = ctx->events;
+	ctx->events = ev;
+	*out = ev;
+	return 0;
+}
+
+int vgpu_event_destroy(struct vgpu_event *event)
+{
+	int ret;
+
+	if (!event)
+		return 0;
+	ret = event_check(event, "event destroy", false);
+	if (!ret)
+		event_free(event);
+	return ret;
+}
+
+int vgpu_event_record(struct vgpu_event *event, struct vgpu_stream *stream)
+{
+	struct vgpu_stream *s;
+	int ret = event_check(event, "event record", false);
+
+	if (!ret)
+		ret = stream_of(event->ctx, stream, "event record", &s);
+	if (ret)
+		return ret;
+	fence_get(s->last);
+	fence_put(event->fence);
+	event->fence = s->last;
+	event->recorded = true;
+	return 0;
+}
+
+int vgpu_event_synchronize(struct vgpu_event *event)
+{
+	int ret = event_check(event, "event synchronize", true);
+
+	if (ret || !event->fence)
+		return ret;
+	fence_wait(event->fence, -1);
+	return fence_report(event->fence);
+}
+
+int vgpu_event_query(struct vgpu_event *event)
+{
+	int ret = event_check(event, "event query", true);
+
+	if (ret || !event->fence)
+		return ret;
+	if (fence_wait(event->fence, poll_ns(event->ctx)) == -EBUSY)
+		return -EBUSY;
+	return fence_report(event->fence);
+}
+
+/* The launch @ev marks, over, for @what: -ENODATA when none. */
+static int event_done(const struct vgpu_event *ev, const char *what)
+{
+	int ret = event_check(ev, what, true);
+
+	if (ret)
+		return ret;
+	if (!ev->fence)
+		return vgpu_set_error(-ENODATA, "%s: event %p marks no launch (recorded on a "
+				      "stream that had launched nothing)", what, (const void *)ev);
+	return fence_wait(ev->fence, -1);
+}
+
+int vgpu_event_elapsed_time(const struct vgpu_event *start, const struct vgpu_event *end,
+			    int64_t *cycles, double *us)
+{
+	const char *what = "event elapsed time";
+	int64_t c;
+	uint64_t khz;
+	int ret = event_done(start, what);
+
+	if (!ret)
+		ret = event_done(end, what);
+	if (ret)
+		return ret;
+	if (start->ctx != end->ctx)
+		return vgpu_set_error(-EINVAL, "%s: the events belong to different contexts", what);
+	for (int i = 0; i < 2; i++) {
+		const struct fence *f = i ? end->fence : start->fence;
+
+		if (f->err)
+			return vgpu_set_error(f->err, "%s: the %s event marks a launch that failed: "
+					      "%s", what, i ? "end" : "start", f->msg);
+	}
+	c = (int64_t)(end->fence->res.end_cycle - start->fence->res.end_cycle);
+	if (us) {
+		ret = vgpu_get_param(start->ctx->dev, DRM_VGPU_PARAM_CORE_CLOCK_KHZ, &khz);
+		if (ret || !khz)
+			return vgpu_set_error(ret ? ret : -EIO, "%s: the device's core clock: %s",
+					      what, strerror(ret ? -ret : EIO));
+		*us = (double)c * 1000.0 / (double)khz;
+	}
+	if (cycles)
+		*cycles = c;
+	return 0;
+}
+
+int vgpu_event_result(const struct vgpu_event *event, struct vgpu_job_result *res)
+{
+	int ret = event_done(event, "event result");
+
+	if (ret)
+		return ret;
+	if (!res)
+		return vgpu_set_error(-EINVAL, "event result: @res is NULL");
+	*res = event->fence->res;
+	return 0;
 }

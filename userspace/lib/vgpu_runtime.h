@@ -12,10 +12,13 @@
  * vgpu_job_describe()'s: the fault, its kernel, block, instruction and
  * address. One context is used by one thread at a time.
  *
- * Launches are synchronous: vgpu_launch_kernel() returns when the kernel
- * is over. Streams and events are not there yet: every call that will take
- * a stream takes a struct vgpu_stream * that must be NULL, the default
- * stream.
+ * Launches on a stream (vgpu_stream_create()) are asynchronous: each is
+ * submitted at once, and the device starts it when the stream's previous
+ * launch ends. A launch on NULL, the default stream, is synchronous: it
+ * returns when the kernel is over, and it is not ordered after other
+ * streams' launches (as CUDA's per-thread default stream, not its legacy
+ * one). Events mark a stream's last launch, for another stream to wait for
+ * and for the simulated time between two of them.
  */
 #ifndef VGPU_RUNTIME_H
 #define VGPU_RUNTIME_H
@@ -31,7 +34,8 @@ typedef uint64_t vgpu_deviceptr;
 struct vgpu_context;	/* CUcontext: a device's allocations and modules */
 struct vgpu_module;	/* CUmodule: a loaded program and its metadata */
 struct vgpu_function;	/* CUfunction: one kernel (.entry) of a module */
-struct vgpu_stream;	/* CUstream: a later addition; pass NULL */
+struct vgpu_stream;	/* CUstream: launches in order; NULL: the default stream */
+struct vgpu_event;	/* CUevent: a point of a stream, its last launch */
 
 /*
  * A context on @dev, which the caller keeps open until after
@@ -41,14 +45,22 @@ struct vgpu_stream;	/* CUstream: a later addition; pass NULL */
 int vgpu_ctx_create(struct vgpu_device *dev, struct vgpu_context **out);
 void vgpu_ctx_destroy(struct vgpu_context *ctx);
 struct vgpu_device *vgpu_ctx_device(const struct vgpu_context *ctx);
-/* How the context's last launch ended (its cycles, its fault); -ENOENT: none. */
+/*
+ * How the context's last launch to end ended (its cycles, its fault): the
+ * last one the runtime waited for, on any stream; -ENOENT: none yet.
+ */
 int vgpu_ctx_last_result(const struct vgpu_context *ctx, struct vgpu_job_result *res);
 
 /*
  * Device memory. Each allocation is a buffer object of the device; every
- * launch of the context may access all of them (at most
- * DRM_VGPU_MAX_SUBMIT_BOS). A copy must lie inside one allocation or one
- * module variable (-EFAULT otherwise, naming the address).
+ * launch of the context may access all of them (a launch names no buffer
+ * list, so there is no limit on their number). A copy must lie inside one
+ * allocation or one module variable (-EFAULT otherwise, naming the
+ * address). These copies are on the default stream: they wait for nothing
+ * of the other streams (use the _async ones below, or synchronise the
+ * stream first). vgpu_mem_free() and vgpu_module_unload() first wait for
+ * every pending launch of the context, whose errors stay for their
+ * streams' next synchronising call.
  */
 int vgpu_mem_alloc(struct vgpu_context *ctx, size_t bytes, vgpu_deviceptr *dptr);
 int vgpu_mem_free(struct vgpu_context *ctx, vgpu_deviceptr dptr);
@@ -59,6 +71,27 @@ int vgpu_memcpy_dtod(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_devicept
 		     size_t bytes);
 int vgpu_memset_d8(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value, size_t n);
 int vgpu_memset_d32(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value, size_t n);
+
+/*
+ * The same on @stream (NULL: the default stream) of @ctx: ordered after
+ * the stream's launches, and after the events it was told to wait for.
+ * The copy is done by the host, so it first waits on the host for those
+ * launches, as vgpu_stream_synchronize() does: an error of theirs is
+ * returned (and reported so) instead of copying, and -ECANCELED when an
+ * event the stream waits for marks a launch that failed. The copy is over
+ * when the call returns (cuMemcpyHtoDAsync and the others with memory
+ * that is not page-locked).
+ */
+int vgpu_memcpy_htod_async(struct vgpu_context *ctx, vgpu_deviceptr dst, const void *src,
+			   size_t bytes, struct vgpu_stream *stream);
+int vgpu_memcpy_dtoh_async(struct vgpu_context *ctx, void *dst, vgpu_deviceptr src,
+			   size_t bytes, struct vgpu_stream *stream);
+int vgpu_memcpy_dtod_async(struct vgpu_context *ctx, vgpu_deviceptr dst, vgpu_deviceptr src,
+			   size_t bytes, struct vgpu_stream *stream);
+int vgpu_memset_d8_async(struct vgpu_context *ctx, vgpu_deviceptr dst, uint8_t value,
+			 size_t n, struct vgpu_stream *stream);
+int vgpu_memset_d32_async(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t value,
+			  size_t n, struct vgpu_stream *stream);
 
 /*
  * Modules. vgpu_module_load() reads a file: PTX (nvcc -ptx), or a program
@@ -125,13 +158,17 @@ const char *vgpu_func_name(const struct vgpu_function *f);
 /*
  * cuLaunchKernel: runs @f on a grid of @grid_x x @grid_y x @grid_z blocks
  * of @block_x x @block_y x @block_z threads with @shared_bytes of dynamic
- * shared memory, and waits for it. @args[i] points at the value of
+ * shared memory on @stream. On NULL, the default stream, it waits for the
+ * kernel; on a stream it returns once the launch is submitted, and the
+ * kernel's own error comes at the stream's next synchronising call. @args[i] points at the value of
  * parameter i, which is copied at the offset and with the size the PTX
  * declares (an 8-bit char, a 16-bit short, a struct passed by value alike).
  * @num_args must be the kernel's parameter count (cuLaunchKernel has no
  * such argument: here a wrong count is an error, not a wrong result).
- * Returns the job's error when the kernel faulted (-EFAULT, ...), with
- * vgpu_job_describe()'s message in vgpu_last_error().
+ * On the default stream, returns the job's error when the kernel faulted
+ * (-EFAULT, ...), with vgpu_job_describe()'s message in vgpu_last_error().
+ * A launch the device refuses (a block too large, ...) is an error at
+ * once on any stream.
  */
 int vgpu_launch_kernel(struct vgpu_function *f, unsigned int grid_x, unsigned int grid_y,
 		       unsigned int grid_z, unsigned int block_x, unsigned int block_y,
@@ -164,5 +201,95 @@ int vgpu_launch_kernel_packed(struct vgpu_function *f, unsigned int grid_x,
 			      unsigned int block_y, unsigned int block_z,
 			      unsigned int shared_bytes, struct vgpu_stream *stream,
 			      const void *params, size_t size);
+
+/*
+ * Streams (CUstream). A stream's launches run one after the other: each
+ * is submitted with the previous one's end as its in-fence
+ * (&vgpu_launch.wait_syncobjs), so the device starts it at the cycle the
+ * previous one ends, with no host wait between them. A launch whose
+ * predecessor failed fails with -ECANCELED without running, and so does
+ * one that waits (vgpu_stream_wait_event()) for a failed launch of
+ * another stream.
+ *
+ * Errors. A failed launch's error is returned by the stream's next
+ * synchronising call (vgpu_stream_synchronize(), an _async copy on the
+ * stream, vgpu_stream_destroy()) with vgpu_job_describe()'s message
+ * (kernel, block, instruction, address); a launch cancelled because one it
+ * waited for failed is -ECANCELED, its message naming its kernel. The
+ * first failed launch since the last synchronising call is the one
+ * reported; once reported, the stream is clean again (the error is not
+ * sticky, unlike CUDA's context) and later launches wait for nothing
+ * before them.
+ *
+ * On the local device the model runs only while the host waits
+ * (vgpu.h), so a stream's launches make progress in synchronising calls
+ * and queries.
+ */
+int vgpu_stream_create(struct vgpu_context *ctx, struct vgpu_stream **out);
+/*
+ * On NULL, the default stream, vgpu_stream_synchronize() and
+ * vgpu_stream_query() return 0: its launches are over when they return.
+ * A stream destroyed (or never created) is -EINVAL, naming the call.
+ */
+/*
+ * Waits for the stream's pending launches, then releases it: its job
+ * records, its fences (events recorded on it keep what they mark). Returns
+ * what vgpu_stream_synchronize() would have: the first error among them.
+ * NULL is a no-op. A stream the context still has at vgpu_ctx_destroy()
+ * is destroyed there.
+ */
+int vgpu_stream_destroy(struct vgpu_stream *stream);
+/* Waits for every launch of the stream; 0, or the first failed one's error. */
+int vgpu_stream_synchronize(struct vgpu_stream *stream);
+/*
+ * 0 when every launch of the stream is over (then as
+ * vgpu_stream_synchronize(), with its error), -EBUSY when one is not
+ * (CUDA_ERROR_NOT_READY). On the local device a query first runs the
+ * model for up to a millisecond of host time, so a loop of queries ends.
+ */
+int vgpu_stream_query(struct vgpu_stream *stream);
+/*
+ * @stream's next launch (and its _async copies) waits for @event's launch:
+ * a cross-stream dependency on the device, with no host wait. On the
+ * default stream the next launch waits alike. An event never recorded is
+ * -EINVAL; one that marks no launch is nothing to wait for.
+ */
+int vgpu_stream_wait_event(struct vgpu_stream *stream, struct vgpu_event *event);
+
+/*
+ * Events (CUevent) of @ctx. vgpu_event_record() marks @stream's last launch
+ * (NULL: the default stream's), the one submitted last before the call; a
+ * stream that has launched nothing yet gives an event that marks no launch,
+ * which is complete at once and has no time. Recording again moves the
+ * mark. Every call below but vgpu_event_destroy() is -EINVAL on an event
+ * never recorded, naming the mistake.
+ */
+int vgpu_event_create(struct vgpu_context *ctx, struct vgpu_event **out);
+int vgpu_event_destroy(struct vgpu_event *event);	/* NULL: a no-op */
+int vgpu_event_record(struct vgpu_event *event, struct vgpu_stream *stream);
+/*
+ * Waits for the launch the event marks: 0, or its error with its message
+ * (the error stays for its stream's next synchronising call as well).
+ */
+int vgpu_event_synchronize(struct vgpu_event *event);
+/* 0 when the marked launch is over (as vgpu_event_synchronize()), -EBUSY if not. */
+int vgpu_event_query(struct vgpu_event *event);
+/*
+ * Simulated time from @start to @end: the cycles between the ends of the
+ * launches they mark (negative if @end's ended first) and the same in
+ * microseconds at the device's core clock (DRM_VGPU_PARAM_CORE_CLOCK_KHZ);
+ * either pointer may be NULL. Simulated time, not the host's: it does not
+ * depend on how fast the host runs the model. Waits for both events
+ * (CUDA answers CUDA_ERROR_NOT_READY instead). -ENODATA when an event marks
+ * no launch; the marked launch's error when it failed.
+ */
+int vgpu_event_elapsed_time(const struct vgpu_event *start, const struct vgpu_event *end,
+			    int64_t *cycles, double *us);
+/*
+ * How the launch the event marks ended (start and end cycles, fault), once
+ * it has: waits for it. 0 even when it failed (@res->error says);
+ * -ENODATA when the event marks no launch.
+ */
+int vgpu_event_result(const struct vgpu_event *event, struct vgpu_job_result *res);
 
 #endif /* VGPU_RUNTIME_H */

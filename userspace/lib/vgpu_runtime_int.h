@@ -17,4 +17,11 @@ struct vgpu_context;
  */
 void vgpu_ctx_set_kernel_copy(struct vgpu_context *ctx, bool on);
 
+/*
+ * Launch ends (fences) of @ctx still alive: each holds a syncobj, and one
+ * not yet waited for, a job record. 0 once the streams that launched and
+ * the events that mark launches are gone.
+ */
+unsigned int vgpu_ctx_fences(const struct vgpu_context *ctx);
+
 #endif /* VGPU_RUNTIME_INT_H */

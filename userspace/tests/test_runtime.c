@@ -4,9 +4,12 @@
  * the CUDA program userspace/tests/ptx/runtime.cu ported to it, checked
  * against CPU references (a struct passed by value, a __constant__ table
  * and __device__ variables by name, 8- and 16-bit parameters, a fault),
+ * streams and events (a dependency between two streams through an event,
+ * a chain on one stream, errors at synchronise, simulated elapsed time),
  * and the errors of bad input, each naming what was wrong.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -434,7 +437,8 @@ static int test_errors(void)
 
 		ret = vgpu_launch_kernel(fn, 1, 1, 1, 32, 1, 1, 0,
 					 (struct vgpu_stream *)&n, args, 2);
-		MCHECK(ret == -EINVAL && SAYS("streams are not supported"), "stream: %d", ret);
+		MCHECK(ret == -EINVAL && SAYS("launch of kernel _Z7histo16PKji: stream",
+					      "does not exist"), "stray stream: %d", ret);
 		ret = vgpu_launch_kernel(fn, 1, 1, 1, 100000, 1, 1, 0, NULL, args, 2);
 		MCHECK(ret < 0 && SAYS("launch of kernel _Z7histo16PKji", "block 100000x1x1"),
 		       "huge block: %d", ret);
@@ -629,6 +633,414 @@ out:
 	return r;
 }
 
+/* ------------------------------------------------------------------ */
+/* streams and events */
+
+/* mix8's parameters of the stream tests, and its CPU reference. */
+#define MIX_ADD		17
+#define MIX_MUL		3
+#define MIX_FLIP	0x35
+
+static uint8_t mix_ref(uint8_t v)
+{
+	return (uint8_t)(((v + MIX_ADD) * MIX_MUL) ^ MIX_FLIP);
+}
+
+/* out[i] = mix_ref(in[i]) for @n bytes, launched on @stream. */
+static int mix_on(struct vgpu_function *fn, struct vgpu_stream *stream, vgpu_deviceptr in,
+		  vgpu_deviceptr out, int32_t n)
+{
+	uint8_t add = MIX_ADD;
+	int16_t mul = MIX_MUL;
+	char flip = MIX_FLIP;
+
+	return vgpu_launch_kernel_args(fn, (unsigned int)(n + 127) / 128, 1, 1, 128, 1, 1, 0,
+				       stream,
+				       (struct vgpu_arg[]){ VGPU_ARG(in), VGPU_ARG(out),
+							    VGPU_ARG(add), VGPU_ARG(mul),
+							    VGPU_ARG(flip), VGPU_ARG(n) }, 6);
+}
+
+/*
+ * A producer on stream A, a consumer on stream B that waits for A's event:
+ * the result is the CPU's, the consumer starts when the producer ends
+ * (simulated cycles from the events), and the elapsed time between the
+ * events is the cycles between the launches' ends.
+ */
+static int test_stream_event_dependency(void)
+{
+	enum { N = 1000 };
+	struct vgpu_stream *a = NULL, *b = NULL;
+	struct vgpu_event *ea = NULL, *eb = NULL;
+	struct vgpu_job_result ra, rb;
+	struct vgpu_function *fn;
+	vgpu_deviceptr din, dmid, dout;
+	uint8_t in[N], out[N];
+	uint64_t khz = 0;
+	int64_t cycles = 0;
+	double us = 0;
+	struct fixture f;
+	int r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	for (int i = 0; i < N; i++)
+		in[i] = (uint8_t)(i * 13 + 1);
+	MCHECK(vgpu_module_get_function(f.mod, "mix8", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_stream_create(f.ctx, &a) == 0 && vgpu_stream_create(f.ctx, &b) == 0,
+	       "%s", vgpu_last_error());
+	MCHECK(vgpu_event_create(f.ctx, &ea) == 0 && vgpu_event_create(f.ctx, &eb) == 0,
+	       "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, N, &din) == 0 && vgpu_mem_alloc(f.ctx, N, &dmid) == 0 &&
+	       vgpu_mem_alloc(f.ctx, N, &dout) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod_async(f.ctx, din, in, N, a) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memset_d8_async(f.ctx, dout, 0, N, b) == 0, "%s", vgpu_last_error());
+	MCHECK(mix_on(fn, a, din, dmid, N) == 0, "producer: %s", vgpu_last_error());
+	MCHECK(vgpu_event_record(ea, a) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_stream_wait_event(b, ea) == 0, "%s", vgpu_last_error());
+	MCHECK(mix_on(fn, b, dmid, dout, N) == 0, "consumer: %s", vgpu_last_error());
+	MCHECK(vgpu_event_record(eb, b) == 0, "%s", vgpu_last_error());
+	/* B's copy waits for B's consumer, which waits for A's producer */
+	MCHECK(vgpu_memcpy_dtoh_async(f.ctx, out, dout, N, b) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++)
+		MCHECK(out[i] == mix_ref(mix_ref(in[i])), "out[%d] = %u, want %u", i, out[i],
+		       mix_ref(mix_ref(in[i])));
+	MCHECK(vgpu_event_query(ea) == 0 && vgpu_event_synchronize(eb) == 0, "%s",
+	       vgpu_last_error());
+	MCHECK(vgpu_event_result(ea, &ra) == 0 && vgpu_event_result(eb, &rb) == 0, "%s",
+	       vgpu_last_error());
+	MCHECK(ra.error == 0 && rb.error == 0 && ra.end_cycle > ra.start_cycle, "results");
+	MCHECK(rb.start_cycle >= ra.end_cycle, "consumer starts at %" PRIu64 ", before the "
+	       "producer's end %" PRIu64, rb.start_cycle, ra.end_cycle);
+	printf("#   producer cycles %" PRIu64 "-%" PRIu64 ", consumer %" PRIu64 "-%" PRIu64 "\n",
+	       ra.start_cycle, ra.end_cycle, rb.start_cycle, rb.end_cycle);
+	MCHECK(vgpu_event_elapsed_time(ea, eb, &cycles, &us) == 0, "%s", vgpu_last_error());
+	MCHECK(cycles == (int64_t)(rb.end_cycle - ra.end_cycle) && cycles > 0,
+	       "elapsed %" PRId64 " cycles, the jobs' ends %" PRIu64 " apart", cycles,
+	       rb.end_cycle - ra.end_cycle);
+	MCHECK(vgpu_get_param(f.dev, DRM_VGPU_PARAM_CORE_CLOCK_KHZ, &khz) == 0 && khz, "clock");
+	MCHECK(fabs(us - (double)cycles * 1000.0 / (double)khz) < 1e-9, "%f us for %" PRId64
+	       " cycles at %" PRIu64 " kHz", us, cycles, khz);
+	MCHECK(vgpu_event_elapsed_time(eb, ea, &cycles, NULL) == 0 &&
+	       cycles == -(int64_t)(rb.end_cycle - ra.end_cycle), "backwards: %" PRId64, cycles);
+	MCHECK(vgpu_stream_synchronize(a) == 0 && vgpu_stream_query(b) == 0, "%s",
+	       vgpu_last_error());
+	/* pending work at destroy: waited for, then released */
+	MCHECK(mix_on(fn, a, din, dmid, N) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_event_record(ea, a) == 0, "%s", vgpu_last_error());
+	ret = vgpu_stream_destroy(a);
+	a = NULL;
+	MCHECK(ret == 0, "destroy with pending work: %d (%s)", ret, vgpu_last_error());
+	MCHECK(vgpu_event_query(ea) == 0, "the event outlives its stream: %s", vgpu_last_error());
+	/* what is left: B's last launch, and the launches ea and eb mark */
+	MCHECK(vgpu_ctx_fences(f.ctx) == 2, "%u fences alive, want 2", vgpu_ctx_fences(f.ctx));
+	MCHECK(vgpu_event_destroy(ea) == 0 && vgpu_event_destroy(eb) == 0 &&
+	       vgpu_stream_destroy(b) == 0, "%s", vgpu_last_error());
+	ea = eb = NULL;
+	b = NULL;
+	MCHECK(vgpu_ctx_fences(f.ctx) == 0, "%u fences alive after the destroys",
+	       vgpu_ctx_fences(f.ctx));
+	r = 0;
+out:
+	vgpu_event_destroy(ea);
+	vgpu_event_destroy(eb);
+	vgpu_stream_destroy(a);
+	vgpu_stream_destroy(b);
+	teardown(&f);
+	return r;
+}
+
+/* Three launches on one stream, no host wait between them: in order on the device. */
+static int test_stream_chain(void)
+{
+	enum { N = 700 };
+	struct vgpu_event *ev[3] = { NULL, NULL, NULL };
+	struct vgpu_job_result res[3];
+	struct vgpu_stream *s = NULL;
+	struct vgpu_function *fn;
+	vgpu_deviceptr d[4];
+	uint8_t in[N], out[N];
+	int64_t c01, c12, c02;
+	struct fixture f;
+	int r = -1, ret, polls = 0;
+
+	if (setup(&f))
+		goto out;
+	for (int i = 0; i < N; i++)
+		in[i] = (uint8_t)(i * 5 + 9);
+	MCHECK(vgpu_module_get_function(f.mod, "mix8", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_stream_create(f.ctx, &s) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < 4; i++)
+		MCHECK(vgpu_mem_alloc(f.ctx, N, &d[i]) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod(f.ctx, d[0], in, N) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < 3; i++) {
+		MCHECK(vgpu_event_create(f.ctx, &ev[i]) == 0, "%s", vgpu_last_error());
+		MCHECK(mix_on(fn, s, d[i], d[i + 1], N) == 0, "launch %d: %s", i,
+		       vgpu_last_error());
+		MCHECK(vgpu_event_record(ev[i], s) == 0, "%s", vgpu_last_error());
+		/* waiting for its own last launch: the in-fence it has anyway */
+		MCHECK(vgpu_stream_wait_event(s, ev[i]) == 0, "%s", vgpu_last_error());
+	}
+	/* queries run the local device's model: a loop of them ends */
+	while ((ret = vgpu_stream_query(s)) == -EBUSY && polls < 1000000)
+		polls++;
+	MCHECK(ret == 0, "query: %d after %d polls (%s)", ret, polls, vgpu_last_error());
+	MCHECK(vgpu_stream_synchronize(s) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_dtoh_async(f.ctx, out, d[3], N, s) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++)
+		MCHECK(out[i] == mix_ref(mix_ref(mix_ref(in[i]))), "out[%d] = %u", i, out[i]);
+	for (int i = 0; i < 3; i++)
+		MCHECK(vgpu_event_result(ev[i], &res[i]) == 0 && !res[i].error, "%s",
+		       vgpu_last_error());
+	for (int i = 1; i < 3; i++)
+		MCHECK(res[i].start_cycle >= res[i - 1].end_cycle &&
+		       res[i].start_cycle > res[i - 1].start_cycle,
+		       "launch %d starts at %" PRIu64 ", launch %d ends at %" PRIu64, i,
+		       res[i].start_cycle, i - 1, res[i - 1].end_cycle);
+	printf("#   launches at cycles %" PRIu64 "-%" PRIu64 ", %" PRIu64 "-%" PRIu64 ", %" PRIu64
+	       "-%" PRIu64 " after %d polls\n", res[0].start_cycle, res[0].end_cycle,
+	       res[1].start_cycle, res[1].end_cycle, res[2].start_cycle, res[2].end_cycle, polls);
+	MCHECK(vgpu_event_elapsed_time(ev[0], ev[1], &c01, NULL) == 0 &&
+	       vgpu_event_elapsed_time(ev[1], ev[2], &c12, NULL) == 0 &&
+	       vgpu_event_elapsed_time(ev[0], ev[2], &c02, NULL) == 0, "%s", vgpu_last_error());
+	MCHECK(c02 == (int64_t)(res[2].end_cycle - res[0].end_cycle) && c01 + c12 == c02 &&
+	       c01 >= (int64_t)res[1].cycles, "elapsed %" PRId64 " + %" PRId64 " vs %" PRId64,
+	       c01, c12, c02);
+	r = 0;
+out:
+	/* the stream and events left to the context, which releases them */
+	teardown(&f);
+	return r;
+}
+
+/*
+ * A fault on stream A: reported at A's synchronise with the kernel, block
+ * and address; A's next launch and B's launch that waits for A's event
+ * are cancelled, B's reported as -ECANCELED. A is clean afterwards.
+ */
+static int test_stream_errors(void)
+{
+	enum { N = 256 };
+	struct vgpu_stream *a = NULL, *b = NULL;
+	struct vgpu_event *ea = NULL;
+	struct vgpu_function *poke, *mix;
+	vgpu_deviceptr bad = 0x10, d0, d1;
+	struct vgpu_job_result res;
+	int32_t v = 5;
+	int64_t cycles;
+	char want[64];
+	struct fixture f;
+	int r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	MCHECK(vgpu_module_get_function(f.mod, "poke", &poke) == 0 &&
+	       vgpu_module_get_function(f.mod, "mix8", &mix) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, N, &d0) == 0 && vgpu_mem_alloc(f.ctx, N, &d1) == 0, "%s",
+	       vgpu_last_error());
+	MCHECK(vgpu_stream_create(f.ctx, &a) == 0 && vgpu_stream_create(f.ctx, &b) == 0 &&
+	       vgpu_event_create(f.ctx, &ea) == 0, "%s", vgpu_last_error());
+	{
+		void *args[] = { &bad, &v };
+
+		ret = vgpu_launch_kernel(poke, 4, 1, 1, 32, 1, 1, 0, a, args, 2);
+	}
+	MCHECK(ret == 0, "an asynchronous launch returns before it faults: %d", ret);
+	MCHECK(vgpu_event_record(ea, a) == 0, "%s", vgpu_last_error());
+	MCHECK(mix_on(mix, a, d0, d1, N) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_stream_wait_event(b, ea) == 0, "%s", vgpu_last_error());
+	MCHECK(mix_on(mix, b, d0, d1, N) == 0, "%s", vgpu_last_error());
+	ret = vgpu_stream_synchronize(a);
+	MCHECK(ret == -EFAULT, "A: %d (%s)", ret, vgpu_last_error());
+	MCHECK(vgpu_event_result(ea, &res) == 0 && res.error == -EFAULT, "event result");
+	snprintf(want, sizeof(want), "instruction %u", res.fault_pc);
+	MCHECK(SAYS("in kernel _Z4pokePii", "block 2", want, "address 0x10"), "A's message");
+	ret = vgpu_stream_synchronize(b);
+	MCHECK(ret == -ECANCELED && SAYS("launch of kernel _Z4mix8PKhPhhsci cancelled"),
+	       "B: %d (%s)", ret, vgpu_last_error());
+	MCHECK(vgpu_stream_synchronize(b) == 0, "reported once");
+	ret = vgpu_event_synchronize(ea);
+	MCHECK(ret == -EFAULT && SAYS("_Z4pokePii"), "event: %d (%s)", ret, vgpu_last_error());
+	ret = vgpu_event_elapsed_time(ea, ea, &cycles, NULL);
+	MCHECK(ret == -EFAULT && SAYS("the start event marks a launch that failed"),
+	       "elapsed: %d (%s)", ret, vgpu_last_error());
+	/* a copy on a stream that waits for the failed event is cancelled */
+	MCHECK(vgpu_stream_wait_event(b, ea) == 0, "%s", vgpu_last_error());
+	ret = vgpu_memset_d8_async(f.ctx, d1, 0, N, b);
+	MCHECK(ret == -ECANCELED && SAYS("memset cancelled", "_Z4pokePii"), "copy: %d (%s)", ret,
+	       vgpu_last_error());
+	/* reported: A is clean again */
+	MCHECK(mix_on(mix, a, d0, d1, N) == 0 && vgpu_stream_synchronize(a) == 0, "%s",
+	       vgpu_last_error());
+	/* an error left pending is returned by the destroy */
+	{
+		void *args[] = { &bad, &v };
+
+		MCHECK(vgpu_launch_kernel(poke, 4, 1, 1, 32, 1, 1, 0, a, args, 2) == 0, "%s",
+		       vgpu_last_error());
+	}
+	ret = vgpu_stream_destroy(a);
+	a = NULL;
+	MCHECK(ret == -EFAULT && SAYS("_Z4pokePii"), "destroy: %d (%s)", ret, vgpu_last_error());
+	r = 0;
+out:
+	vgpu_event_destroy(ea);
+	vgpu_stream_destroy(a);
+	vgpu_stream_destroy(b);
+	teardown(&f);
+	return r;
+}
+
+/* Bad input to the streams and events: each error names what was wrong. */
+static int test_stream_bad_input(void)
+{
+	struct vgpu_stream *s = NULL, *gone = NULL;
+	struct vgpu_event *ev = NULL, *empty = NULL, *egone = NULL;
+	struct vgpu_context *other = NULL;
+	struct vgpu_function *fn;
+	struct vgpu_job_result res;
+	vgpu_deviceptr d;
+	int64_t cycles;
+	struct fixture f;
+	int r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	MCHECK(vgpu_module_get_function(f.mod, "mix8", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, 64, &d) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_stream_create(f.ctx, &s) == 0 && vgpu_event_create(f.ctx, &ev) == 0 &&
+	       vgpu_event_create(f.ctx, &empty) == 0, "%s", vgpu_last_error());
+	ret = vgpu_stream_create(NULL, &gone);
+	MCHECK(ret == -EINVAL && SAYS("stream: the context is NULL"), "NULL ctx: %d", ret);
+	ret = vgpu_event_create(f.ctx, NULL);
+	MCHECK(ret == -EINVAL && SAYS("event: out is NULL"), "NULL out: %d", ret);
+	/* an event never recorded */
+	ret = vgpu_event_synchronize(ev);
+	MCHECK(ret == -EINVAL && SAYS("event synchronize", "was never recorded"),
+	       "unrecorded sync: %d (%s)", ret, vgpu_last_error());
+	ret = vgpu_event_query(ev);
+	MCHECK(ret == -EINVAL && SAYS("event query", "never recorded"), "query: %d", ret);
+	ret = vgpu_stream_wait_event(s, ev);
+	MCHECK(ret == -EINVAL && SAYS("stream wait for an event", "never recorded"),
+	       "unrecorded wait: %d", ret);
+	ret = vgpu_event_elapsed_time(ev, ev, &cycles, NULL);
+	MCHECK(ret == -EINVAL && SAYS("event elapsed time", "never recorded"),
+	       "unrecorded elapsed: %d", ret);
+	ret = vgpu_event_record(NULL, s);
+	MCHECK(ret == -EINVAL && SAYS("event record: the event is NULL"), "NULL event: %d", ret);
+	/* an event of a stream that has launched nothing marks no launch */
+	MCHECK(vgpu_event_record(empty, s) == 0 && vgpu_event_synchronize(empty) == 0 &&
+	       vgpu_stream_wait_event(s, empty) == 0, "%s", vgpu_last_error());
+	ret = vgpu_event_elapsed_time(empty, empty, &cycles, NULL);
+	MCHECK(ret == -ENODATA && SAYS("marks no launch"), "empty elapsed: %d", ret);
+	ret = vgpu_event_result(empty, &res);
+	MCHECK(ret == -ENODATA && SAYS("event result", "marks no launch"), "empty result: %d",
+	       ret);
+	/* the default stream: synchronous, and events mark its launches too */
+	MCHECK(mix_on(fn, NULL, d, d, 64) == 0 && vgpu_event_record(ev, NULL) == 0 &&
+	       vgpu_event_query(ev) == 0 && vgpu_stream_synchronize(NULL) == 0 &&
+	       vgpu_stream_query(NULL) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_stream_wait_event(s, ev) == 0 && mix_on(fn, s, d, d, 64) == 0 &&
+	       vgpu_stream_synchronize(s) == 0, "%s", vgpu_last_error());
+	/* a destroyed stream and event */
+	MCHECK(vgpu_stream_create(f.ctx, &gone) == 0 && vgpu_stream_destroy(gone) == 0, "%s",
+	       vgpu_last_error());
+	ret = mix_on(fn, gone, d, d, 64);
+	MCHECK(ret == -EINVAL && SAYS("launch of kernel _Z4mix8PKhPhhsci: stream",
+				      "does not exist"), "launch: %d (%s)", ret,
+	       vgpu_last_error());
+	ret = vgpu_stream_synchronize(gone);
+	MCHECK(ret == -EINVAL && SAYS("stream synchronize", "does not exist"), "sync: %d", ret);
+	ret = vgpu_stream_query(gone);
+	MCHECK(ret == -EINVAL && SAYS("stream query", "does not exist"), "query: %d", ret);
+	ret = vgpu_stream_destroy(gone);
+	MCHECK(ret == -EINVAL && SAYS("destroy of stream", "destroyed already"), "destroy: %d",
+	       ret);
+	ret = vgpu_event_record(ev, gone);
+	MCHECK(ret == -EINVAL && SAYS("event record: stream", "does not exist"), "record: %d",
+	       ret);
+	ret = vgpu_memcpy_htod_async(f.ctx, d, &r, 4, gone);
+	MCHECK(ret == -EINVAL && SAYS("copy to the device: stream", "does not exist"),
+	       "copy: %d", ret);
+	MCHECK(vgpu_event_create(f.ctx, &egone) == 0 && vgpu_event_destroy(egone) == 0, "%s",
+	       vgpu_last_error());
+	ret = vgpu_event_record(egone, s);
+	MCHECK(ret == -EINVAL && SAYS("event record: event", "does not exist"), "event: %d",
+	       ret);
+	ret = vgpu_stream_wait_event(s, NULL);
+	MCHECK(ret == -EINVAL && SAYS("the event is NULL"), "wait NULL: %d", ret);
+	/* a launch waits for at most DRM_VGPU_MAX_IN_SYNCOBJS fences, its stream's own too */
+	{
+		enum { MAXW = DRM_VGPU_MAX_IN_SYNCOBJS - 1 };
+		struct vgpu_event *evs[MAXW + 1];
+		int made = 0;
+
+		ret = mix_on(fn, s, d, d, 64);	/* pending: the next launch's in-fence */
+		for (; !ret && made <= MAXW; made++) {
+			if (vgpu_event_create(f.ctx, &evs[made]))
+				break;
+			if (mix_on(fn, NULL, d, d, 64) || vgpu_event_record(evs[made], NULL))
+				break;
+		}
+		for (int i = 0; i < made && i < MAXW; i++)
+			if ((ret = vgpu_stream_wait_event(s, evs[i])))
+				break;
+		if (made == MAXW + 1 && !ret)
+			ret = vgpu_stream_wait_event(s, evs[MAXW]);
+		for (int i = 0; i < made; i++)
+			vgpu_event_destroy(evs[i]);
+		MCHECK(made == MAXW + 1 && ret == -E2BIG && SAYS("waits for 63 events already"),
+		       "%d events, the one too many: %d (%s)", made, ret, vgpu_last_error());
+		MCHECK(mix_on(fn, s, d, d, 64) == 0 && vgpu_stream_synchronize(s) == 0,
+		       "a launch with 63 events and its stream's own: %s", vgpu_last_error());
+	}
+	/* another context's stream */
+	MCHECK(vgpu_ctx_create(f.dev, &other) == 0, "%s", vgpu_last_error());
+	ret = vgpu_memset_d8_async(other, d, 0, 4, s);
+	MCHECK(ret == -EINVAL && SAYS("memset: stream", "belongs to another context"),
+	       "other ctx: %d (%s)", ret, vgpu_last_error());
+	r = 0;
+out:
+	vgpu_ctx_destroy(other);
+	vgpu_event_destroy(ev);
+	vgpu_event_destroy(empty);
+	vgpu_stream_destroy(s);
+	teardown(&f);
+	return r;
+}
+
+/*
+ * Launches name no buffer list, so a context has more allocations than
+ * DRM_VGPU_MAX_SUBMIT_BOS and a launch still reaches the last one.
+ */
+static int test_many_allocations(void)
+{
+	enum { COUNT = DRM_VGPU_MAX_SUBMIT_BOS + 44, N = 64 };
+	vgpu_deviceptr d[COUNT];
+	uint8_t in[N], out[N];
+	struct vgpu_function *fn;
+	struct fixture f;
+	int r = -1;
+
+	if (setup(&f))
+		goto out;
+	MCHECK(vgpu_module_get_function(f.mod, "mix8", &fn) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < COUNT; i++)
+		MCHECK(vgpu_mem_alloc(f.ctx, N, &d[i]) == 0, "allocation %d: %s", i,
+		       vgpu_last_error());
+	for (int i = 0; i < N; i++)
+		in[i] = (uint8_t)i;
+	MCHECK(vgpu_memcpy_htod(f.ctx, d[COUNT - 2], in, N) == 0, "%s", vgpu_last_error());
+	MCHECK(mix_on(fn, NULL, d[COUNT - 2], d[COUNT - 1], N) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_dtoh(f.ctx, out, d[COUNT - 1], N) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++)
+		MCHECK(out[i] == mix_ref(in[i]), "out[%d] = %u", i, out[i]);
+	r = 0;
+out:
+	teardown(&f);
+	return r;
+}
+
 int main(void)
 {
 	report("compile_meta: parameter lists and the data segment's variables",
@@ -651,5 +1063,15 @@ int main(void)
 	report("fault: kernel, block, instruction and address in the message", test_fault());
 	report("image_module: no parameter list, packed launch", test_image_module());
 	report("module_file: PTX by path, compile error with file and line", test_module_file());
+	report("stream_event_dependency: consumer on B waits for A's event, starts at its end",
+	       test_stream_event_dependency());
+	report("stream_chain: three launches on one stream, ordered on the device",
+	       test_stream_chain());
+	report("stream_errors: a fault at synchronise, -ECANCELED for its dependents",
+	       test_stream_errors());
+	report("stream_bad_input: unrecorded and destroyed events and streams, NULL",
+	       test_stream_bad_input());
+	report("many_allocations: more than DRM_VGPU_MAX_SUBMIT_BOS, no buffer list",
+	       test_many_allocations());
 	return test_summary();
 }
