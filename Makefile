@@ -163,8 +163,16 @@ $(B)/guest/ioctl_test: $(call objs,guest,userspace/tests/ioctl_test.c) $(call LI
 	$(call link,guest)
 $(B)/guest/%: $(B)/guest/obj/userspace/tests/guest/%.o $(call LIBS,guest)
 	$(call link,guest)
+# The runtime's port of runtime.cu, also run on the guest's render node
+# (test_runtime --device); its PTX under /share/vgpu/src there.
+$(B)/guest/test_runtime: $(call objs,guest,userspace/tests/test_runtime.c \
+		userspace/tests/tap.c) $(call LIBS,guest)
+	$(call link,guest)
+$(B)/share/src/%.ptx: %.ptx
+	@mkdir -p $(dir $@)
+	cp $< $@
 
-GUEST_PROGS := $(B)/guest/vgpud $(B)/guest/vgpu $(B)/guest/ioctl_test \
+GUEST_PROGS := $(B)/guest/vgpud $(B)/guest/vgpu $(B)/guest/ioctl_test $(B)/guest/test_runtime \
 	$(patsubst userspace/tests/guest/%.c,$(B)/guest/%,$(wildcard userspace/tests/guest/*.c))
 GUEST_SCRIPTS := $(patsubst userspace/tests/guest/%.sh,$(B)/guest/%,\
 	$(wildcard userspace/tests/guest/*.sh))
@@ -203,7 +211,7 @@ $(B)/lib/libvgpu.a: $(B)/lib/libvgpu.o
 lib: $(B)/lib/libvgpu.so.$(LIBVGPU_VERSION) $(B)/lib/libvgpu.a
 
 # Everything the guest image needs (tools/vgpu-vm calls this).
-guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS)
+guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS) $(B)/share/src/userspace/tests/ptx/runtime.ptx
 
 # Host unit tests, under AddressSanitizer and UBSan; each links what it
 # uses of the libraries (test_local: the workload suite on the local device;

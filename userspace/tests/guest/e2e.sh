@@ -86,6 +86,13 @@ part_runs() {
 	# Bad input to every ioctl, with the daemon attached.
 	ioctl_test
 	check "ioctl_test (daemon attached)" test $? = 0
+
+	# The runtime's port of runtime.cu (userspace/tests/test_runtime.c) on
+	# the render node: kernels by name, a struct by value, module variables
+	# through the runtime's copy kernel, two streams with a dependency, each
+	# against the CPU references the local device's run checks too.
+	VGPU_SRCDIR=/share/vgpu/src test_runtime --device /dev/dri/renderD128
+	check "test_runtime --device (the runtime on the render node): exit status 0" test $? = 0
 }
 
 # The daemon killed mid-job, and a new one.
