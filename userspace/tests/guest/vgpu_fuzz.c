@@ -790,6 +790,11 @@ struct ffile {
 	bool ghosts;
 	/* a buffer no job of this file names: other files' stray stores aim at it */
 	uint32_t canary;
+	/*
+	 * The other file's canary came in through PRIME: a launch of ours
+	 * without a buffer list may store into it (it is our buffer too).
+	 */
+	bool holds_other_canary;
 	uint64_t canary_addr;
 	uint32_t *canary_map;
 };
@@ -1551,8 +1556,16 @@ static void op_submit(struct ffile *f)
 			j.want_error = 0;
 		} else if (k == 1 && o->canary_map) {
 			addr = o->canary_addr + (below(PAGE) & ~3ull);
-			j.want_error = -EFAULT;
-			j.canary_file = (uint32_t)(o - files) + 1;
+			if (!s.num_bos && f->holds_other_canary) {
+				/*
+				 * Without a list: ours too, through PRIME
+				 * (unless a fuzzed GEM_CLOSE dropped it).
+				 */
+				j.want_error = 1;
+			} else {
+				j.want_error = -EFAULT;
+				j.canary_file = (uint32_t)(o - files) + 1;
+			}
 		} else if (k == 2) {
 			addr = fuzz64();
 		} else {
@@ -2253,10 +2266,23 @@ static void op_prime(struct ffile *f)
 			predict(OP_PRIME_TO_HANDLE, e2, 0, "of a buffer this device exported");
 		/* The same buffer in another file: its jobs may name it too. */
 		if (!e2 && placed_normally() && !own_bo(to, im.handle)) {
+			bool tracked = false;
+
 			for (int i = 0; i < f->nbo; i++)
-				if (f->bo[i].handle == ph.handle)
+				if (f->bo[i].handle == ph.handle) {
 					to->bo[to->nbo++] = (struct fbo){ im.handle, f->bo[i].size,
 									   f->bo[i].addr, 1 };
+					tracked = true;
+				}
+			/*
+			 * The canary or a job's buffer: a handle @to has now
+			 * but does not track.
+			 */
+			if (!tracked && to != f) {
+				to->ghosts = true;
+				if (ph.handle == f->canary)
+					to->holds_other_canary = true;
+			}
 		}
 	}
 	close(ph.fd);
