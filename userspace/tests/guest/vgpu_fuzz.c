@@ -1559,9 +1559,11 @@ static void op_submit(struct ffile *f)
 			if (!s.num_bos && f->holds_other_canary) {
 				/*
 				 * Without a list: ours too, through PRIME
-				 * (unless a fuzzed GEM_CLOSE dropped it).
+				 * (unless a fuzzed GEM_CLOSE dropped it). The
+				 * canary's own value, so that it stays intact.
 				 */
 				j.want_error = 1;
+				v = 0xca0a0000u + (uint32_t)((addr - o->canary_addr) / 4);
 			} else {
 				j.want_error = -EFAULT;
 				j.canary_file = (uint32_t)(o - files) + 1;
@@ -1576,6 +1578,12 @@ static void op_submit(struct ffile *f)
 			 */
 			addr = f->canary_addr + (below(PAGE) & ~3ull);
 			j.want_error = !f->canary_map ? 1 : s.num_bos ? -EFAULT : 0;
+			/*
+			 * A store that may land writes the value the canary
+			 * holds: other files' stray-store checks read it.
+			 */
+			if (!s.num_bos)
+				v = 0xca0a0000u + (uint32_t)((addr - f->canary_addr) / 4);
 		}
 		memcpy(params, &addr, 8);
 		memcpy(params + 8, &v, 4);
@@ -1840,8 +1848,9 @@ static void job_ended(struct ffile *f, struct fjob *j, const struct drm_vgpu_job
 				if (o->canary_map[i] != 0xca0a0000u + i) {
 					ADD(jobs_bad, 1);
 					ADD(stray_bad, 1);
-					note("a stray store of job %" PRIu64 " changed another file's buffer at word %u",
-					     j->id, i);
+					note("a stray store of job %" PRIu64 " changed another file's buffer at word %u (job's poke at %#" PRIx64 ", canary at %#" PRIx64 ", buffers named:%s)",
+					     j->id, i, j->poke_addr, o->canary_addr,
+					     j->named[0] ? j->named : " none");
 					break;
 				}
 	}
@@ -3950,14 +3959,17 @@ static void device_progress(uint64_t *cycle, unsigned int *active)
 }
 
 /*
- * A fingerprint of job @id's KCB line and the device's @cycle, 0 when the
- * job is not active: a wait for it makes progress while this changes.
+ * A fingerprint of job @id's KCB line (its blocks done, running and next,
+ * its instructions per cycle so far), 0 when the job is not active: a wait
+ * for it makes progress while this changes. The device's cycle alone is
+ * not progress: a job held back (a not-before cycle, a dependency) does
+ * not move while time passes.
  */
-static uint64_t job_seen(uint32_t id, uint64_t cycle)
+static uint64_t job_seen(uint32_t id)
 {
 	char key[16];
 	const char *p = kcb_text;
-	uint64_t h = 1469598103934665603ull ^ cycle;
+	uint64_t h = 1469598103934665603ull;
 	int n = snprintf(key, sizeof(key), "%u ", id);
 
 	while (*p) {
@@ -3983,7 +3995,8 @@ static void monitor(pid_t *pids, int n)
 {
 	uint64_t last_change = now_ns(), last_cycle = 0, last_print = now_ns(), last_check = 0;
 	uint64_t busy, last_busy = 0;
-	bool stall_reported = false;
+	uint64_t last_calls = 0, last_call_change = now_ns();
+	bool stall_reported = false, calls_reported = false;
 	int left = n;
 
 	while (left > 0) {
@@ -4001,7 +4014,7 @@ static void monitor(pid_t *pids, int n)
 
 				if (!s->job || !__atomic_load_n(&s->since, __ATOMIC_ACQUIRE))
 					continue;
-				seen = job_seen(s->job, cycle);
+				seen = job_seen(s->job);
 				if (seen && seen != s->seen)
 					s->progress = now;
 				s->seen = seen;
@@ -4026,6 +4039,30 @@ static void monitor(pid_t *pids, int n)
 				printf("# progress: %lu calls, cycle %" PRIu64 ", %u jobs active\n",
 				       sh->fuzz_calls, cycle, active);
 				last_print = now;
+			}
+			/*
+			 * No call has returned for the hang limit while calls
+			 * are made: show what they wait for, once per stretch.
+			 */
+			if (sh->fuzz_calls + sh->setup_calls != last_calls) {
+				last_calls = sh->fuzz_calls + sh->setup_calls;
+				last_call_change = now;
+				calls_reported = false;
+			} else if (now - last_call_change > g.hang_limit && !calls_reported) {
+				calls_reported = true;
+				printf("# no call returned for %.0f s; calls in progress:\n",
+				       (double)(now - last_call_change) / NS);
+				for (int i = 0; i < MAX_SLOTS; i++) {
+					struct slot *s = &sh->slots[i];
+					uint64_t since = __atomic_load_n(&s->since, __ATOMIC_ACQUIRE);
+
+					if (s->pid && since)
+						printf("#   %s in process %d for %.0f s%s%.0u\n",
+						       ops[s->op].name, s->pid,
+						       (double)(now - since) / NS,
+						       s->job ? ", for job " : "", s->job);
+				}
+				dump_device();
 			}
 			fflush(stdout);
 		}
