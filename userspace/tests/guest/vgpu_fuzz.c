@@ -43,9 +43,9 @@
  * job's buffers failed with EFAULT and left another file's buffer alone, no
  * call ran past its limit (a monitor process watches every call; the limit
  * is --hang-limit seconds plus the call's own timeout; a wait without a
- * timeout for a job counts from the job's last progress, its KCB line or the
- * device's cycle changing, since how long a job takes in host time depends
- * on the host's load), no process died of
+ * timeout for a job counts from the job's last progress, its KCB line
+ * changing - blocks done and running, its IPC - since how long a job takes
+ * in host time depends on the host's load), no process died of
  * a signal it was not sent, vgpud works again after the rogue backend, and
  * at the end the device still computes right.
  *
