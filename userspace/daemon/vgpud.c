@@ -10,6 +10,7 @@
  * nothing resident, the daemon sleeps and simulated time stands still.
  */
 #include <errno.h>
+#include <execinfo.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -29,6 +30,26 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+}
+
+/*
+ * SIGUSR1: where the daemon is, as a backtrace on stderr (addresses that
+ * addr2line -f -e vgpud resolves), for a daemon that has stopped kicking
+ * while it computes (vgpu_fuzz sends it when the device's cycle stands).
+ * backtrace() is loaded once before the handler is installed, so that the
+ * handler does not load libgcc; backtrace_symbols_fd() does not allocate.
+ */
+static void on_backtrace(int sig)
+{
+	static const char head[] = "vgpud: backtrace (SIGUSR1):\n";
+	void *pc[32];
+	int n;
+
+	(void)sig;
+	n = backtrace(pc, 32);
+	if (write(STDERR_FILENO, head, sizeof(head) - 1) < 0)
+		return;
+	backtrace_symbols_fd(pc, n, STDERR_FILENO);
 }
 
 static int verbose;
@@ -207,6 +228,13 @@ int main(int argc, char **argv)
 	/* No SA_RESTART: a signal must interrupt poll() so that we exit. */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	{
+		struct sigaction bt = { .sa_handler = on_backtrace, .sa_flags = SA_RESTART };
+		void *pc[1];
+
+		backtrace(pc, 1);
+		sigaction(SIGUSR1, &bt, NULL);
+	}
 
 	/* The kernel's context-switch cost estimates use it (Chimera). */
 	cfg.desc.mem_bandwidth_mbs = cfg.dram_bandwidth_mbs;

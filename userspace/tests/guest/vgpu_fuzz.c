@@ -3848,13 +3848,17 @@ static void dump_device(void)
 	DIR *dir = opendir("/sys/kernel/debug/dri");
 	int pid = vgpud_pid();
 
+	/* One of dri/0, dri/128 and dri/vgpu: they show the same device. */
 	while (dir && (d = readdir(dir))) {
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/kcb", d->d_name);
+		if (access(path, R_OK))
+			continue;
 		cat_file(path, 40);
 		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/smst", d->d_name);
 		cat_file(path, 40);
+		break;
 	}
 	if (dir)
 		closedir(dir);
@@ -3996,7 +4000,8 @@ static void monitor(pid_t *pids, int n)
 	uint64_t last_change = now_ns(), last_cycle = 0, last_print = now_ns(), last_check = 0;
 	uint64_t busy, last_busy = 0;
 	uint64_t last_calls = 0, last_call_change = now_ns();
-	bool stall_reported = false, calls_reported = false;
+	uint64_t last_cycle2 = 0, last_move = now_ns();
+	bool stall_reported = false, calls_reported = false, still_shown = false;
 	int left = n;
 
 	while (left > 0) {
@@ -4020,6 +4025,36 @@ static void monitor(pid_t *pids, int n)
 				s->seen = seen;
 			}
 			busy = vgpud_cpu();
+			/*
+			 * The device's cycle standing with jobs for 20 s, vgpud
+			 * busy or not: shown before the daemon watchdog
+			 * (daemon_timeout_ms, 60 s) could take vgpud for dead.
+			 */
+			if (cycle != last_cycle2 || !active) {
+				last_cycle2 = cycle;
+				last_move = now;
+				still_shown = false;
+			} else if (now - last_move > 20 * NS && !still_shown &&
+				   !sh->stop_monitor_stall) {
+				still_shown = true;
+				printf("# the device has stood at cycle %" PRIu64 " with %u jobs for %.0f s, vgpud %s:\n",
+				       cycle, active, (double)(now - last_move) / NS,
+				       busy != last_busy ? "running" : "idle");
+				/* Where it computes: a backtrace into its log. */
+				if (vgpud_pid() > 0)
+					kill(vgpud_pid(), SIGUSR1);
+				for (int i = 0; i < MAX_SLOTS; i++) {
+					struct slot *s = &sh->slots[i];
+					uint64_t since = __atomic_load_n(&s->since, __ATOMIC_ACQUIRE);
+
+					if (s->pid && since) {
+						printf("#   %s in process %d for %.0f s\n", ops[s->op].name,
+						       s->pid, (double)(now - since) / NS);
+						dump_stack(s->pid);
+					}
+				}
+				dump_device();
+			}
 			if (cycle != last_cycle || !active || busy != last_busy) {
 				last_busy = busy;
 				last_cycle = cycle;
