@@ -43,9 +43,9 @@
  * job's buffers failed with EFAULT and left another file's buffer alone, no
  * call ran past its limit (a monitor process watches every call; the limit
  * is --hang-limit seconds plus the call's own timeout; a wait without a
- * timeout for a job counts from the job's last progress, its KCB line
- * changing - blocks done and running, its IPC - since how long a job takes
- * in host time depends on the host's load), no process died of
+ * timeout for a job counts from the job's last progress - its KCB line or
+ * its running blocks' instruction counts changing - since how long a job
+ * takes in host time depends on the host's load), no process died of
  * a signal it was not sent, vgpud works again after the rogue backend, and
  * at the end the device still computes right.
  *
@@ -3915,9 +3915,23 @@ static uint64_t vgpud_cpu(void)
 	return ut + st;
 }
 
-/* The device's cycle and its active jobs (the first line of debugfs kcb). */
-/* The KCB dumps as last read by device_progress(), one job a line. */
-static char kcb_text[1 << 16];
+/*
+ * The device's cycle and its active jobs (the first line of debugfs kcb),
+ * and in kcb_text the KCB's job lines and the SMST's block lines as read.
+ */
+static char kcb_text[1 << 17];
+
+/* Appends the lines of @f to kcb_text from @used on; returns the new end. */
+static size_t read_lines(FILE *f, size_t used)
+{
+	char line[256];
+
+	while (used + sizeof(line) < sizeof(kcb_text) && fgets(line, sizeof(line), f)) {
+		memcpy(kcb_text + used, line, strlen(line) + 1);
+		used += strlen(line);
+	}
+	return used;
+}
 
 static void device_progress(uint64_t *cycle, unsigned int *active)
 {
@@ -3950,44 +3964,53 @@ static void device_progress(uint64_t *cycle, unsigned int *active)
 			char *a = strstr(line, " active ");
 
 			if (a)
-				*active += (unsigned int)atoi(a + 8);
+				*active = (unsigned int)atoi(a + 8);
 		}
-		while (used + sizeof(line) < sizeof(kcb_text) && fgets(line, sizeof(line), f)) {
-			memcpy(kcb_text + used, line, strlen(line) + 1);
-			used += strlen(line);
-		}
+		used = read_lines(f, used);
 		fclose(f);
+		snprintf(path, sizeof(path), "/sys/kernel/debug/dri/%s/smst", d->d_name);
+		f = fopen(path, "r");
+		if (f) {
+			used = read_lines(f, used);
+			fclose(f);
+		}
+		break;	/* dri/0, dri/128 and dri/vgpu show one device */
 	}
 	if (dir)
 		closedir(dir);
 }
 
 /*
- * A fingerprint of job @id's KCB line (its blocks done, running and next,
- * its instructions per cycle so far), 0 when the job is not active: a wait
- * for it makes progress while this changes. The device's cycle alone is
- * not progress: a job held back (a not-before cycle, a dependency) does
+ * A fingerprint of job @id's KCB line (its blocks done, running and next)
+ * and of its running blocks' SMST lines (the instructions each has
+ * executed, from the TB status table), 0 when the job is not active: a
+ * wait for it makes progress while this changes. The device's cycle alone
+ * is not progress: a job held back (a not-before cycle, a dependency) does
  * not move while time passes.
  */
 static uint64_t job_seen(uint32_t id)
 {
-	char key[16];
+	char key[16], blk[24];
 	const char *p = kcb_text;
 	uint64_t h = 1469598103934665603ull;
 	int n = snprintf(key, sizeof(key), "%u ", id);
+	bool found = false;
 
+	snprintf(blk, sizeof(blk), " job %u tb ", id);
 	while (*p) {
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
+		bool kcb_line = len > (size_t)n && !strncmp(p, key, (size_t)n);
+		const char *b = kcb_line ? NULL : strstr(p, blk);
 
-		if (len > (size_t)n && !strncmp(p, key, (size_t)n)) {
+		if (kcb_line || (b && (!e || b < e))) {
 			for (size_t i = 0; i < len; i++)
 				h = (h ^ (uint8_t)p[i]) * 1099511628211ull;
-			return h | 1;
+			found |= kcb_line;
 		}
 		p += len + (e ? 1 : 0);
 	}
-	return 0;
+	return found ? h | 1 : 0;
 }
 
 /*
