@@ -46,6 +46,13 @@ while [ $i -lt "$rounds" ]; do
 	if [ "$rf" != 0 ] && ! grep -q '^not ok - ' /tmp/vgpu_fuzz.out; then
 		notok "vgpu_fuzz (seed $s) exited $rf"
 	fi
+	# What the daemons vgpu_fuzz restarted said (the first one's log is
+	# printed by tools/vgpu-vm at the end): why one left, for example.
+	if [ -s /tmp/vgpud-fuzz.log ]; then
+		echo "# vgpud restarted by round $((i + 1)), its log (last 30 lines):"
+		tail -n 30 /tmp/vgpud-fuzz.log | sed 's/^/#   /'
+		: > /tmp/vgpud-fuzz.log
+	fi
 	i=$((i + 1))
 done
 echo "# vgpu_fuzz: $(( $(date +%s) - t0 )) s"
