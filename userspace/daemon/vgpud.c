@@ -39,9 +39,34 @@ static void on_signal(int sig)
  * backtrace() is loaded once before the handler is installed, so that the
  * handler does not load libgcc; backtrace_symbols_fd() does not allocate.
  */
+static const struct vgpu_lockstep *shown_ls;
+
+/* @v in decimal after @p, async-signal-safe; returns the end. */
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_str(char *p, const char *s)
+{
+	while (*s)
+		*p++ = *s++;
+	return p;
+}
+
 static void on_backtrace(int sig)
 {
 	static const char head[] = "vgpud: backtrace (SIGUSR1):\n";
+	char line[160], *p = line;
 	void *pc[32];
 	int n;
 
@@ -50,6 +75,18 @@ static void on_backtrace(int sig)
 	if (write(STDERR_FILENO, head, sizeof(head) - 1) < 0)
 		return;
 	backtrace_symbols_fd(pc, n, STDERR_FILENO);
+	/* Where the model is against what the command processor asked for. */
+	if (shown_ls) {
+		p = put_str(p, "vgpud: model cycle ");
+		p = put_u64(p, vgpu_sim_cycle(shown_ls->sim));
+		p = put_str(p, ", wake-up asked for cycle ");
+		p = shown_ls->wake_at == UINT64_MAX ? put_str(p, "none") :
+			put_u64(p, shown_ls->wake_at);
+		p = put_str(p, vgpu_sim_busy(shown_ls->sim) ? ", blocks resident\n" :
+			    ", idle\n");
+		if (write(STDERR_FILENO, line, (size_t)(p - line)) < 0)
+			return;
+	}
 }
 
 static int verbose;
@@ -131,8 +168,10 @@ static int run(struct backend *be, struct vgpu_lockstep *ls)
 		if (ret)
 			return ret;
 		ret = vgpu_lockstep_apply(ls);
-		if (ret)
+		if (ret < 0)
 			return ret;
+		if (ret > 0)
+			continue;	/* the kick's commands and hold first */
 		if (vgpu_lockstep_busy(ls)) {
 			ret = vgpu_lockstep_turn(ls);
 		} else {
@@ -251,6 +290,7 @@ int main(int argc, char **argv)
 	}
 	vgpu_sim_set_cycle(sim, be.start_cycle);
 	vgpu_lockstep_init(&ls, sim, &backend_ops, &be);
+	shown_ls = &ls;
 	ls.status = be.status;
 	ls.slots_per_sm = be.slots_per_sm;
 	ls.verbose = verbose;
@@ -266,6 +306,7 @@ int main(int argc, char **argv)
 	}
 
 	ret = run(&be, &ls);
+	shown_ls = NULL;
 
 	vgpu_sim_get_stats(sim, &st);
 	logmsg("%s at cycle %" PRIu64 ": %" PRIu64 " warp instructions, %" PRIu64

@@ -48,6 +48,27 @@ static int vgpu_debugfs_kcb(struct seq_file *m, void *data)
 	return 0;
 }
 
+/*
+ * The lock-step with the daemon: the wake-up asked for and not yet reached
+ * (0: none), whether the synchronised clock holds, whether the last pass
+ * stopped on a full command ring, and the ring's free entries.
+ */
+static int vgpu_debugfs_lockstep(struct seq_file *m, void *data)
+{
+	struct drm_debugfs_entry *entry = m->private;
+	struct vgpu_device *vdev = to_vgpu_device(entry->dev);
+	struct vgpu_sched *s = &vdev->sched;
+
+	mutex_lock(&vdev->lock);
+	seq_printf(m, "attached %d cycle %llu wake_at %llu held %d ring_full %d ring_free %u commands %u\n",
+		   s->attached, s->cycle, s->wake_at, READ_ONCE(s->held),
+		   s->ring_full,
+		   s->attached && s->sink ? s->sink->space(s->sink_ctx) : 0,
+		   s->cmd_seq);
+	mutex_unlock(&vdev->lock);
+	return 0;
+}
+
 static int vgpu_debugfs_smst(struct seq_file *m, void *data)
 {
 	struct drm_debugfs_entry *entry = m->private;
@@ -161,7 +182,8 @@ static int vgpu_debugfs_policy(struct seq_file *m, void *data)
 }
 
 /**
- * vgpu_debugfs_init() - register the kcb, smst, preempt and tlp files, and one
+ * vgpu_debugfs_init() - register the kcb, lockstep, smst, preempt and tlp
+ *	files, and one
  *	per partition policy that has one (&vgpu_policy_conf.show).
  * @vdev: the device, before drm_dev_register().
  */
@@ -170,6 +192,7 @@ void vgpu_debugfs_init(struct vgpu_device *vdev)
 	unsigned int i;
 
 	drm_debugfs_add_file(&vdev->drm, "kcb", vgpu_debugfs_kcb, NULL);
+	drm_debugfs_add_file(&vdev->drm, "lockstep", vgpu_debugfs_lockstep, NULL);
 	drm_debugfs_add_file(&vdev->drm, "smst", vgpu_debugfs_smst, NULL);
 	drm_debugfs_add_file(&vdev->drm, "preempt", vgpu_debugfs_preempt, NULL);
 	drm_debugfs_add_file(&vdev->drm, "tlp", vgpu_debugfs_tlp, NULL);
