@@ -1164,8 +1164,10 @@ static int drive_step(struct local_cp *cp)
 	int ret;
 
 	ret = vgpu_lockstep_apply(&cp->ls);
-	if (ret)
+	if (ret < 0)
 		return ret;
+	if (ret > 0)
+		return 0;	/* it kicked: the turn's commands and hold first */
 	if (!vgpu_lockstep_busy(&cp->ls))
 		return 1;
 	return vgpu_lockstep_turn(&cp->ls);

@@ -182,9 +182,18 @@ int vgpu_lockstep_apply(struct vgpu_lockstep *ls)
 		if (ret)
 			return ret;
 	}
-	/* A refusal is an event the command processor must see now. */
-	if (ls->posted)
-		return ls->ops->kick(ls->ctx, vgpu_sim_cycle(ls->sim));
+	/*
+	 * A refusal is an event the command processor must see now. Its turn
+	 * may publish commands - the wake-up that bounds the next turn among
+	 * them - and may hold the clock: simulating before those are applied
+	 * could run a block that never ends past every time limit, without
+	 * another kick.
+	 */
+	if (ls->posted) {
+		int ret = ls->ops->kick(ls->ctx, vgpu_sim_cycle(ls->sim));
+
+		return ret ? ret : 1;
+	}
 	return 0;
 }
 

@@ -67,7 +67,9 @@ void vgpu_lockstep_init(struct vgpu_lockstep *ls, struct vgpu_sim *sim,
  * Applies every published command at the current cycle; 0 or -errno. When
  * that posted events itself (a refused DISPATCH or PREEMPT), it kicks at
  * once, so that the command processor learns of them even when nothing is
- * left to simulate.
+ * left to simulate, and returns 1: the command processor has had a turn,
+ * whose commands (a wake-up, dispatches) or hold of the clock come before
+ * any simulation - the caller checks the hold and applies again.
  */
 int vgpu_lockstep_apply(struct vgpu_lockstep *ls);
 /* Whether a turn has anything to simulate (blocks resident or a wake-up due). */

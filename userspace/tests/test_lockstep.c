@@ -26,6 +26,8 @@ struct transport {
 	/* events published at each kick, and the kicks' cycles */
 	unsigned int kicks, evts_at_kick[QUEUE];
 	uint64_t kick_cycle[QUEUE];
+	/* what the command processor publishes in its turn at the first kick */
+	struct vgpu_cmd at_first_kick;
 };
 
 static const struct vgpu_cmd *t_peek(void *ctx)
@@ -60,6 +62,8 @@ static int t_kick(void *ctx, uint64_t cycle)
 		t->evts_at_kick[t->kicks] = t->nevts;
 		t->kick_cycle[t->kicks] = cycle;
 	}
+	if (!t->kicks && t->at_first_kick.op && t->ncmds < QUEUE)
+		t->cmds[t->ncmds++] = t->at_first_kick;
 	t->kicks++;
 	return 0;
 }
@@ -97,7 +101,7 @@ static int refused_dispatch_is_kicked(void)
 		.op = VGPU_CMD_DISPATCH, .job = 7, .tb = 3, .sm = 1, .slot = 2,
 	};
 	ret = vgpu_lockstep_apply(&ls);
-	CHECK(ret == 0, "apply: %d", ret);
+	CHECK(ret == 1, "apply: %d, want 1 (it kicked)", ret);
 	CHECK(!vgpu_lockstep_busy(&ls), "nothing to simulate");
 	CHECK(t.nevts == 1 && t.evts[0].type == VGPU_EVT_TB_DONE &&
 	      t.evts[0].job == 7 && t.evts[0].tb == 3 && t.evts[0].sm == 1 &&
@@ -119,9 +123,58 @@ static int refused_dispatch_is_kicked(void)
 	return 0;
 }
 
+/*
+ * The command processor's turn at a refusal's kick publishes a wake-up:
+ * it is applied before the next simulation, which stops there. (Simulated
+ * first, a block that never ends ran on without a kick - past its time
+ * limit, past every sync quantum - until the daemon watchdog took the
+ * daemon for dead.)
+ */
+static int refusal_turn_commands_come_first(void)
+{
+	static uint8_t vram[1 << 16];
+	struct vgpu_sim_config cfg;
+	struct transport t = { 0 };
+	struct vgpu_lockstep ls;
+	struct vgpu_sim *sim;
+	int ret;
+
+	CHECK(!vgpu_sim_preset("fermi-gtx480", &cfg), "preset");
+	sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
+	CHECK(sim, "model");
+	vgpu_sim_set_cycle(sim, 1000);
+	vgpu_lockstep_init(&ls, sim, &t_ops, &t);
+	/* job 9 never began (a launch the model refused): its block is refused */
+	t.cmds[t.ncmds++] = (struct vgpu_cmd){
+		.op = VGPU_CMD_DISPATCH, .job = 9, .tb = 0, .sm = 0, .slot = 0,
+	};
+	t.at_first_kick = (struct vgpu_cmd){ .op = VGPU_CMD_WAKE_AT, .addr = 11000 };
+	ret = vgpu_lockstep_apply(&ls);
+	CHECK(ret == 1 && t.kicks == 1, "the refused DISPATCH is kicked: %d, %u kicks", ret,
+	      t.kicks);
+	CHECK(t.nevts == 1 && t.evts[0].type == VGPU_EVT_TB_DONE &&
+	      t.evts[0].status == -ENOENT, "one TB_DONE(-ENOENT) (%u events, status %d)",
+	      t.nevts, t.nevts ? t.evts[0].status : 0);
+	CHECK(ls.wake_at == UINT64_MAX, "the turn's wake-up is not applied yet");
+	ret = vgpu_lockstep_apply(&ls);
+	CHECK(ret == 0 && ls.wake_at == 11000,
+	      "applied again: the wake-up at 11000 (%d, wake-up %llu)", ret,
+	      (unsigned long long)ls.wake_at);
+	CHECK(vgpu_lockstep_busy(&ls), "a wake-up is due");
+	ret = vgpu_lockstep_turn(&ls);
+	CHECK(ret == 0 && t.kicks == 2 && t.kick_cycle[1] == 11000,
+	      "the next turn ends at the wake-up (%d, %u kicks, cycle %llu)", ret, t.kicks,
+	      (unsigned long long)t.kick_cycle[1]);
+	CHECK(t.nevts == 2 && t.evts[1].type == VGPU_EVT_WAKE, "with a WAKE event");
+	vgpu_sim_destroy(sim);
+	return 0;
+}
+
 int main(void)
 {
 	report("a DISPATCH refused on an idle device is kicked at once",
 	       refused_dispatch_is_kicked());
+	report("the commands of the refusal's turn are applied before simulating",
+	       refusal_turn_commands_come_first());
 	return test_summary();
 }
