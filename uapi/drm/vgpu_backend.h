@@ -209,7 +209,9 @@ enum vgpu_cmd_op {
 	/**
 	 * Simulate up to at least cycle @addr and kick there. @addr 0: forget
 	 * every wake-up asked for so far (the command processor no longer
-	 * needs one; an idle device then sleeps and its time stands).
+	 * needs one; an idle device then sleeps and its time stands). An
+	 * @addr at or before the daemon's cycle when it applies the command
+	 * is void: a kick at or after it has been made since it was asked for.
 	 */
 	VGPU_CMD_WAKE_AT = 4,
 	/**

@@ -157,10 +157,21 @@ static int apply_one(struct vgpu_lockstep *ls, const struct vgpu_cmd *c)
 				     (uint64_t)c->addr, vgpu_sim_cycle(ls->sim));
 		return 0;
 	case VGPU_CMD_WAKE_AT:
-		if (!c->addr)
+		if (!c->addr) {
 			ls->wake_at = UINT64_MAX;	/* none needed any more */
-		else if (c->addr < ls->wake_at)
+		} else if (c->addr <= vgpu_sim_cycle(ls->sim)) {
+			/*
+			 * Asked for during the last turn, for a cycle that
+			 * turn passed: its kick gave the command processor
+			 * its pass at or after it, which is what the wake-up
+			 * was for. Kept, this earliest one would hide the
+			 * wake-up that pass asked for (queued behind it), fire
+			 * at once, and leave none: blocks that never end
+			 * would run on without a kick.
+			 */
+		} else if (c->addr < ls->wake_at) {
 			ls->wake_at = c->addr;
+		}
 		return 0;
 	default:
 		lockstep_log(ls, "unknown command %u ignored", c->op);

@@ -170,11 +170,58 @@ static int refusal_turn_commands_come_first(void)
 	return 0;
 }
 
+/*
+ * A wake-up asked for during a turn, for a cycle that turn passed (a
+ * launch's not-before cycle, its time limit, a full ring's next cycle),
+ * reaches the daemon with the one the turn's kick asked for behind it. The
+ * stale one is void; the daemon waits for the other. (Kept as the earlier
+ * of the two, it fired at once, the command processor took its own, later
+ * one for pending and asked for none: with blocks that never end, the
+ * daemon simulated on without a kick until the watchdog detached it.)
+ */
+static int stale_wake_is_void(void)
+{
+	static uint8_t vram[1 << 16];
+	struct vgpu_sim_config cfg;
+	struct transport t = { 0 };
+	struct vgpu_lockstep ls;
+	struct vgpu_sim *sim;
+	int ret;
+
+	CHECK(!vgpu_sim_preset("fermi-gtx480", &cfg), "preset");
+	sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
+	CHECK(sim, "model");
+	vgpu_sim_set_cycle(sim, 1000);
+	vgpu_lockstep_init(&ls, sim, &t_ops, &t);
+	t.cmds[t.ncmds++] = (struct vgpu_cmd){ .op = VGPU_CMD_WAKE_AT, .addr = 11000 };
+	ret = vgpu_lockstep_apply(&ls);
+	CHECK(ret == 0 && ls.wake_at == 11000, "a wake-up at 11000 (%d)", ret);
+	/* During the turn: a launch not before cycle 6000 asks for 6000. */
+	t.cmds[t.ncmds++] = (struct vgpu_cmd){ .op = VGPU_CMD_WAKE_AT, .addr = 6000 };
+	/* The turn's kick, at 11000: its pass asks for 21000. */
+	t.at_first_kick = (struct vgpu_cmd){ .op = VGPU_CMD_WAKE_AT, .addr = 21000 };
+	ret = vgpu_lockstep_turn(&ls);
+	CHECK(ret == 0 && t.kicks == 1 && t.kick_cycle[0] == 11000, "kicked at 11000 (%d)",
+	      ret);
+	ret = vgpu_lockstep_apply(&ls);
+	CHECK(ret == 0 && ls.wake_at == 21000,
+	      "the wake-up for 6000, passed, is void; 21000 stands (%d, wake-up %llu)", ret,
+	      (unsigned long long)ls.wake_at);
+	ret = vgpu_lockstep_turn(&ls);
+	CHECK(ret == 0 && t.kicks == 2 && t.kick_cycle[1] == 21000,
+	      "the next kick is at 21000 (%d, cycle %llu)", ret,
+	      (unsigned long long)t.kick_cycle[1]);
+	vgpu_sim_destroy(sim);
+	return 0;
+}
+
 int main(void)
 {
 	report("a DISPATCH refused on an idle device is kicked at once",
 	       refused_dispatch_is_kicked());
 	report("the commands of the refusal's turn are applied before simulating",
 	       refusal_turn_commands_come_first());
+	report("a wake-up for a cycle the last turn passed does not hide the next one",
+	       stale_wake_is_void());
 	return test_summary();
 }
