@@ -35,7 +35,8 @@ static int vgpu_debugfs_kcb(struct seq_file *m, void *data)
 		u32 n = e->tbs_done;
 
 		seq_printf(m, "%u %d %s %u %u %llu %u %u %u %u %u %u %u %u %u %u %llu %llu %llu\n",
-			   e->id, e->pid, vgpu_kcb_state_names[e->state],
+			   e->id, e->pid,
+			   e->blocked ? "blocked" : vgpu_kcb_state_names[e->state],
 			   e->priority, e->latency_budget_us, e->arrival,
 			   e->num_tbs, e->tbs_done, e->tbs_running,
 			   e->nr_requeued, e->next_tb, e->res.threads,
