@@ -172,24 +172,20 @@ static int vgpu_job_lookup_deps(struct drm_device *drm, struct drm_file *file,
 		return 0;
 	job->deps = kcalloc(args->num_in_syncobjs, sizeof(*job->deps),
 			    GFP_KERNEL);
-	handles = kmalloc_array(args->num_in_syncobjs, sizeof(*handles),
-				GFP_KERNEL);
-	if (!job->deps || !handles) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!job->deps)
+		return -ENOMEM;
 	job->num_deps = args->num_in_syncobjs;
 	for (i = 0; i < job->num_deps; i++) {
 		INIT_LIST_HEAD(&job->deps[i].cb.node);
 		job->deps[i].job = job;
 	}
-	if (copy_from_user(handles, u64_to_user_ptr(args->in_syncobjs),
-			   array_size(args->num_in_syncobjs,
-				      sizeof(*handles)))) {
-		drm_dbg(drm, "SUBMIT: in-syncobj array of %u handles at %#llx unreadable\n",
-			args->num_in_syncobjs, args->in_syncobjs);
-		ret = -EFAULT;
-		goto out;
+	handles = vmemdup_array_user(u64_to_user_ptr(args->in_syncobjs),
+				     args->num_in_syncobjs, sizeof(*handles));
+	if (IS_ERR(handles)) {
+		drm_dbg(drm, "SUBMIT: in-syncobj array of %u handles at %#llx unreadable (%ld)\n",
+			args->num_in_syncobjs, args->in_syncobjs,
+			PTR_ERR(handles));
+		return PTR_ERR(handles);
 	}
 	for (i = 0; i < job->num_deps; i++) {
 		ret = drm_syncobj_find_fence(file, handles[i], 0, 0,
@@ -207,7 +203,7 @@ static int vgpu_job_lookup_deps(struct drm_device *drm, struct drm_file *file,
 		}
 	}
 out:
-	kfree(handles);
+	kvfree(handles);
 	return ret;
 }
 
@@ -284,16 +280,14 @@ static int vgpu_job_lookup_bos(struct drm_device *drm, struct drm_file *file,
 	if (!args->num_bos)
 		return vgpu_job_snapshot_bos(drm, file, job);
 	job->bos = kvcalloc(args->num_bos, sizeof(*job->bos), GFP_KERNEL);
-	handles = kvmalloc_array(args->num_bos, sizeof(*handles), GFP_KERNEL);
-	if (!job->bos || !handles) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (copy_from_user(handles, u64_to_user_ptr(args->bo_handles),
-			   array_size(args->num_bos, sizeof(*handles)))) {
-		drm_dbg(drm, "SUBMIT: BO handle array unreadable\n");
-		ret = -EFAULT;
-		goto out;
+	if (!job->bos)
+		return -ENOMEM;
+	handles = vmemdup_array_user(u64_to_user_ptr(args->bo_handles),
+				     args->num_bos, sizeof(*handles));
+	if (IS_ERR(handles)) {
+		drm_dbg(drm, "SUBMIT: BO handle array of %u handles at %#llx unreadable (%ld)\n",
+			args->num_bos, args->bo_handles, PTR_ERR(handles));
+		return PTR_ERR(handles);
 	}
 	for (i = 0; i < args->num_bos; i++) {
 		job->bos[i] = drm_gem_object_lookup(file, handles[i]);
