@@ -30,11 +30,11 @@ static int vgpu_debugfs_kcb(struct seq_file *m, void *data)
 	mutex_lock(&vdev->lock);
 	seq_printf(m, "cycle %llu policy %s active %u\n", s->cycle,
 		   s->policy->name, s->kcb.num_active);
-	seq_puts(m, "id pid state prio budget_us arrival tbs done running requeued next threads regs shared quota sms ipc_milli avg_tb_cycles avg_tb_insts\n");
+	seq_puts(m, "id pid state prio budget_us arrival tbs done running requeued next threads regs shared quota sms ipc_milli avg_tb_cycles avg_tb_insts error\n");
 	list_for_each_entry(e, &s->kcb.active, link) {
 		u32 n = e->tbs_done;
 
-		seq_printf(m, "%u %d %s %u %u %llu %u %u %u %u %u %u %u %u %u %u %llu %llu %llu\n",
+		seq_printf(m, "%u %d %s %u %u %llu %u %u %u %u %u %u %u %u %u %u %llu %llu %llu %d\n",
 			   e->id, e->pid,
 			   e->blocked ? "blocked" : vgpu_kcb_state_names[e->state],
 			   e->priority, e->latency_budget_us, e->arrival,
@@ -43,7 +43,7 @@ static int vgpu_debugfs_kcb(struct seq_file *m, void *data)
 			   e->res.regs, e->res.shared, e->quota, e->plan_sms,
 			   vgpu_kcb_ipc_milli(e, s->cycle),
 			   n ? div64_u64(e->tb_cycles, n) : 0,
-			   n ? div64_u64(e->warp_insts, n) : 0);
+			   n ? div64_u64(e->warp_insts, n) : 0, e->error);
 	}
 	mutex_unlock(&vdev->lock);
 	return 0;
@@ -116,6 +116,17 @@ static int vgpu_debugfs_smst(struct seq_file *m, void *data)
 				seq_printf(m, " insts %llu%s", insts,
 					   flags & VGPU_TB_STATUS_CROSSED_BOUNDARY ?
 					   " crossed" : "");
+			/* A PREEMPT sent and not answered yet; a drain. */
+			if (s->slots) {
+				const struct vgpu_sched_slot *ss =
+					vgpu_sched_slot_of(s, i, k);
+
+				if (ss->preempting)
+					seq_printf(m, " preempting %u:%u",
+						   ss->job, ss->tb);
+				if (vgpu_sched_slot_draining(s, i, k))
+					seq_puts(m, " draining");
+			}
 			seq_putc(m, '\n');
 		}
 	}
