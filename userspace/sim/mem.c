@@ -236,7 +236,8 @@ int mem_create(struct vgpu_sim *s)
 		t->mshr = sim_calloc(cfg->l1d_mshrs, sizeof(*t->mshr));
 		t->nmshr = cfg->l1d_mshrs;
 		t->prefetch = cfg->l1i_prefetch;
-		t->fu_free = sim_calloc((size_t)ns * FU_N, sizeof(*t->fu_free));
+		/* a fully connected SM's shared units follow (sim.c fu_take()) */
+		t->fu_free = sim_calloc((size_t)(ns + 1) * FU_N, sizeof(*t->fu_free));
 		t->bank_free = sim_calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
 		t->coll_free = sim_calloc((size_t)ns * (cfg->collectors + 1),
 					  sizeof(*t->coll_free));
@@ -299,7 +300,7 @@ void mem_reset(struct vgpu_sim *s)
 		cache_reset(&t->l1d);
 		cache_reset(&t->l1i);
 		memset(t->mshr, 0, sizeof(*t->mshr) * cfg->l1d_mshrs);
-		memset(t->fu_free, 0, sizeof(*t->fu_free) * ns * FU_N);
+		memset(t->fu_free, 0, sizeof(*t->fu_free) * (ns + 1) * FU_N);
 		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
 		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
 		t->ldst_free = 0;
@@ -334,7 +335,7 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&t->l1d, delta);
 		cache_shift(&t->l1i, delta);
 		shift_arr(t->mshr, cfg->l1d_mshrs, delta);
-		shift_arr(t->fu_free, (size_t)ns * FU_N, delta);
+		shift_arr(t->fu_free, (size_t)(ns + 1) * FU_N, delta);
 		shift_arr(t->bank_free, (size_t)ns * (cfg->reg_banks + 1), delta);
 		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
 		if (t->ldst_free)
@@ -800,9 +801,10 @@ static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_
  */
 static void fetch_order(const struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t n = sm->nfetch, ns = s->cfg.schedulers_per_sm, key[128];
+	uint32_t n = sm->nfetch, ns = sm->npool, key[128];
 	struct fetch_miss *f = sm->fetch;
 
+	(void)s;
 	if (n > 128)
 		return;
 	for (uint32_t i = 0; i < n; i++) {

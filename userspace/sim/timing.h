@@ -100,9 +100,13 @@ struct smt {
 	struct cache l1d, l1i;
 	uint64_t *mshr;			/* free time of each L1D MSHR */
 	uint64_t ldst_free;		/* LD/ST unit */
-	uint64_t *fu_free;		/* [scheduler][FU_N] */
-	uint64_t *bank_free;		/* [scheduler][reg_banks] */
-	uint64_t *coll_free;		/* [scheduler][collectors] */
+	/*
+	 * [scheduler][FU_N], then [scheduler][FU_N] of a fully connected SM's
+	 * shared units, whose earliest free time per type is in [0][FU_N]
+	 */
+	uint64_t *fu_free;
+	uint64_t *bank_free;		/* [scheduler][reg_banks] (fully connected: all one) */
+	uint64_t *coll_free;		/* [scheduler][collectors] (fully connected: all one) */
 	uint64_t car[VGPU_SIM_NEWCAR_ENTRIES];	/* NewCAR queue: each entry's departure */
 	uint32_t nmshr;			/* L1D MSHRs (l1d_mshrs) */
 	bool prefetch;			/* next-line L1I prefetch (l1i_prefetch) */

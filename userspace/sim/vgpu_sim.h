@@ -79,6 +79,14 @@ enum vgpu_subcore_assign {
  *	a new warp goes to; @subcore_seed seeds Shuffle's permutations.
  * The warp scheduler and these change at run time by
  * vgpu_sim_set_warp_sched() and vgpu_sim_set_subcore_assign().
+ * @fully_connected: 1: the SM is not split into sub-cores (the sub-core
+ *	paper's "fully connected SM", Sec. I and VI-B1): one pool of warps
+ *	that every scheduler picks from, each unit type's schedulers_per_sm
+ *	units shared by all of them, and the reg_banks * schedulers_per_sm
+ *	register banks and collectors * schedulers_per_sm collector units
+ *	shared too (bank (reg + warp slot) % all banks). The issue width stays
+ *	schedulers_per_sm instructions a cycle; @subcore_assign has no effect.
+ *	Fixed when the model is created.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -108,6 +116,7 @@ struct vgpu_sim_config {
 	uint32_t newcar, l1i_prefetch;	/* ELF's companions: 0 off, 1 on */
 	uint32_t subcore_assign;	/* enum vgpu_subcore_assign */
 	uint32_t subcore_seed;		/* Shuffle's seed */
+	uint32_t fully_connected;	/* 1: no sub-core split */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */
@@ -313,6 +322,11 @@ int vgpu_sim_step(struct vgpu_sim *sim, uint64_t limit, struct vgpu_evt *out,
  *	resident, while another SM had one (DYNCORE; complete once the device
  *	is idle).
  * @vt_swaps: Virtual Thread swaps of an active block for an inactive one.
+ * @reg_reads: source register reads through the register banks (0 with
+ *	ideal operand reads: reg_banks or collectors 0).
+ * @reg_bank_conflicts: cycles instructions waited in their collector unit
+ *	for a register bank another read held, summed over instructions (the
+ *	wait for a free collector unit not counted).
  */
 struct vgpu_sim_stats {
 	uint64_t warp_insts;
@@ -338,6 +352,8 @@ struct vgpu_sim_stats {
 	uint64_t mshr_busy;
 	uint64_t gated_cycles;
 	uint64_t vt_swaps;
+	uint64_t reg_reads;
+	uint64_t reg_bank_conflicts;
 };
 /* Totals over all SMs and jobs. */
 void vgpu_sim_get_stats(const struct vgpu_sim *sim, struct vgpu_sim_stats *st);

@@ -217,6 +217,8 @@ static void t_suite_scheds(void)
 		{ "volta-v100", { "scheduler", "rba", NULL } },
 		{ "volta-v100", { "scheduler", "rba", "subcore_assign", "srr", NULL } },
 		{ "volta-v100", { "scheduler", "rba", "subcore_assign", "shuffle", NULL } },
+		{ "volta-v100", { "scheduler", "gto", "fully_connected", "1", NULL } },
+		{ "volta-v100", { "scheduler", "rba", "fully_connected", "1", NULL } },
 	};
 	uint64_t total[sizeof(c) / sizeof(c[0])];
 
@@ -234,6 +236,8 @@ static void t_suite_scheds(void)
 	/* the schedulers are not all the same one */
 	report("ELF++ and RBA with Shuffle change the suite's cycles",
 	       total[5] != total[0] && total[9] != total[6] ? 0 : -1);
+	report("the fully connected SM changes the suite's cycles",
+	       total[10] != total[6] && total[11] != total[7] ? 0 : -1);
 }
 
 /*

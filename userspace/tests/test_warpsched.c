@@ -6,7 +6,8 @@
  * queues and its pick order, the sub-core assignments (round robin, skewed
  * round robin, Shuffle) for given warp counts, ELF's program points as the
  * model reads them from a compiled image, and the progress-aware order of
- * virtual thread blocks (sched_progress.c).
+ * virtual thread blocks (sched_progress.c), and a fully connected SM's
+ * one warp pool and shared banks.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ struct hsm {
 	struct wsum sum[NWS];
 	struct warp *ws[NWS];
 	uint32_t ord[NWS], nord[NS];
-	uint64_t fu_free[NS * FU_N], bank_free[NS * (NB + 1)];
+	uint64_t fu_free[(NS + 1) * FU_N], bank_free[NS * (NB + 1)];
 	struct itime tim[NWS];
 	struct dinst code[NWS];
 };
@@ -60,6 +61,7 @@ static void hsm_init(struct hsm *h, uint32_t policy, const uint8_t src[NWS][2])
 	h->tb->nwarps = NWS;
 	h->sm.nws = NWS;
 	h->sm.nsched = NS;
+	h->sm.npool = NS;
 	h->sm.sum = h->sum;
 	h->sm.ws = h->ws;
 	h->sm.ord = h->ord;
@@ -203,6 +205,65 @@ static int t_rba(void)
 	n = pick_order(&h, 0, 100, got);
 	CHECK(n == 4 && got[0] == 0 && got[1] == 2 && got[2] == 4 && got[3] == 6,
 	      "ideal banks: %u %u %u %u", got[0], got[1], got[2], got[3]);
+	hsm_fini(&h);
+	return 0;
+}
+
+/*
+ * A fully connected SM (sub-core paper Sec. I, VI-B1), under RBA: warps
+ * of scheduler 0's sub-core issue from scheduler 1 when scheduler 1's own
+ * cannot, and the scores count the SM's 4 banks, (reg + slot) % 4. Scheduler 0's
+ * slots (0 2 4 6) are ready at 100, scheduler 1's (1 3 5 7) at 200, and
+ * scheduler 1's SP unit is busy until 150.
+ */
+static int t_fully_connected(void)
+{
+	static const uint8_t src[NWS][2] = {
+		{ 0, 4 },	/* slot 0: banks 0, 0 of 4 (of scheduler 0's 2: 0, 0) */
+		{ 255, 255 },
+		{ 0, 1 },	/* slot 2: banks 2, 3 (of 2: 0, 1) */
+		{ 255, 255 }, { 255, 255 }, { 255, 255 }, { 255, 255 }, { 255, 255 },
+	};
+	uint32_t got[NWS];
+	struct hsm h;
+	int n;
+
+	hsm_init(&h, VGPU_SCHED_RBA, src);
+	for (uint32_t i = 1; i < NWS; i += 2)
+		h.sum[i].ready = 200;
+	h.fu_free[1 * FU_N + FU_SP] = 150;
+	n = pick_order(&h, 1, 100, got);
+	CHECK(n == 0, "sub-cores: scheduler 1 picks %d at 100", n);
+	n = pick_order(&h, 1, 200, got);
+	CHECK(n == 4 && got[0] == 1, "sub-cores: scheduler 1 at 200 picks its own, %u first",
+	      got[0]);
+	/* one pool, the oldest of equal scores first; the shared SP units: one is free */
+	hsm_fini(&h);
+	hsm_init(&h, VGPU_SCHED_RBA, src);
+	h.sm.fc = true;
+	h.sm.npool = 1;
+	h.sm.ordcap = NWS;
+	h.nord[0] = NWS;
+	h.nord[1] = 0;
+	for (uint32_t i = 0; i < NWS; i++)
+		h.ord[i] = i;
+	for (uint32_t i = 1; i < NWS; i += 2)
+		h.sum[i].ready = 200;
+	h.fu_free[FU_N + 1 * FU_N + FU_SP] = 150;
+	h.fu_free[FU_SP] = 0;	/* the earliest of the shared units */
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 0, 100) == h.ws[0], "scheduler 0 picks slot 0");
+	h.sum[0].ready = UINT64_MAX;
+	n = pick_order(&h, 1, 100, got);
+	CHECK(n == 3 && got[0] == 2 && got[1] == 4 && got[2] == 6,
+	      "fully connected: scheduler 1 picks %d at 100: %u %u %u", n, got[0], got[1],
+	      got[2]);
+	/* RBA over the 4 shared banks: bank 0 busy to 103, bank 2 to 101 */
+	h.bank_free[0] = 103;
+	h.bank_free[2] = 101;
+	CHECK(rba_score(&h.s, &h.sm, 1, 0, 100) == 6, "slot 0: banks 0, 0: %u",
+	      rba_score(&h.s, &h.sm, 1, 0, 100));
+	CHECK(rba_score(&h.s, &h.sm, 0, 2, 100) == 1, "slot 2: banks 2, 3: %u",
+	      rba_score(&h.s, &h.sm, 0, 2, 100));
 	hsm_fini(&h);
 	return 0;
 }
@@ -440,5 +501,7 @@ int main(void)
 	report("the model reads ELF's program points from a compiled image", t_elf_image());
 	report("progress-aware: Barrier, lagging DiffIter, SameIter by progress (least first "
 	       "when slow), leading DiffIter", t_progress());
+	report("fully connected SM: one warp pool for every scheduler, shared units and banks",
+	       t_fully_connected());
 	return test_summary();
 }
