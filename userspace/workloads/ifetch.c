@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ifetch: four long straight-line hash chains, warp w of a block running
+ * chain w mod 4 (ifetch.cu): about 23 KB of code, whose warps sit at
+ * different places of it at once, the instruction-fetch-bound kind of
+ * kernel ELF's next-line prefetch gains on (thesis Sec. 3.3.5). One thread
+ * per size unit, PASSES passes over its chain. Host side on the runtime
+ * API; the reference does the same 32-bit unsigned arithmetic: bit-exact.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "workload_rt.h"
+
+#define STEPS	128	/* per chain, as ifetch.cu */
+#define PASSES	4
+#define BLOCK	128
+
+static uint32_t ifetch_ref(uint32_t x, uint32_t t)
+{
+	uint32_t s = (t / 32) % 4;
+
+	for (int p = 0; p < PASSES; p++) {
+		for (uint32_t i = 0; i < STEPS; i++) {
+			uint32_t k = s * STEPS + i;
+
+			x = x * (2654435761u + 2u * k) + k;
+			x ^= x >> (k % 13 + 3);
+		}
+	}
+	return x;
+}
+
+static int ifetch_run(struct vgpu_device *dev, const struct workload_args *args,
+		      struct workload_result *res, char *msg, size_t msglen)
+{
+	uint32_t n = (uint32_t)args->size, *in = NULL, *want = NULL;
+	uint64_t seed = args->seed;
+	int32_t nn = (int32_t)n, passes = PASSES;
+	vgpu_deviceptr din, dout;
+	struct wrt w;
+	int ret;
+
+	if (args->size < 1 || args->size > (1u << 24)) {
+		snprintf(msg, msglen, "size (threads) must be 1 ... %u", 1u << 24);
+		return -EINVAL;
+	}
+	in = malloc((size_t)n * 4);
+	want = malloc((size_t)n * 4);
+	if (!in || !want) {
+		snprintf(msg, msglen, "out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t t = 0; t < n; t++) {
+		in[t] = (uint32_t)workload_rand(&seed);
+		/* the block's thread index decides the chain, as threadIdx.x there */
+		want[t] = ifetch_ref(in[t], t % BLOCK);
+	}
+	ret = wrt_open(&w, dev, "ifetch", res, msg, msglen);
+	if (ret)
+		goto out;
+	ret = wrt_buffer(&w, &din, in, (size_t)n * 4);
+	if (!ret)
+		ret = wrt_buffer(&w, &dout, NULL, (size_t)n * 4);
+	if (!ret)
+		ret = wrt_go(&w, "ifetch", (n + BLOCK - 1) / BLOCK, BLOCK,
+			     (void *[]){ &din, &dout, &nn, &passes }, 4);
+	if (!ret)
+		ret = wrt_check_u32(&w, "out", dout, want, n);
+	wrt_close(&w);
+out:
+	free(in);
+	free(want);
+	return ret;
+}
+
+const struct vgpu_workload workload_ifetch = {
+	.name = "ifetch",
+	.paper = "thesis Sec. 3.3.5 instruction-fetch-bound kernels: 23 KB of straight-line code",
+	.cls = "COM",
+	.kernels = "ifetch",
+	.small_size = 2048,
+	.medium_size = 16384,
+	.default_size = 65536,
+	.large_size = 524288,
+	.size_unit = "threads",
+	.run = ifetch_run,
+};
