@@ -149,6 +149,75 @@ static uint64_t dram(struct mctx *c, struct part *p, uint64_t line, uint32_t nse
 
 enum { L2_RD = 0, L2_WR, L2_ATOM };
 
+#define CAL_WORDS	(CAL_CYCLES / 64)
+
+static inline bool cal_busy(const struct part *p, uint64_t t)
+{
+	return p->cal[(t % CAL_CYCLES) / 64] >> (t % 64) & 1;
+}
+
+/* Forgets the calendar's cycles before @now: no access arrives before it. */
+static void cal_slide(struct part *p, uint64_t now)
+{
+	if (now <= p->cal_base)
+		return;
+	if (now - p->cal_base >= CAL_CYCLES) {
+		memset(p->cal, 0, CAL_WORDS * sizeof(*p->cal));
+	} else {
+		for (uint64_t t = p->cal_base; t < now; t++) {
+			if (t % 64 == 0 && t + 64 <= now) {
+				p->cal[(t % CAL_CYCLES) / 64] = 0;
+				t += 63;
+				continue;
+			}
+			p->cal[(t % CAL_CYCLES) / 64] &= ~(1ull << (t % 64));
+		}
+	}
+	p->cal_base = now;
+}
+
+/*
+ * Books @n cycles of @p's L2 tag port for an access arriving at @a; returns
+ * the first. Without l2_calendar the port is a busy-until time: the access
+ * starts after every booking made before it. With it (a reservation
+ * calendar, so that NewCAR's future bookings, thesis Sec. 3.3.4, do not
+ * hold back the accesses that come before them in time) the access takes
+ * the first @n free consecutive cycles at or after @a; beyond the window
+ * the bookings are a busy-until time again.
+ */
+uint64_t port_book(struct vgpu_sim *s, struct part *p, uint64_t a, uint32_t n)
+{
+	uint64_t t, end;
+
+	if (!n)
+		n = 1;
+	if (!s->cfg.l2_calendar) {
+		t = max64(a, p->port_free);
+		p->port_free = t + n;
+		return t;
+	}
+	cal_slide(p, s->now);
+	t = max64(a, p->cal_base);
+	for (;;) {
+		uint32_t k = 0;
+
+		if (t + n > p->cal_base + CAL_CYCLES) {
+			t = max64(max64(t, p->cal_far), p->cal_base + CAL_CYCLES);
+			p->cal_far = t + n;
+			return t;
+		}
+		while (k < n && !cal_busy(p, t + k))
+			k++;
+		if (k == n)
+			break;
+		t += k + 1;
+	}
+	end = t + n;
+	for (uint64_t u = t; u < end; u++)
+		p->cal[(u % CAL_CYCLES) / 64] |= 1ull << (u % 64);
+	return t;
+}
+
 /*
  * An access to the L2 slice of @line for sectors @sect arriving at @a;
  * @ops tag-port cycles. Returns when the data is ready at the slice.
@@ -159,12 +228,11 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 	struct vgpu_sim *s = c->s;
 	struct part *p = &s->parts[part_of(s, line)];
 	struct cache *l2 = &p->l2;
-	uint64_t t = max64(a, p->port_free), wait, ready;
+	uint64_t t = port_book(s, p, a, ops), wait, ready;
 	struct cline *x;
 	uint8_t miss;
 	bool hit;
 
-	p->port_free = t + (ops ? ops : 1);
 	CNT(c, l2_accesses, 1);
 	if (!l2->sets) {
 		if (kind == L2_WR) {
@@ -176,8 +244,12 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 	x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
 	if (!x) {
 		/* every way pending: the access waits in the slice's queue */
-		t = wait;
-		p->port_free = t + (ops ? ops : 1);
+		if (s->cfg.l2_calendar) {
+			t = port_book(s, p, wait, ops);
+		} else {
+			t = wait;
+			p->port_free = t + (ops ? ops : 1);
+		}
 		x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
 		if (!x)
 			return t + s->l2_core;
@@ -229,6 +301,11 @@ int mem_create(struct vgpu_sim *s)
 		p->row = calloc(cfg->dram_banks, sizeof(*p->row));
 		if (!p->row || cache_init(&p->l2, cfg->l2_size / np, cfg->l2_assoc))
 			return -ENOMEM;
+		if (cfg->l2_calendar) {
+			p->cal = calloc(CAL_WORDS, sizeof(*p->cal));
+			if (!p->cal)
+				return -ENOMEM;
+		}
 	}
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
@@ -265,6 +342,7 @@ void mem_destroy(struct vgpu_sim *s)
 	if (s->parts) {
 		for (uint32_t i = 0; i < s->cfg.mem_partitions; i++) {
 			free(s->parts[i].row);
+			free(s->parts[i].cal);
 			free(s->parts[i].l2.l);
 		}
 		free(s->parts);
@@ -293,6 +371,9 @@ void mem_reset(struct vgpu_sim *s)
 		memset(p->row, 0, sizeof(*p->row) * cfg->dram_banks);
 		p->port_free = 0;
 		p->ch_free = 0;
+		if (p->cal)
+			memset(p->cal, 0, CAL_WORDS * sizeof(*p->cal));
+		p->cal_base = p->cal_far = 0;
 	}
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
@@ -315,6 +396,24 @@ static void shift_arr(uint64_t *a, size_t n, int64_t delta)
 			a[i] += (uint64_t)delta;
 }
 
+/* The calendar's bookings @delta cycles later (or earlier). */
+static void cal_shift(struct part *p, int64_t delta)
+{
+	uint64_t old[CAL_WORDS], base = p->cal_base;
+
+	memcpy(old, p->cal, sizeof(old));
+	memset(p->cal, 0, sizeof(old));
+	p->cal_base = base + (uint64_t)delta;
+	for (uint64_t t = base; t < base + CAL_CYCLES; t++) {
+		uint64_t u = t + (uint64_t)delta;
+
+		if (old[(t % CAL_CYCLES) / 64] >> (t % 64) & 1)
+			p->cal[(u % CAL_CYCLES) / 64] |= 1ull << (u % 64);
+	}
+	if (p->cal_far)
+		p->cal_far += (uint64_t)delta;
+}
+
 void mem_shift(struct vgpu_sim *s, int64_t delta)
 {
 	const struct vgpu_sim_config *cfg = &s->cfg;
@@ -326,6 +425,8 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&p->l2, delta);
 		if (p->port_free)
 			p->port_free += (uint64_t)delta;
+		if (p->cal)
+			cal_shift(p, delta);
 		if (p->ch_free)
 			p->ch_free += (uint64_t)(delta * 256);
 	}

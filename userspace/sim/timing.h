@@ -87,10 +87,19 @@ struct cache {
 	struct cline *l;
 };
 
+/*
+ * The L2 tag port's reservation calendar (l2_calendar = 1, mem.c
+ * port_book()): bit t % CAL_CYCLES of cal is set while cycle t, in
+ * [cal_base, cal_base + CAL_CYCLES), is booked; cal_far is the busy-until
+ * time of the bookings beyond the window.
+ */
+#define CAL_CYCLES	65536u
+
 /* A memory partition: an L2 slice and a DRAM channel (Table 3.1: 6). */
 struct part {
 	struct cache l2;
-	uint64_t port_free;	/* L2 slice tag port */
+	uint64_t port_free;	/* L2 slice tag port (busy-until, without a calendar) */
+	uint64_t *cal, cal_base, cal_far;
 	uint64_t ch_free;	/* DRAM data bus, in 1/256 cycles */
 	uint64_t *row;		/* open row + 1 per bank; 0 closed */
 };
@@ -141,6 +150,8 @@ const struct sched_ops *sched_get(uint32_t policy);
 
 /* mem.c */
 int mem_create(struct vgpu_sim *s);
+/* Books @n cycles of @p's L2 tag port for an access arriving at @a; the first. */
+uint64_t port_book(struct vgpu_sim *s, struct part *p, uint64_t a, uint32_t n);
 void mem_destroy(struct vgpu_sim *s);
 /* forgets every cache line, row buffer and busy time (idle device) */
 void mem_reset(struct vgpu_sim *s);

@@ -87,6 +87,12 @@ enum vgpu_subcore_assign {
  *	shared too (bank (reg + warp slot) % all banks). The issue width stays
  *	schedulers_per_sm instructions a cycle; @subcore_assign has no effect.
  *	Fixed when the model is created.
+ * @l2_calendar: 1: an L2 slice's tag port keeps a calendar of the cycles
+ *	it is booked, and an access takes the first free cycles at or after
+ *	its arrival, even before a later booking (a NewCAR re-execution
+ *	books its access when it is queued, at its future time); 0: the port
+ *	is one busy-until time, and an access waits behind every booking
+ *	made before it.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -117,6 +123,7 @@ struct vgpu_sim_config {
 	uint32_t subcore_assign;	/* enum vgpu_subcore_assign */
 	uint32_t subcore_seed;		/* Shuffle's seed */
 	uint32_t fully_connected;	/* 1: no sub-core split */
+	uint32_t l2_calendar;		/* 1: L2 tag ports keep a reservation calendar */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */

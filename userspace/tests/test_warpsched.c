@@ -6,8 +6,8 @@
  * queues and its pick order, the sub-core assignments (round robin, skewed
  * round robin, Shuffle) for given warp counts, ELF's program points as the
  * model reads them from a compiled image, and the progress-aware order of
- * virtual thread blocks (sched_progress.c), and a fully connected SM's
- * one warp pool and shared banks.
+ * virtual thread blocks (sched_progress.c), a fully connected SM's one
+ * warp pool and shared banks, and the L2 tag port's reservation calendar.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -268,6 +268,50 @@ static int t_fully_connected(void)
 	return 0;
 }
 
+/*
+ * The L2 tag port (mem.c port_book()): a NewCAR re-execution books its
+ * access at its future time, 500. As one busy-until time the port then
+ * holds an access arriving at 101 until 501; with the calendar (l2_calendar
+ * = 1) it goes at 101, the cycle after the one booked at 100, and two
+ * cycles wanted at 499 skip the one booked at 500.
+ */
+static int t_l2_calendar(void)
+{
+	struct vgpu_sim s;
+	struct part p;
+	uint64_t got[5];
+
+	memset(&s, 0, sizeof(s));
+	memset(&p, 0, sizeof(p));
+	s.now = 90;
+	got[0] = port_book(&s, &p, 100, 1);
+	got[1] = port_book(&s, &p, 500, 1);
+	got[2] = port_book(&s, &p, 101, 1);
+	CHECK(got[0] == 100 && got[1] == 500 && got[2] == 501,
+	      "busy-until: %llu %llu %llu", (unsigned long long)got[0],
+	      (unsigned long long)got[1], (unsigned long long)got[2]);
+	memset(&p, 0, sizeof(p));
+	p.cal = calloc(CAL_CYCLES / 64, sizeof(*p.cal));
+	CHECK(p.cal, "memory");
+	s.cfg.l2_calendar = 1;
+	got[0] = port_book(&s, &p, 100, 1);
+	got[1] = port_book(&s, &p, 500, 1);
+	got[2] = port_book(&s, &p, 100, 1);
+	got[3] = port_book(&s, &p, 499, 2);
+	/* the window slides with the current cycle; beyond it, busy-until */
+	s.now = 450;
+	got[4] = port_book(&s, &p, 100, 1);
+	CHECK(got[0] == 100 && got[1] == 500 && got[2] == 101 && got[3] == 501 &&
+	      got[4] == 450, "calendar: %llu %llu %llu %llu %llu",
+	      (unsigned long long)got[0], (unsigned long long)got[1],
+	      (unsigned long long)got[2], (unsigned long long)got[3],
+	      (unsigned long long)got[4]);
+	CHECK(port_book(&s, &p, 450 + CAL_CYCLES, 1) == 450 + CAL_CYCLES &&
+	      port_book(&s, &p, 450 + CAL_CYCLES, 1) == 451 + CAL_CYCLES, "beyond the window");
+	free(p.cal);
+	return 0;
+}
+
 /* Round robin, SRR and Shuffle for 4 sub-cores and 16 warps, and 2 and 3. */
 static int t_subcore(void)
 {
@@ -503,5 +547,7 @@ int main(void)
 	       "when slow), leading DiffIter", t_progress());
 	report("fully connected SM: one warp pool for every scheduler, shared units and banks",
 	       t_fully_connected());
+	report("L2 tag port: a calendar lets an access go before a later, future booking",
+	       t_l2_calendar());
 	return test_summary();
 }
