@@ -128,13 +128,19 @@ static uint64_t dram(struct mctx *c, struct part *p, uint64_t line, uint32_t nse
 		     bool write)
 {
 	struct vgpu_sim *s = c->s;
-	uint64_t xfer = nsect * s->sector_xfer, st = max64(t << 8, p->ch_free);
+	uint64_t xfer = nsect * s->sector_xfer, st = max64(t << 8, p->ch_free), done;
 	uint64_t local = line / s->cfg.mem_partitions;
 	uint64_t lpr = s->cfg.dram_row_bytes >> LINE_SHIFT ? s->cfg.dram_row_bytes >> LINE_SHIFT : 1;
 	uint64_t row = local / lpr, bank = row % s->cfg.dram_banks, rid = row / s->cfg.dram_banks;
 	uint32_t extra = 0;
 
-	p->ch_free = st + xfer;
+	if (s->cfg.dram_calendar) {
+		/* the transfer fills the channel's free 1/256 cycles from @t on */
+		done = xfer ? cal_book(&p->dcal, 256, s->now, t, xfer, NULL) + 1 : t;
+	} else {
+		p->ch_free = st + xfer;
+		done = (st + xfer + 255) >> 8;
+	}
 	if (p->row[bank] != rid + 1) {
 		extra = s->cfg.dram_row_miss;
 		p->row[bank] = rid + 1;
@@ -144,36 +150,89 @@ static uint64_t dram(struct mctx *c, struct part *p, uint64_t line, uint32_t nse
 		return 0;
 	}
 	CNT(c, dram_read_bytes, (uint64_t)nsect << SECTOR_SHIFT);
-	return ((st + xfer + 255) >> 8) + s->dram_core + extra;
+	return done + s->dram_core + extra;
 }
 
 enum { L2_RD = 0, L2_WR, L2_ATOM };
 
-#define CAL_WORDS	(CAL_CYCLES / 64)
-
-static inline bool cal_busy(const struct part *p, uint64_t t)
+/* Forgets the cycles before @now: no request arrives before it. */
+static void cal_slide(struct cal *c, uint64_t now)
 {
-	return p->cal[(t % CAL_CYCLES) / 64] >> (t % 64) & 1;
+	if (now <= c->base)
+		return;
+	if (now - c->base >= CAL_CYCLES)
+		memset(c->use, 0, CAL_CYCLES * sizeof(*c->use));
+	else
+		for (uint64_t t = c->base; t < now; t++)
+			c->use[t % CAL_CYCLES] = 0;
+	c->base = now;
 }
 
-/* Forgets the calendar's cycles before @now: no access arrives before it. */
-static void cal_slide(struct part *p, uint64_t now)
+uint64_t cal_book(struct cal *c, uint32_t cap, uint64_t now, uint64_t t, uint64_t units,
+		  uint64_t *first)
 {
-	if (now <= p->cal_base)
-		return;
-	if (now - p->cal_base >= CAL_CYCLES) {
-		memset(p->cal, 0, CAL_WORDS * sizeof(*p->cal));
-	} else {
-		for (uint64_t t = p->cal_base; t < now; t++) {
-			if (t % 64 == 0 && t + 64 <= now) {
-				p->cal[(t % CAL_CYCLES) / 64] = 0;
-				t += 63;
-				continue;
-			}
-			p->cal[(t % CAL_CYCLES) / 64] &= ~(1ull << (t % 64));
+	uint64_t u, last = t - 1;
+
+	cal_slide(c, now);
+	u = max64(t, c->base);
+	if (first)
+		*first = u;
+	for (bool got = false; units; u++) {
+		uint16_t *x = &c->use[u % CAL_CYCLES];
+		uint64_t take;
+
+		if (u >= c->base + CAL_CYCLES) {
+			/* beyond the window: after every booking there */
+			u = max64(u, c->far);
+			if (first && !got)
+				*first = u;
+			c->far = u + (units + cap - 1) / cap;
+			return c->far - 1;
 		}
+		if (*x >= cap)
+			continue;
+		take = units < cap - *x ? units : cap - *x;
+		*x = (uint16_t)(*x + take);
+		units -= take;
+		if (first && !got)
+			*first = u;
+		got = true;
+		last = u;
 	}
-	p->cal_base = now;
+	return last;
+}
+
+/* The bookings of @c @delta cycles later (or earlier). */
+static void cal_shift(struct cal *c, int64_t delta)
+{
+	uint16_t *old = malloc(CAL_CYCLES * sizeof(*old));
+	uint64_t base = c->base;
+
+	if (old) {
+		memcpy(old, c->use, CAL_CYCLES * sizeof(*old));
+		for (uint64_t t = base; t < base + CAL_CYCLES; t++)
+			c->use[(t + (uint64_t)delta) % CAL_CYCLES] = old[t % CAL_CYCLES];
+		free(old);
+	} else {
+		memset(c->use, 0, CAL_CYCLES * sizeof(*c->use));
+	}
+	c->base = base + (uint64_t)delta;
+	if (c->far)
+		c->far += (uint64_t)delta;
+}
+
+static int cal_init(struct cal *c, bool on)
+{
+	memset(c, 0, sizeof(*c));
+	c->use = on ? calloc(CAL_CYCLES, sizeof(*c->use)) : NULL;
+	return on && !c->use ? -ENOMEM : 0;
+}
+
+static void cal_reset(struct cal *c)
+{
+	if (c->use)
+		memset(c->use, 0, CAL_CYCLES * sizeof(*c->use));
+	c->base = c->far = 0;
 }
 
 /*
@@ -182,12 +241,11 @@ static void cal_slide(struct part *p, uint64_t now)
  * starts after every booking made before it. With it (a reservation
  * calendar, so that NewCAR's future bookings, thesis Sec. 3.3.4, do not
  * hold back the accesses that come before them in time) the access takes
- * the first @n free consecutive cycles at or after @a; beyond the window
- * the bookings are a busy-until time again.
+ * the first free cycles at or after @a.
  */
 uint64_t port_book(struct vgpu_sim *s, struct part *p, uint64_t a, uint32_t n)
 {
-	uint64_t t, end;
+	uint64_t t;
 
 	if (!n)
 		n = 1;
@@ -196,25 +254,7 @@ uint64_t port_book(struct vgpu_sim *s, struct part *p, uint64_t a, uint32_t n)
 		p->port_free = t + n;
 		return t;
 	}
-	cal_slide(p, s->now);
-	t = max64(a, p->cal_base);
-	for (;;) {
-		uint32_t k = 0;
-
-		if (t + n > p->cal_base + CAL_CYCLES) {
-			t = max64(max64(t, p->cal_far), p->cal_base + CAL_CYCLES);
-			p->cal_far = t + n;
-			return t;
-		}
-		while (k < n && !cal_busy(p, t + k))
-			k++;
-		if (k == n)
-			break;
-		t += k + 1;
-	}
-	end = t + n;
-	for (uint64_t u = t; u < end; u++)
-		p->cal[(u % CAL_CYCLES) / 64] |= 1ull << (u % 64);
+	cal_book(&p->pcal, 1, s->now, a, n, &t);
 	return t;
 }
 
@@ -301,11 +341,9 @@ int mem_create(struct vgpu_sim *s)
 		p->row = calloc(cfg->dram_banks, sizeof(*p->row));
 		if (!p->row || cache_init(&p->l2, cfg->l2_size / np, cfg->l2_assoc))
 			return -ENOMEM;
-		if (cfg->l2_calendar) {
-			p->cal = calloc(CAL_WORDS, sizeof(*p->cal));
-			if (!p->cal)
-				return -ENOMEM;
-		}
+		if (cal_init(&p->pcal, cfg->l2_calendar) ||
+		    cal_init(&p->dcal, cfg->dram_calendar))
+			return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
@@ -342,7 +380,8 @@ void mem_destroy(struct vgpu_sim *s)
 	if (s->parts) {
 		for (uint32_t i = 0; i < s->cfg.mem_partitions; i++) {
 			free(s->parts[i].row);
-			free(s->parts[i].cal);
+			free(s->parts[i].pcal.use);
+			free(s->parts[i].dcal.use);
 			free(s->parts[i].l2.l);
 		}
 		free(s->parts);
@@ -371,9 +410,8 @@ void mem_reset(struct vgpu_sim *s)
 		memset(p->row, 0, sizeof(*p->row) * cfg->dram_banks);
 		p->port_free = 0;
 		p->ch_free = 0;
-		if (p->cal)
-			memset(p->cal, 0, CAL_WORDS * sizeof(*p->cal));
-		p->cal_base = p->cal_far = 0;
+		cal_reset(&p->pcal);
+		cal_reset(&p->dcal);
 	}
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
@@ -396,24 +434,6 @@ static void shift_arr(uint64_t *a, size_t n, int64_t delta)
 			a[i] += (uint64_t)delta;
 }
 
-/* The calendar's bookings @delta cycles later (or earlier). */
-static void cal_shift(struct part *p, int64_t delta)
-{
-	uint64_t old[CAL_WORDS], base = p->cal_base;
-
-	memcpy(old, p->cal, sizeof(old));
-	memset(p->cal, 0, sizeof(old));
-	p->cal_base = base + (uint64_t)delta;
-	for (uint64_t t = base; t < base + CAL_CYCLES; t++) {
-		uint64_t u = t + (uint64_t)delta;
-
-		if (old[(t % CAL_CYCLES) / 64] >> (t % 64) & 1)
-			p->cal[(u % CAL_CYCLES) / 64] |= 1ull << (u % 64);
-	}
-	if (p->cal_far)
-		p->cal_far += (uint64_t)delta;
-}
-
 void mem_shift(struct vgpu_sim *s, int64_t delta)
 {
 	const struct vgpu_sim_config *cfg = &s->cfg;
@@ -425,8 +445,10 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&p->l2, delta);
 		if (p->port_free)
 			p->port_free += (uint64_t)delta;
-		if (p->cal)
-			cal_shift(p, delta);
+		if (p->pcal.use)
+			cal_shift(&p->pcal, delta);
+		if (p->dcal.use)
+			cal_shift(&p->dcal, delta);
 		if (p->ch_free)
 			p->ch_free += (uint64_t)(delta * 256);
 	}

@@ -43,7 +43,7 @@ static int config_check(const struct vgpu_sim_config *c)
 	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024 ||
 	    c->kernel_sched >= VGPU_KSCHED_COUNT || c->newcar > 1 || c->l1i_prefetch > 1 ||
 	    c->subcore_assign >= VGPU_SUBCORE_COUNT_ || c->fully_connected > 1 ||
-	    c->l2_calendar > 1)
+	    c->l2_calendar > 1 || c->dram_calendar > 1)
 		return -EINVAL;
 	return 0;
 }

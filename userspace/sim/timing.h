@@ -88,19 +88,33 @@ struct cache {
 };
 
 /*
- * The L2 tag port's reservation calendar (l2_calendar = 1, mem.c
- * port_book()): bit t % CAL_CYCLES of cal is set while cycle t, in
- * [cal_base, cal_base + CAL_CYCLES), is booked; cal_far is the busy-until
- * time of the bookings beyond the window.
+ * A reservation calendar (l2_calendar, dram_calendar; mem.c cal_book()):
+ * use[t % CAL_CYCLES] is what is booked of cycle t, for t in [base, base +
+ * CAL_CYCLES), out of the resource's capacity per cycle (an L2 tag port: 1
+ * access; a DRAM channel: 256, its transfer time being in 1/256 cycles);
+ * far is the busy-until cycle of the bookings beyond the window.
  */
 #define CAL_CYCLES	65536u
+
+struct cal {
+	uint16_t *use;
+	uint64_t base, far;
+};
+/*
+ * Books @units of @c (capacity @cap per cycle) for a request arriving at
+ * @t, into the first cycles at or after it with room, and forgets the
+ * cycles before @now; returns the last cycle it took (@t - 1 for none),
+ * the first in *@first.
+ */
+uint64_t cal_book(struct cal *c, uint32_t cap, uint64_t now, uint64_t t, uint64_t units,
+		  uint64_t *first);
 
 /* A memory partition: an L2 slice and a DRAM channel (Table 3.1: 6). */
 struct part {
 	struct cache l2;
 	uint64_t port_free;	/* L2 slice tag port (busy-until, without a calendar) */
-	uint64_t *cal, cal_base, cal_far;
-	uint64_t ch_free;	/* DRAM data bus, in 1/256 cycles */
+	uint64_t ch_free;	/* DRAM data bus, in 1/256 cycles (without a calendar) */
+	struct cal pcal, dcal;	/* their calendars (l2_calendar, dram_calendar) */
 	uint64_t *row;		/* open row + 1 per bank; 0 closed */
 };
 

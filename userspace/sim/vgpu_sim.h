@@ -93,6 +93,9 @@ enum vgpu_subcore_assign {
  *	books its access when it is queued, at its future time); 0: the port
  *	is one busy-until time, and an access waits behind every booking
  *	made before it.
+ * @dram_calendar: the same for a memory partition's DRAM channel: a
+ *	transfer takes the channel's free time (in 1/256 cycles) from its
+ *	arrival on, instead of starting after every transfer booked before.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -124,6 +127,7 @@ struct vgpu_sim_config {
 	uint32_t subcore_seed;		/* Shuffle's seed */
 	uint32_t fully_connected;	/* 1: no sub-core split */
 	uint32_t l2_calendar;		/* 1: L2 tag ports keep a reservation calendar */
+	uint32_t dram_calendar;		/* 1: DRAM channels keep one */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */

@@ -205,7 +205,7 @@ static void t_suite_scheds(void)
 {
 	static const struct {
 		const char *preset;
-		const char *kv[10];
+		const char *kv[12];
 	} c[] = {
 		{ "fermi-gtx480", { "scheduler", "gto", NULL } },
 		{ "fermi-gtx480", { "scheduler", "lrr", NULL } },
@@ -220,7 +220,7 @@ static void t_suite_scheds(void)
 		{ "volta-v100", { "scheduler", "gto", "fully_connected", "1", NULL } },
 		{ "volta-v100", { "scheduler", "rba", "fully_connected", "1", NULL } },
 		{ "fermi-gtx480", { "scheduler", "elf", "newcar", "1", "l1i_prefetch", "1",
-				    "l2_calendar", "1", NULL } },
+				    "l2_calendar", "1", "dram_calendar", "1", NULL } },
 	};
 	uint64_t total[sizeof(c) / sizeof(c[0])];
 
@@ -240,7 +240,7 @@ static void t_suite_scheds(void)
 	       total[5] != total[0] && total[9] != total[6] ? 0 : -1);
 	report("the fully connected SM changes the suite's cycles",
 	       total[10] != total[6] && total[11] != total[7] ? 0 : -1);
-	report("the L2 calendar changes ELF++'s cycles", total[12] != total[5] ? 0 : -1);
+	report("the L2 and DRAM calendars change ELF++'s cycles", total[12] != total[5] ? 0 : -1);
 }
 
 /*

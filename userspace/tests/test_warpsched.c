@@ -7,7 +7,8 @@
  * round robin, Shuffle) for given warp counts, ELF's program points as the
  * model reads them from a compiled image, and the progress-aware order of
  * virtual thread blocks (sched_progress.c), a fully connected SM's one
- * warp pool and shared banks, and the L2 tag port's reservation calendar.
+ * warp pool and shared banks, and the reservation calendars of the L2 tag
+ * port and the DRAM channel.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -273,13 +274,17 @@ static int t_fully_connected(void)
  * access at its future time, 500. As one busy-until time the port then
  * holds an access arriving at 101 until 501; with the calendar (l2_calendar
  * = 1) it goes at 101, the cycle after the one booked at 100, and two
- * cycles wanted at 499 skip the one booked at 500.
+ * cycles wanted at 499 take 499 and 501 around the one booked at 500. A
+ * DRAM channel's calendar (cal_book(), 256 units a cycle) packs transfers
+ * into the free part of each cycle, and a booking far ahead holds back none
+ * before it.
  */
-static int t_l2_calendar(void)
+static int t_calendar(void)
 {
 	struct vgpu_sim s;
 	struct part p;
-	uint64_t got[5];
+	struct cal d;
+	uint64_t got[5], first;
 
 	memset(&s, 0, sizeof(s));
 	memset(&p, 0, sizeof(p));
@@ -291,24 +296,35 @@ static int t_l2_calendar(void)
 	      "busy-until: %llu %llu %llu", (unsigned long long)got[0],
 	      (unsigned long long)got[1], (unsigned long long)got[2]);
 	memset(&p, 0, sizeof(p));
-	p.cal = calloc(CAL_CYCLES / 64, sizeof(*p.cal));
-	CHECK(p.cal, "memory");
+	p.pcal.use = calloc(CAL_CYCLES, sizeof(*p.pcal.use));
+	CHECK(p.pcal.use, "memory");
 	s.cfg.l2_calendar = 1;
 	got[0] = port_book(&s, &p, 100, 1);
 	got[1] = port_book(&s, &p, 500, 1);
 	got[2] = port_book(&s, &p, 100, 1);
-	got[3] = port_book(&s, &p, 499, 2);
+	CHECK(cal_book(&p.pcal, 1, s.now, 499, 2, &first) == 501 && first == 499,
+	      "two cycles from 499: %llu", (unsigned long long)first);
+	got[3] = port_book(&s, &p, 499, 1);
 	/* the window slides with the current cycle; beyond it, busy-until */
 	s.now = 450;
 	got[4] = port_book(&s, &p, 100, 1);
-	CHECK(got[0] == 100 && got[1] == 500 && got[2] == 101 && got[3] == 501 &&
+	CHECK(got[0] == 100 && got[1] == 500 && got[2] == 101 && got[3] == 502 &&
 	      got[4] == 450, "calendar: %llu %llu %llu %llu %llu",
 	      (unsigned long long)got[0], (unsigned long long)got[1],
 	      (unsigned long long)got[2], (unsigned long long)got[3],
 	      (unsigned long long)got[4]);
 	CHECK(port_book(&s, &p, 450 + CAL_CYCLES, 1) == 450 + CAL_CYCLES &&
 	      port_book(&s, &p, 450 + CAL_CYCLES, 1) == 451 + CAL_CYCLES, "beyond the window");
-	free(p.cal);
+	free(p.pcal.use);
+	memset(&d, 0, sizeof(d));
+	d.use = calloc(CAL_CYCLES, sizeof(*d.use));
+	CHECK(d.use, "memory");
+	CHECK(cal_book(&d, 256, 0, 1000, 256, NULL) == 1000, "far ahead");
+	CHECK(cal_book(&d, 256, 0, 100, 300, NULL) == 101, "300/256 from 100");
+	CHECK(cal_book(&d, 256, 0, 100, 100, NULL) == 101, "the rest of 101");
+	CHECK(cal_book(&d, 256, 0, 100, 200, NULL) == 102, "101 full: into 102");
+	CHECK(cal_book(&d, 256, 0, 999, 512, NULL) == 1001, "999, then around 1000");
+	free(d.use);
 	return 0;
 }
 
@@ -547,7 +563,7 @@ int main(void)
 	       "when slow), leading DiffIter", t_progress());
 	report("fully connected SM: one warp pool for every scheduler, shared units and banks",
 	       t_fully_connected());
-	report("L2 tag port: a calendar lets an access go before a later, future booking",
-	       t_l2_calendar());
+	report("L2 tag port and DRAM channel: a calendar lets a request go before a later,"
+	       " future booking", t_calendar());
 	return test_summary();
 }
