@@ -37,9 +37,6 @@ static int ifetch_run(struct vgpu_device *dev, const struct workload_args *args,
 {
 	uint32_t n = (uint32_t)args->size, *in = NULL, *want = NULL;
 	uint64_t seed = args->seed;
-	int32_t nn = (int32_t)n, passes = PASSES;
-	vgpu_deviceptr din, dout;
-	struct wrt w;
 	int ret;
 
 	if (args->size < 1 || args->size > (1u << 24)) {
@@ -58,18 +55,8 @@ static int ifetch_run(struct vgpu_device *dev, const struct workload_args *args,
 		/* the block's thread index decides the chain, as threadIdx.x there */
 		want[t] = ifetch_ref(in[t], t % BLOCK);
 	}
-	ret = wrt_open(&w, dev, "ifetch", res, msg, msglen);
-	if (ret)
-		goto out;
-	ret = wrt_buffer(&w, &din, in, (size_t)n * 4);
-	if (!ret)
-		ret = wrt_buffer(&w, &dout, NULL, (size_t)n * 4);
-	if (!ret)
-		ret = wrt_go(&w, "ifetch", (n + BLOCK - 1) / BLOCK, BLOCK,
-			     (void *[]){ &din, &dout, &nn, &passes }, 4);
-	if (!ret)
-		ret = wrt_check_u32(&w, "out", dout, want, n);
-	wrt_close(&w);
+	ret = wrt_run_inout(dev, "ifetch", in, (size_t)n * 4, n, PASSES, BLOCK, want, res, msg,
+			    msglen);
 out:
 	free(in);
 	free(want);

@@ -44,9 +44,6 @@ static int regbank_run(struct vgpu_device *dev, const struct workload_args *args
 {
 	uint32_t n = (uint32_t)args->size, *in = NULL, *want = NULL;
 	uint64_t seed = args->seed;
-	int32_t nn = (int32_t)n, rounds = ROUNDS;
-	vgpu_deviceptr din, dout;
-	struct wrt w;
 	int ret;
 
 	if (args->size < 1 || args->size > (1u << 24)) {
@@ -64,18 +61,8 @@ static int regbank_run(struct vgpu_device *dev, const struct workload_args *args
 		in[i] = (uint32_t)workload_rand(&seed);
 	for (uint32_t t = 0; t < n; t++)
 		want[t] = regbank_ref(in + (size_t)t * 8);
-	ret = wrt_open(&w, dev, "regbank", res, msg, msglen);
-	if (ret)
-		goto out;
-	ret = wrt_buffer(&w, &din, in, (size_t)n * 32);
-	if (!ret)
-		ret = wrt_buffer(&w, &dout, NULL, (size_t)n * 4);
-	if (!ret)
-		ret = wrt_go(&w, "regbank", (n + BLOCK - 1) / BLOCK, BLOCK,
-			     (void *[]){ &din, &dout, &nn, &rounds }, 4);
-	if (!ret)
-		ret = wrt_check_u32(&w, "out", dout, want, n);
-	wrt_close(&w);
+	ret = wrt_run_inout(dev, "regbank", in, (size_t)n * 32, n, ROUNDS, BLOCK, want, res, msg,
+			    msglen);
 out:
 	free(in);
 	free(want);

@@ -97,3 +97,26 @@ int wrt_check_u32(struct wrt *w, const char *what, vgpu_deviceptr got, const uin
 	free(buf);
 	return ret;
 }
+
+int wrt_run_inout(struct vgpu_device *dev, const char *name, const void *in,
+		  size_t in_bytes, uint32_t n, int32_t param, uint32_t block,
+		  const uint32_t *want, struct workload_result *res, char *msg, size_t msglen)
+{
+	int32_t nn = (int32_t)n;
+	vgpu_deviceptr din, dout;
+	struct wrt w;
+	int ret = wrt_open(&w, dev, name, res, msg, msglen);
+
+	if (ret)
+		return ret;
+	ret = wrt_buffer(&w, &din, in, in_bytes);
+	if (!ret)
+		ret = wrt_buffer(&w, &dout, NULL, (size_t)n * 4);
+	if (!ret)
+		ret = wrt_go(&w, name, (n + block - 1) / block, block,
+			     (void *[]){ &din, &dout, &nn, &param }, 4);
+	if (!ret)
+		ret = wrt_check_u32(&w, "out", dout, want, n);
+	wrt_close(&w);
+	return ret;
+}

@@ -44,4 +44,13 @@ int wrt_go(struct wrt *w, const char *kernel, uint32_t gx, uint32_t bx, void **a
 int wrt_check_u32(struct wrt *w, const char *what, vgpu_deviceptr got, const uint32_t *want,
 		  size_t n);
 
+/*
+ * The whole run of a workload whose kernel @name(in, out, n, param) maps
+ * @in (@in_bytes) to @n 32-bit words of out, one thread each, in blocks
+ * of @block: loads, copies, launches, compares out with @want.
+ */
+int wrt_run_inout(struct vgpu_device *dev, const char *name, const void *in,
+		  size_t in_bytes, uint32_t n, int32_t param, uint32_t block,
+		  const uint32_t *want, struct workload_result *res, char *msg, size_t msglen);
+
 #endif /* VGPU_WORKLOAD_RT_H */
