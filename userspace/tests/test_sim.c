@@ -2929,10 +2929,16 @@ static const char subcore_ptx[] =
 
 #define SC_WARPS	32	/* two blocks of 16 warps */
 
-static int subcore_run(const char *mode, uint32_t *slot)
+/*
+ * One launch on one volta SM configured with @kv: @grid blocks of @block
+ * threads of @entry in @ptx, whose one parameter points at @words 32-bit
+ * words (filled with @fill bytes first); the words after it in @out, the
+ * cycles in *@cycles (may be NULL).
+ */
+static int volta1_run(const char *const *kv, const char *ptx, const char *entry, uint32_t grid,
+		      uint32_t block, uint32_t words, uint8_t fill, uint32_t *out,
+		      uint64_t *cycles)
 {
-	const char *const kv[] = { "num_sms", "1", "subcore_assign", mode, "subcore_seed", "7",
-				   NULL };
 	struct env e;
 	struct prog p;
 	struct result res;
@@ -2941,14 +2947,14 @@ static int subcore_run(const char *mode, uint32_t *slot)
 
 	if (env_init_kv(&e, "volta-v100", kv, 16u << 20))
 		return -1;
-	if (load_ptx_text(&e, subcore_ptx, strlen(subcore_ptx), &p))
+	if (load_ptx_text(&e, ptx, strlen(ptx), &p))
 		goto out;
-	prm = dalloc(&e, SC_WARPS * 4);
-	memset(e.vram + prm, 0xff, SC_WARPS * 4);
+	prm = dalloc(&e, words * 4);
+	memset(e.vram + prm, fill, words * 4);
 	{
-		struct vgpu_mem_range rg = { prm, SC_WARPS * 4 };
+		struct vgpu_mem_range rg = { prm, words * 4 };
 		struct launch L = {
-			.prog = &p, .entry = "sc", .grid = { 2 }, .block = { 512 },
+			.prog = &p, .entry = entry, .grid = { grid }, .block = { block },
 			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
 		};
 
@@ -2957,11 +2963,22 @@ static int subcore_run(const char *mode, uint32_t *slot)
 			r = res.status;
 	}
 	free(p.image);
-	if (!r)
-		memcpy(slot, e.vram + prm, SC_WARPS * 4);
+	if (!r) {
+		memcpy(out, e.vram + prm, words * 4);
+		if (cycles)
+			*cycles = res.cycles;
+	}
 out:
 	env_fini(&e);
 	return r;
+}
+
+static int subcore_run(const char *mode, uint32_t *slot)
+{
+	const char *const kv[] = { "num_sms", "1", "subcore_assign", mode, "subcore_seed", "7",
+				   NULL };
+
+	return volta1_run(kv, subcore_ptx, "sc", 2, 512, SC_WARPS, 0xff, slot, NULL);
 }
 
 /*
@@ -3048,37 +3065,8 @@ static int fc_run(const char *fc, const char *assign, uint32_t *out, uint64_t *c
 {
 	const char *const kv[] = { "num_sms", "1", "fully_connected", fc, "subcore_assign",
 				   assign, NULL };
-	struct env e;
-	struct prog p;
-	struct result res;
-	uint64_t prm;
-	int r = -1;
 
-	if (env_init_kv(&e, "volta-v100", kv, 16u << 20))
-		return -1;
-	if (load_ptx_text(&e, fc_ptx, strlen(fc_ptx), &p))
-		goto out;
-	prm = dalloc(&e, 256 * 4);
-	memset(e.vram + prm, 0, 256 * 4);
-	{
-		struct vgpu_mem_range rg = { prm, 256 * 4 };
-		struct launch L = {
-			.prog = &p, .entry = "fc", .grid = { 1 }, .block = { 256 },
-			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
-		};
-
-		r = run(&e, &L, &res);
-		if (!r)
-			r = res.status;
-	}
-	free(p.image);
-	if (!r) {
-		memcpy(out, e.vram + prm, 256 * 4);
-		*cycles = res.cycles;
-	}
-out:
-	env_fini(&e);
-	return r;
+	return volta1_run(kv, fc_ptx, "fc", 1, 256, 256, 0, out, cycles);
 }
 
 static int t_fully_connected(void)
