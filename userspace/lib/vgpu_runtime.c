@@ -825,7 +825,7 @@ static bool is_image(const void *data, size_t len)
  * its variables stay out of reach.
  */
 static void with_copy_kernel(struct vgpu_module *mod, const void *ptx, size_t len,
-			     void **image, size_t *size)
+			     unsigned int opts, void **image, size_t *size)
 {
 	struct vgpu_compile_meta *meta = NULL;
 	struct vgpu_compile_limits lim;
@@ -839,7 +839,8 @@ static void with_copy_kernel(struct vgpu_module *mod, const void *ptx, size_t le
 	memcpy(src, ptx, len);
 	memcpy(src + len, rt_ptx, sizeof(rt_ptx));
 	vgpu_device_compile_limits(mod->ctx->dev, &lim);
-	if (!vgpu_compile_ptx_meta_limits(src, n - 1, 0, &lim, &img2, &size2, &meta, NULL, 0)) {
+	if (!vgpu_compile_ptx_meta_limits(src, n - 1, opts, &lim, &img2, &size2, &meta, NULL,
+					  0)) {
 		free(*image);
 		vgpu_compile_meta_free(mod->meta);
 		*image = img2;
@@ -855,9 +856,12 @@ static void with_copy_kernel(struct vgpu_module *mod, const void *ptx, size_t le
 	free(src);
 }
 
-/* Loads PTX or an image; @name names the module in messages. */
+/*
+ * Loads PTX, compiled with the VGPU_COMPILE_* options @opts, or an image
+ * (@opts 0); @name names the module in messages.
+ */
 static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
-		       const char *name, struct vgpu_module **out)
+		       unsigned int opts, const char *name, struct vgpu_module **out)
 {
 	struct vgpu_module *mod = calloc(1, sizeof(*mod));
 	const struct vgpu_program_header *hdr;
@@ -876,7 +880,11 @@ static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
 
 		mod->direct = vgpu_local_vram(ctx->dev, &vram_size) && !ctx->kernel_copy;
 	}
-	if (is_image(data, len)) {
+	if (is_image(data, len) && opts) {
+		ret = vgpu_set_error(-EINVAL, "module %s: compile options 0x%x for a program "
+				     "image, which is compiled already", name, opts);
+		goto err;
+	} else if (is_image(data, len)) {
 		ret = vgpu_program_create_image(ctx->dev, data, len, &mod->prog);
 		if (ret) {
 			struct vgpu_compile_limits lim;
@@ -898,16 +906,19 @@ static int module_load(struct vgpu_context *ctx, const void *data, size_t len,
 		/* for the device: spilled to its registers, refused by name when an
 		 * entry does not fit (vgpu_program_create_ptx() does the same) */
 		vgpu_device_compile_limits(ctx->dev, &lim);
-		ret = vgpu_compile_ptx_meta_limits(data, len, 0, &lim, &image, &size, &mod->meta,
-						   err, sizeof(err));
+		ret = vgpu_compile_ptx_meta_limits(data, len, opts, &lim, &image, &size,
+						   &mod->meta, err, sizeof(err));
 		if (ret) {
-			/* "ptx:LINE: message" as "NAME:LINE: message" */
-			vgpu_set_error(ret, "%s%s", name,
-				       strncmp(err, "ptx:", 4) ? err : err + 3);
+			/* "ptx:LINE: message" as "NAME:LINE: message"; one without a
+			 * line (an unknown option, ...) as "NAME: message" */
+			if (strncmp(err, "ptx:", 4))
+				vgpu_set_error(ret, "%s: %s", name, err);
+			else
+				vgpu_set_error(ret, "%s%s", name, err + 3);
 			goto err;
 		}
 		if (!mod->direct && mod->meta->num_vars)
-			with_copy_kernel(mod, data, len, &image, &size);
+			with_copy_kernel(mod, data, len, opts, &image, &size);
 		ret = vgpu_program_create_image(ctx->dev, image, size, &mod->prog);
 		free(image);
 		if (ret) {
@@ -940,14 +951,20 @@ err:
 	return ret;
 }
 
-int vgpu_module_load_data(struct vgpu_context *ctx, const void *data, size_t len,
-			  struct vgpu_module **out)
+int vgpu_module_load_data_opts(struct vgpu_context *ctx, const void *data, size_t len,
+			       unsigned int opts, struct vgpu_module **out)
 {
 	if (!data)
 		return vgpu_set_error(-EINVAL, "module: no data");
 	if (!len)
 		len = strlen(data);	/* PTX text; an image comes with its size */
-	return module_load(ctx, data, len, is_image(data, len) ? "image" : "ptx", out);
+	return module_load(ctx, data, len, opts, is_image(data, len) ? "image" : "ptx", out);
+}
+
+int vgpu_module_load_data(struct vgpu_context *ctx, const void *data, size_t len,
+			  struct vgpu_module **out)
+{
+	return vgpu_module_load_data_opts(ctx, data, len, 0, out);
 }
 
 int vgpu_module_load(struct vgpu_context *ctx, const char *path, struct vgpu_module **out)
@@ -978,7 +995,7 @@ int vgpu_module_load(struct vgpu_context *ctx, const char *path, struct vgpu_mod
 		goto out;
 	}
 	buf[len] = 0;
-	ret = module_load(ctx, buf, (size_t)len, base, out);
+	ret = module_load(ctx, buf, (size_t)len, 0, base, out);
 out:
 	free(buf);
 	fclose(f);

@@ -109,6 +109,17 @@ int vgpu_memset_d32_async(struct vgpu_context *ctx, vgpu_deviceptr dst, uint32_t
 int vgpu_module_load(struct vgpu_context *ctx, const char *path, struct vgpu_module **out);
 int vgpu_module_load_data(struct vgpu_context *ctx, const void *data, size_t len,
 			  struct vgpu_module **out);
+/*
+ * vgpu_module_load_data() with compile options for PTX (cuModuleLoadDataEx
+ * with JIT options): VGPU_COMPILE_* of vgpu_compile.h, virtual thread
+ * blocks and their lane assignment; 0 is vgpu_module_load_data(). PTX the
+ * options refuse is -EINVAL, the compiler's reason in vgpu_last_error()
+ * ("ptx:48: virtual thread blocks: 'histogram' reads the result of a global
+ * atomic ..."); so is an image with options other than 0 (it is compiled
+ * already).
+ */
+int vgpu_module_load_data_opts(struct vgpu_context *ctx, const void *data, size_t len,
+			       unsigned int opts, struct vgpu_module **out);
 void vgpu_module_unload(struct vgpu_module *mod);
 /* The module's program (vgpu.h), for the lower-level calls. */
 struct vgpu_program *vgpu_module_program(const struct vgpu_module *mod);

@@ -545,6 +545,107 @@ out:
 	return r;
 }
 
+/* A kernel as nvcc writes one: out[i] = 2 in[i] for i < n. */
+static const char twice_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry twice(.param .u64 twice_param_0, .param .u64 twice_param_1,\n"
+	"\t.param .u32 twice_param_2)\n"
+	"{\n"
+	"\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<8>;\n"
+	"\tld.param.u64 %rd1, [twice_param_0];\n"
+	"\tld.param.u64 %rd2, [twice_param_1];\n"
+	"\tld.param.u32 %r2, [twice_param_2];\n"
+	"\tmov.u32 %r3, %ctaid.x;\n\tmov.u32 %r4, %ntid.x;\n\tmov.u32 %r5, %tid.x;\n"
+	"\tmad.lo.s32 %r1, %r3, %r4, %r5;\n"
+	"\tsetp.ge.u32 %p1, %r1, %r2;\n"
+	"\t@%p1 bra $done;\n"
+	"\tcvta.to.global.u64 %rd3, %rd1;\n\tcvta.to.global.u64 %rd4, %rd2;\n"
+	"\tmul.wide.u32 %rd5, %r1, 4;\n"
+	"\tadd.s64 %rd6, %rd3, %rd5;\n\tld.global.u32 %r3, [%rd6];\n"
+	"\tshl.b32 %r3, %r3, 1;\n"
+	"\tadd.s64 %rd7, %rd4, %rd5;\n\tst.global.u32 [%rd7], %r3;\n"
+	"$done:\n\tret;\n}\n";
+
+/* One that reads what a global atomic returned: no virtual thread blocks. */
+static const char ticket_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry ticket(.param .u64 ticket_param_0)\n"
+	"{\n"
+	"\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+	"\tld.param.u64 %rd1, [ticket_param_0];\n"
+	"\tcvta.to.global.u64 %rd2, %rd1;\n"
+	"\tatom.global.add.u32 %r1, [%rd2], 1;\n"
+	"\tst.global.u32 [%rd2+4], %r1;\n"
+	"\tret;\n}\n";
+
+/*
+ * Compile options at load (cuModuleLoadDataEx): virtual thread blocks,
+ * the same results; PTX they refuse, unknown options and an image with
+ * options are errors that say so.
+ */
+static int test_module_opts(void)
+{
+	enum { N = 300 };
+	static uint32_t in[N], out[N];
+	struct vgpu_module *mod = NULL, *img = NULL;
+	struct vgpu_function *fn;
+	vgpu_deviceptr din, dout;
+	struct fixture f;
+	void *image = NULL;
+	size_t size = 0;
+	uint32_t n = N;
+	int r = -1, ret;
+
+	if (setup(&f))
+		goto out;
+	for (int i = 0; i < N; i++)
+		in[i] = (uint32_t)i * 7u + 1u;
+	MCHECK(vgpu_module_load_data_opts(f.ctx, twice_ptx, 0, VGPU_COMPILE_VIRTUAL_TB,
+					  &mod) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_module_get_function(mod, "twice", &fn) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_program_entry(vgpu_module_program(mod), 0)->flags & VGPU_ENTRY_VIRTUAL_TB,
+	       "the entry is not in virtual thread blocks");
+	MCHECK(vgpu_mem_alloc(f.ctx, sizeof(in), &din) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_mem_alloc(f.ctx, sizeof(out), &dout) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_memcpy_htod(f.ctx, din, in, sizeof(in)) == 0, "%s", vgpu_last_error());
+	MCHECK(vgpu_launch_kernel(fn, (N + 63) / 64, 1, 1, 64, 1, 1, 0, NULL,
+				  (void *[]){ &din, &dout, &n }, 3) == 0, "launch: %s",
+	       vgpu_last_error());
+	MCHECK(vgpu_memcpy_dtoh(f.ctx, out, dout, sizeof(out)) == 0, "%s", vgpu_last_error());
+	for (int i = 0; i < N; i++)
+		MCHECK(out[i] == 2 * in[i], "out[%d] = %u, want %u", i, out[i], 2 * in[i]);
+	vgpu_module_unload(mod);
+	mod = NULL;
+
+	/* 0 is vgpu_module_load_data(): the entry as the PTX has it */
+	MCHECK(vgpu_module_load_data_opts(f.ctx, twice_ptx, 0, 0, &mod) == 0, "%s",
+	       vgpu_last_error());
+	MCHECK(!(vgpu_program_entry(vgpu_module_program(mod), 0)->flags &
+		 VGPU_ENTRY_VIRTUAL_TB), "virtual thread blocks without the option");
+	vgpu_module_unload(mod);
+	mod = NULL;
+
+	ret = vgpu_module_load_data_opts(f.ctx, ticket_ptx, 0, VGPU_COMPILE_VIRTUAL_TB, &mod);
+	MCHECK(ret == -EINVAL && SAYS("ptx:", "virtual thread blocks: 'ticket'",
+				      "global atomic"), "refused: %d", ret);
+	MCHECK(vgpu_module_load_data(f.ctx, ticket_ptx, 0, &mod) == 0, "%s", vgpu_last_error());
+	vgpu_module_unload(mod);
+	mod = NULL;
+	ret = vgpu_module_load_data_opts(f.ctx, twice_ptx, 0, 0x100, &mod);
+	MCHECK(ret == -EINVAL && SAYS("ptx: unknown compile options 0x100"), "unknown: %d", ret);
+	MCHECK(vgpu_compile_ptx(twice_ptx, strlen(twice_ptx), &image, &size, NULL, 0) == 0,
+	       "compile");
+	ret = vgpu_module_load_data_opts(f.ctx, image, size, VGPU_COMPILE_VIRTUAL_TB, &img);
+	MCHECK(ret == -EINVAL && SAYS("program image", "compiled already"), "image: %d", ret);
+	r = 0;
+out:
+	vgpu_module_unload(mod);
+	vgpu_module_unload(img);
+	free(image);
+	teardown(&f);
+	return r;
+}
+
 /* Modules from files: PTX by path, and a compile error naming file and line. */
 static int test_module_file(void)
 {
@@ -1087,6 +1188,8 @@ int main(int argc, char **argv)
 	report("fault: kernel, block, instruction and address in the message", test_fault());
 	report("image_module: no parameter list, packed launch", test_image_module());
 	report("module_file: PTX by path, compile error with file and line", test_module_file());
+	report("module_opts: compile options at load, refusals and bad options named",
+	       test_module_opts());
 	report("stream_event_dependency: consumer on B waits for A's event, starts at its end",
 	       test_stream_event_dependency());
 	report("stream_chain: three launches on one stream, ordered on the device",

@@ -172,14 +172,33 @@ struct chimera_opts {
 /* The preemption counters of debugfs "preempt": switch, drain, flush, lost. */
 static const char *const preempt_keys[4] = { "switch", "drain", "flush", "lost_insts" };
 
-/* Loads the task's program and an output buffer on @dev. */
+/*
+ * Loads the task's program and an output buffer on @dev. The task stays on
+ * vgpu.h's launches, below the runtime: it needs their real-time priority,
+ * latency budget and release cycle, which vgpu_launch_kernel() does not take.
+ */
 static int rt_load(struct vgpu_device *dev, const struct rt_task *rt, struct vgpu_program **prog,
 		   uint32_t *entry, struct vgpu_bo **out, char *msg, size_t len)
 {
-	int ret = workload_load(dev, "rt_task", "rt_spin", prog, entry, msg, len);
+	const struct vgpu_embedded_ptx *ptx = workload_ptx("rt_task");
+	char err[256] = "";
+	int ret;
 
-	if (ret)
+	if (!ptx) {
+		snprintf(msg, len, "no PTX for rt_task");
+		return -ENOENT;
+	}
+	ret = vgpu_program_create_ptx(dev, ptx->text, ptx->len, prog, err, sizeof(err));
+	if (ret) {
+		snprintf(msg, len, "loading rt_task.ptx: %s", err[0] ? err : strerror(-ret));
 		return ret;
+	}
+	ret = vgpu_program_find_entry(*prog, "rt_spin", entry);
+	if (ret) {
+		snprintf(msg, len, "rt_task.ptx has no entry 'rt_spin'");
+		vgpu_program_destroy(*prog);
+		return ret;
+	}
 	ret = vgpu_bo_create(dev, (uint64_t)rt->grid * 32 * 4, out);
 	if (ret) {
 		snprintf(msg, len, "output buffer: %s", strerror(-ret));

@@ -25,52 +25,47 @@ static int backprop_run(struct vgpu_device *dev, const struct workload_args *arg
 	/* in, w, partial, delta, olddw */
 	uint64_t sizes[5] = { (uint64_t)n * 4, wb, (uint64_t)blocks * H * 4, H * 4, wb };
 	uint64_t seed = args->seed;
-	const float eta = 0.3f, momentum = 0.3f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[5], *x[4];
-	struct vgpu_params p;
-	float *in, *w, *delta, *ref, *part;
-	uint32_t entry;
+	float eta = 0.3f, momentum = 0.3f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[5];
+	float *in, delta[H], *ref, *part;
 	int ret;
 
 	if (n == 0 || n > (1u << 22)) {
 		snprintf(msg, msglen, "size (inputs) must be 1 ... %u", 1u << 22);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "backprop", "bp_forward", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 5, msg, msglen);
-	if (ret)
-		goto out_prog;
+	in = malloc((size_t)n * 4);
 	ref = malloc(wb * 2 + (size_t)blocks * H * 4);
-	if (!ref) {
+	if (!in || !ref) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
 	part = ref + 2 * (size_t)n * H;
-	in = bo[0]->map;
-	w = bo[1]->map;
-	delta = bo[3]->map;
+	ret = workload_open(&w, dev, "backprop", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 5);
+	if (ret)
+		goto out;
+	/* ref: the weights, then the previous changes (olddw) */
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = 0.5f + 0.5f * workload_randf(&seed);
 	for (uint64_t i = 0; i < (uint64_t)n * H; i++) {
-		w[i] = 0.1f * workload_randf(&seed);
-		((float *)bo[4]->map)[i] = 0.01f * workload_randf(&seed);
+		ref[i] = 0.1f * workload_randf(&seed);
+		ref[(size_t)n * H + i] = 0.01f * workload_randf(&seed);
 	}
-	memcpy(ref, w, wb);
-	memcpy(ref + (size_t)n * H, bo[4]->map, wb);
-
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_ptr(&p, bo[2]);
-	vgpu_params_u32(&p, n);
-	ret = workload_go(dev, prog, "bp_forward", blocks, 1, H, H, 0, &p, bo, 3, res,
-			  msg, msglen);
+	ret = workload_htod(&w, d[0], in, (size_t)n * 4);
+	if (!ret)
+		ret = workload_htod(&w, d[1], ref, wb);
+	if (!ret)
+		ret = workload_htod(&w, d[4], ref + (size_t)n * H, wb);
+	if (!ret)
+		ret = workload_go(&w, "bp_forward", blocks, 1, H, H, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &n));
 	if (ret)
-		goto out_ref;
+		goto out;
 	for (uint32_t b = 0; b < blocks; b++)
 		for (int j = 0; j < H; j++) {
 			float s[H];
@@ -85,9 +80,9 @@ static int backprop_run(struct vgpu_device *dev, const struct workload_args *arg
 					s[t] = s[t] + s[t + st];
 			part[b * H + j] = s[0];
 		}
-	ret = workload_cmp_f32("partial", bo[2]->map, part, (size_t)blocks * H, msg, msglen);
+	ret = workload_check_f32(&w, "partial", d[2], part, (size_t)blocks * H);
 	if (ret)
-		goto out_ref;
+		goto out;
 	/* Hidden outputs, and deltas against a fixed target of 0.25. */
 	for (int j = 0; j < H; j++) {
 		float sum = 0.0f, o;
@@ -97,21 +92,13 @@ static int backprop_run(struct vgpu_device *dev, const struct workload_args *arg
 		o = sum / (1.0f + fabsf(sum));
 		delta[j] = (0.25f - o) * (1.0f - fabsf(o)) * (1.0f - fabsf(o));
 	}
-
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[3]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_ptr(&p, bo[4]);
-	vgpu_params_u32(&p, n);
-	vgpu_params_f32(&p, eta);
-	vgpu_params_f32(&p, momentum);
-	x[0] = bo[0], x[1] = bo[3], x[2] = bo[1], x[3] = bo[4];
+	ret = workload_htod(&w, d[3], delta, sizeof(delta));
 	/* 16 x 16 threads: 16 inputs by 16 hidden units per block. */
-	ret = workload_go(dev, prog, "bp_adjust", blocks, 1, H, H, 0, &p, x, 4, res,
-			  msg, msglen);
+	if (!ret)
+		ret = workload_go(&w, "bp_adjust", blocks, 1, H, H, 0,
+				  WORKLOAD_ARGS(&d[0], &d[3], &d[1], &d[4], &n, &eta, &momentum));
 	if (ret)
-		goto out_ref;
+		goto out;
 	for (uint32_t i = 0; i < n; i++)
 		for (int j = 0; j < H; j++) {
 			size_t idx = (size_t)i * H + j;
@@ -120,16 +107,14 @@ static int backprop_run(struct vgpu_device *dev, const struct workload_args *arg
 			ref[idx] = ref[idx] + dw;
 			ref[(size_t)n * H + idx] = dw;
 		}
-	ret = workload_cmp_f32("w", w, ref, (size_t)n * H, msg, msglen);
+	ret = workload_check_f32(&w, "w", d[1], ref, (size_t)n * H);
 	if (!ret)
-		ret = workload_cmp_f32("olddw", bo[4]->map, ref + (size_t)n * H, (size_t)n * H,
-				       msg, msglen);
-out_ref:
+		ret = workload_check_f32(&w, "olddw", d[4], ref + (size_t)n * H, (size_t)n * H);
+out:
+	workload_close(&w);
+out_host:
+	free(in);
 	free(ref);
-out_bo:
-	workload_free(bo, 5);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

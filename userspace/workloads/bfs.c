@@ -19,12 +19,11 @@ enum { ROWPTR, COLS, FRONTIER, NEXT, VISITED, COST, MORE, NBO };
 static int bfs_run(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t n = (uint32_t)args->size, edges = 0;
+	uint32_t n = (uint32_t)args->size, edges = 0, zero = 0;
 	uint64_t seed = args->seed, sizes[NBO];
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[NBO];
-	struct vgpu_params pe, pu;
-	uint32_t *rowptr, *cols, *want = NULL, *queue = NULL, entry;
+	struct workload_ctx w;
+	vgpu_deviceptr d[NBO];
+	uint32_t *rowptr = NULL, *cols = NULL, *init = NULL, *want = NULL, *queue = NULL;
 	uint8_t *deg;
 	int ret;
 
@@ -43,21 +42,22 @@ static int bfs_run(struct vgpu_device *dev, const struct workload_args *args,
 	sizes[COLS] = (uint64_t)edges * 4;
 	sizes[FRONTIER] = sizes[NEXT] = sizes[VISITED] = sizes[COST] = (uint64_t)n * 4;
 	sizes[MORE] = 4;
-	ret = workload_load(dev, "bfs", "bfs_expand", &prog, &entry, msg, msglen);
-	if (ret)
-		goto out_deg;
-	ret = workload_alloc(dev, bo, sizes, NBO, msg, msglen);
-	if (ret)
-		goto out_prog;
+	rowptr = malloc(sizes[ROWPTR]);
+	cols = malloc(sizes[COLS]);
+	init = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
 	queue = malloc((size_t)n * 4);
-	if (!want || !queue) {
+	if (!rowptr || !cols || !init || !want || !queue) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	rowptr = bo[ROWPTR]->map;
-	cols = bo[COLS]->map;
+	ret = workload_open(&w, dev, "bfs", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, NBO);
+	if (ret)
+		goto out;
 	rowptr[0] = 0;
 	for (uint32_t v = 0; v < n; v++) {
 		uint32_t e = rowptr[v];
@@ -67,44 +67,49 @@ static int bfs_run(struct vgpu_device *dev, const struct workload_args *args,
 			cols[e++] = workload_randn(&seed, n);
 		rowptr[v + 1] = e;
 	}
-	memset(bo[FRONTIER]->map, 0, n * 4);
-	memset(bo[NEXT]->map, 0, n * 4);
-	memset(bo[VISITED]->map, 0, n * 4);
-	memset(bo[COST]->map, 0xff, n * 4);
-	((uint32_t *)bo[FRONTIER]->map)[0] = 1;
-	((uint32_t *)bo[VISITED]->map)[0] = 1;
-	((uint32_t *)bo[COST]->map)[0] = 0;
+	ret = workload_htod(&w, d[ROWPTR], rowptr, sizes[ROWPTR]);
+	if (!ret)
+		ret = workload_htod(&w, d[COLS], cols, sizes[COLS]);
+	/* node 0 in the frontier and visited, at cost 0; the others unreached */
+	memset(init, 0, (size_t)n * 4);
+	init[0] = 1;
+	if (!ret)
+		ret = workload_htod(&w, d[FRONTIER], init, (size_t)n * 4);
+	if (!ret)
+		ret = workload_memset(&w, d[NEXT], 0, (size_t)n * 4);
+	if (!ret)
+		ret = workload_htod(&w, d[VISITED], init, (size_t)n * 4);
+	memset(init, 0xff, (size_t)n * 4);
+	init[0] = 0;
+	if (!ret)
+		ret = workload_htod(&w, d[COST], init, (size_t)n * 4);
+	if (ret)
+		goto out;
 
-	vgpu_params_init(&pe);
-	for (int i = ROWPTR; i <= COST; i++)
-		vgpu_params_ptr(&pe, bo[i]);
-	vgpu_params_u32(&pe, n);
-	vgpu_params_init(&pu);
-	vgpu_params_ptr(&pu, bo[FRONTIER]);
-	vgpu_params_ptr(&pu, bo[NEXT]);
-	vgpu_params_ptr(&pu, bo[VISITED]);
-	vgpu_params_ptr(&pu, bo[MORE]);
-	vgpu_params_u32(&pu, n);
 	for (uint32_t level = 0; ; level++) {
-		volatile uint32_t *more = bo[MORE]->map;
+		uint32_t more;
 
 		if (level > n) {
 			snprintf(msg, msglen, "more than %u levels", n);
 			ret = -EBADMSG;
-			goto out_bo;
+			goto out;
 		}
-		*more = 0;
-		ret = workload_go(dev, prog, "bfs_expand", (n + 255) / 256, 1, 256, 1, 0,
-				  &pe, bo, NBO, res, msg, msglen);
+		ret = workload_htod(&w, d[MORE], &zero, 4);
 		if (!ret)
-			ret = workload_go(dev, prog, "bfs_update", (n + 255) / 256, 1, 256, 1,
-					  0, &pu, bo, NBO, res, msg, msglen);
+			ret = workload_go(&w, "bfs_expand", (n + 255) / 256, 1, 256, 1, 0,
+					  WORKLOAD_ARGS(&d[ROWPTR], &d[COLS], &d[FRONTIER],
+							&d[NEXT], &d[VISITED], &d[COST], &n));
+		if (!ret)
+			ret = workload_go(&w, "bfs_update", (n + 255) / 256, 1, 256, 1, 0,
+					  WORKLOAD_ARGS(&d[FRONTIER], &d[NEXT], &d[VISITED],
+							&d[MORE], &n));
+		if (!ret)
+			ret = workload_dtoh(&w, &more, d[MORE], 4);
 		if (ret)
-			goto out_bo;
-		if (!*more)
+			goto out;
+		if (!more)
 			break;
 	}
-
 	/* CPU BFS. */
 	memset(want, 0xff, (size_t)n * 4);
 	want[0] = 0;
@@ -113,22 +118,23 @@ static int bfs_run(struct vgpu_device *dev, const struct workload_args *args,
 		uint32_t v = queue[head];
 
 		for (uint32_t e = rowptr[v]; e < rowptr[v + 1]; e++) {
-			uint32_t w = cols[e];
+			uint32_t u = cols[e];
 
-			if (want[w] == UINT32_MAX) {
-				want[w] = want[v] + 1;
-				queue[tail++] = w;
+			if (want[u] == UINT32_MAX) {
+				want[u] = want[v] + 1;
+				queue[tail++] = u;
 			}
 		}
 	}
-	ret = workload_cmp_u32("cost", bo[COST]->map, want, n, msg, msglen);
-out_bo:
+	ret = workload_check_u32(&w, "cost", d[COST], want, n);
+out:
+	workload_close(&w);
+out_host:
+	free(rowptr);
+	free(cols);
+	free(init);
 	free(want);
 	free(queue);
-	workload_free(bo, NBO);
-out_prog:
-	vgpu_program_destroy(prog);
-out_deg:
 	free(deg);
 	return ret;
 }

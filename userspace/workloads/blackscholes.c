@@ -104,57 +104,52 @@ static int blackscholes_run(struct vgpu_device *dev, const struct workload_args 
 	uint64_t b = (uint64_t)n * 4;
 	uint64_t sizes[5] = { b, b, b, b, b };
 	uint64_t seed = args->seed;
-	const float r = 0.02f, v = 0.30f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[5];
-	struct vgpu_params p;
-	float *s, *x, *t, *want;
-	uint32_t entry;
+	float r = 0.02f, v = 0.30f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[5];
+	float *in, *want;
 	int ret;
 
 	if (args->size == 0 || args->size > (1u << 26)) {
 		snprintf(msg, msglen, "size (options) must be 1 ... %u", 1u << 26);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "blackscholes", "blackscholes", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 5, msg, msglen);
-	if (ret)
-		goto out_prog;
+	in = malloc(b * 3);
 	want = malloc(b * 2);
-	if (!want) {
+	if (!in || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	s = bo[0]->map;
-	x = bo[1]->map;
-	t = bo[2]->map;
+	ret = workload_open(&w, dev, "blackscholes", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 5);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
+		float *s = &in[i], *x = &in[n + i], *t = &in[2 * (size_t)n + i];
+
 		/* As the SDK sample: price 5-30, strike 1-100, 0.25-10 years. */
-		s[i] = 17.5f + 12.5f * workload_randf(&seed);
-		x[i] = 50.5f + 49.5f * workload_randf(&seed);
-		t[i] = 5.125f + 4.875f * workload_randf(&seed);
-		bs_ref(s[i], x[i], t[i], r, v, &want[i], &want[n + i]);
+		*s = 17.5f + 12.5f * workload_randf(&seed);
+		*x = 50.5f + 49.5f * workload_randf(&seed);
+		*t = 5.125f + 4.875f * workload_randf(&seed);
+		bs_ref(*s, *x, *t, r, v, &want[i], &want[n + i]);
 	}
-	vgpu_params_init(&p);
-	for (int i = 0; i < 5; i++)
-		vgpu_params_ptr(&p, bo[i]);
-	vgpu_params_f32(&p, r);
-	vgpu_params_f32(&p, v);
-	vgpu_params_u32(&p, n);
-	ret = workload_go(dev, prog, "blackscholes", (n + 127) / 128, 1, 128, 1, 0, &p,
-			  bo, 5, res, msg, msglen);
+	for (int k = 0; k < 3 && !ret; k++)
+		ret = workload_htod(&w, d[k], in + (size_t)k * n, b);
 	if (!ret)
-		ret = workload_cmp_f32("call", bo[3]->map, want, n, msg, msglen);
+		ret = workload_go(&w, "blackscholes", (n + 127) / 128, 1, 128, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &d[3], &d[4], &r, &v, &n));
 	if (!ret)
-		ret = workload_cmp_f32("put", bo[4]->map, want + n, n, msg, msglen);
+		ret = workload_check_f32(&w, "call", d[3], want, n);
+	if (!ret)
+		ret = workload_check_f32(&w, "put", d[4], want + n, n);
+out:
+	workload_close(&w);
+out_host:
+	free(in);
 	free(want);
-out_bo:
-	workload_free(bo, 5);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

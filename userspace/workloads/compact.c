@@ -27,65 +27,67 @@ static int compact_run(struct vgpu_device *dev, const struct workload_args *args
 	uint64_t sizes[3] = { (uint64_t)n * 4, (uint64_t)n * 4, 4 };
 	uint64_t seed = args->seed;
 	static const char *const entries[2] = { "compact_global", "compact_block" };
-	const uint32_t mask = 3;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];
-	struct vgpu_params p;
-	uint32_t *in, *want, entry;
+	uint32_t mask = 3;
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
+	uint32_t *in, *out, *want;
 	int ret;
 
 	if (args->size == 0 || args->size > (1u << 28)) {
 		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "compact", entries[0], &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
+	in = malloc((size_t)n * 4);
+	out = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
-	if (!want) {
+	if (!in || !out || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	in = bo[0]->map;
+	ret = workload_open(&w, dev, "compact", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		in[i] = (uint32_t)workload_rand(&seed);
 		if ((in[i] & mask) == 0)
 			want[kept++] = in[i];
 	}
 	qsort(want, kept, 4, cmp_u32);
+	ret = workload_htod(&w, d[0], in, (size_t)n * 4);
 	for (int k = 0; k < 2 && !ret; k++) {
-		uint32_t *out = bo[1]->map, got;
+		uint32_t got;
 
-		memset(out, 0xff, (size_t)n * 4);
-		*(uint32_t *)bo[2]->map = 0;
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[0]);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_ptr(&p, bo[2]);
-		vgpu_params_u32(&p, n);
-		vgpu_params_u32(&p, mask);
-		ret = workload_go(dev, prog, entries[k], (n + 255) / 256, 1, 256, 1, 0,
-				  &p, bo, 3, res, msg, msglen);
+		ret = workload_memset(&w, d[1], 0xff, (size_t)n * 4);
+		if (!ret)
+			ret = workload_memset(&w, d[2], 0, 4);
+		if (!ret)
+			ret = workload_go(&w, entries[k], (n + 255) / 256, 1, 256, 1, 0,
+					  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &n, &mask));
+		if (!ret)
+			ret = workload_dtoh(&w, &got, d[2], 4);
 		if (ret)
 			break;
-		got = *(uint32_t *)bo[2]->map;
 		if (got != kept) {
 			snprintf(msg, msglen, "%s: count %u, expected %u", entries[k], got, kept);
 			ret = -EBADMSG;
 			break;
 		}
+		ret = workload_dtoh(&w, out, d[1], (size_t)kept * 4);
+		if (ret)
+			break;
 		qsort(out, kept, 4, cmp_u32);
 		ret = workload_cmp_u32(entries[k], out, want, kept, msg, msglen);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(in);
+	free(out);
 	free(want);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

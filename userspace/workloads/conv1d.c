@@ -19,33 +19,31 @@ static int conv1d_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t n = (uint32_t)args->size;
 	uint64_t sizes[3] = { (uint64_t)n * 4, (2 * R + 1) * 4, (uint64_t)n * 4 };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];
-	struct vgpu_params p;
-	float *in, *w, *want;
-	uint32_t entry;
+	float in_w[2 * R + 1];
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
+	float *in, *want;
 	int ret;
 
 	if (args->size == 0 || args->size > (1u << 28)) {
 		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "conv1d", "conv1d", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
+	in = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
-	if (!want) {
+	if (!in || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	in = bo[0]->map;
-	w = bo[1]->map;
+	ret = workload_open(&w, dev, "conv1d", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	for (int k = 0; k <= 2 * R; k++)
-		w[k] = workload_randf(&seed);
+		in_w[k] = workload_randf(&seed);
 	for (uint32_t i = 0; i < n; i++)
 		in[i] = workload_randf(&seed);
 	for (uint32_t i = 0; i < n; i++) {
@@ -54,23 +52,23 @@ static int conv1d_run(struct vgpu_device *dev, const struct workload_args *args,
 		for (int k = 0; k <= 2 * R; k++) {
 			int64_t j = (int64_t)i + k - R;
 
-			acc = fmaf(w[k], j >= 0 && j < n ? in[j] : 0.0f, acc);
+			acc = fmaf(in_w[k], j >= 0 && j < n ? in[j] : 0.0f, acc);
 		}
 		want[i] = acc;
 	}
-	vgpu_params_init(&p);
-	for (int i = 0; i < 3; i++)
-		vgpu_params_ptr(&p, bo[i]);
-	vgpu_params_u32(&p, n);
-	ret = workload_go(dev, prog, "conv1d", (n + 255) / 256, 1, 256, 1, 0, &p, bo, 3,
-			  res, msg, msglen);
+	ret = workload_htod(&w, d[0], in, (size_t)n * 4);
 	if (!ret)
-		ret = workload_cmp_f32("out", bo[2]->map, want, n, msg, msglen);
+		ret = workload_htod(&w, d[1], in_w, sizeof(in_w));
+	if (!ret)
+		ret = workload_go(&w, "conv1d", (n + 255) / 256, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &n));
+	if (!ret)
+		ret = workload_check_f32(&w, "out", d[2], want, n);
+out:
+	workload_close(&w);
+out_host:
+	free(in);
 	free(want);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -15,47 +15,45 @@
 static int cp_run(struct vgpu_device *dev, const struct workload_args *args,
 		  struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t w = (uint32_t)args->size, natoms = w < 64 ? 4 * w : 256;
-	uint64_t sizes[2] = { (uint64_t)natoms * 16, (uint64_t)w * w * 4 };
+	uint32_t side = (uint32_t)args->size, natoms = side < 64 ? 4 * side : 256;
+	uint64_t sizes[2] = { (uint64_t)natoms * 16, (uint64_t)side * side * 4 };
 	uint64_t seed = args->seed;
-	const float h = 0.5f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[2];
-	struct vgpu_params p;
+	float h = 0.5f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[2];
 	float *atoms, *e, *want;
-	uint32_t entry;
 	int ret;
 
-	if (w == 0 || w > 4096) {
+	if (side == 0 || side > 4096) {
 		snprintf(msg, msglen, "size (lattice side) must be 1 ... 4096");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "cp", "cenergy", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 2, msg, msglen);
-	if (ret)
-		goto out_prog;
+	atoms = malloc(sizes[0]);
+	e = malloc(sizes[1]);
 	want = malloc(sizes[1]);
-	if (!want) {
+	if (!atoms || !e || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	atoms = bo[0]->map;
-	e = bo[1]->map;
+	ret = workload_open(&w, dev, "cp", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 2);
+	if (ret)
+		goto out;
 	for (uint32_t a = 0; a < natoms; a++) {
-		float ext = (float)w * h * 0.5f;
+		float ext = (float)side * h * 0.5f;
 
 		atoms[4 * a] = ext + ext * workload_randf(&seed);
 		atoms[4 * a + 1] = ext + ext * workload_randf(&seed);
 		atoms[4 * a + 2] = 1.0f + workload_randf(&seed) * 0.5f;	/* off the slice */
 		atoms[4 * a + 3] = workload_randf(&seed);		/* charge */
 	}
-	for (uint32_t i = 0; i < w * w; i++)
+	for (uint32_t i = 0; i < side * side; i++)
 		e[i] = workload_randf(&seed);
-	for (uint32_t y = 0; y < w; y++)
-		for (uint32_t x = 0; x < w; x++) {
+	for (uint32_t y = 0; y < side; y++)
+		for (uint32_t x = 0; x < side; x++) {
 			float px = (float)x * h, py = (float)y * h, s = 0.0f;
 
 			for (uint32_t a = 0; a < natoms; a++) {
@@ -65,24 +63,22 @@ static int cp_run(struct vgpu_device *dev, const struct workload_args *args,
 
 				s = s + atoms[4 * a + 3] / sqrtf(r2);
 			}
-			want[y * w + x] = e[y * w + x] + s;
+			want[y * side + x] = e[y * side + x] + s;
 		}
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_u32(&p, natoms);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_u32(&p, w);
-	vgpu_params_u32(&p, w);
-	vgpu_params_f32(&p, h);
-	ret = workload_go(dev, prog, "cenergy", (w + 15) / 16, (w + 15) / 16, 16, 16, 0,
-			  &p, bo, 2, res, msg, msglen);
+	ret = workload_htod(&w, d[0], atoms, sizes[0]);
 	if (!ret)
-		ret = workload_cmp_f32("energy", e, want, (size_t)w * w, msg, msglen);
+		ret = workload_htod(&w, d[1], e, sizes[1]);
+	if (!ret)
+		ret = workload_go(&w, "cenergy", (side + 15) / 16, (side + 15) / 16, 16, 16, 0,
+				  WORKLOAD_ARGS(&d[0], &natoms, &d[1], &side, &side, &h));
+	if (!ret)
+		ret = workload_check_f32(&w, "energy", d[1], want, (size_t)side * side);
+out:
+	workload_close(&w);
+out_host:
+	free(atoms);
+	free(e);
 	free(want);
-out_bo:
-	workload_free(bo, 2);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

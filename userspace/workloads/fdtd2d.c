@@ -21,64 +21,46 @@ static int fdtd2d_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint64_t cells = (uint64_t)nx * ny, b = cells * 4;
 	uint64_t sizes[3] = { b, b, b };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];	/* ex, ey, hz */
-	struct vgpu_params p;
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];	/* ex, ey, hz */
 	float *ref, *ex, *ey, *hz;
-	uint32_t entry, gx = (ny + 31) / 32, gy = (nx + 7) / 8;
+	uint32_t gx = (ny + 31) / 32, gy = (nx + 7) / 8;
 	int ret;
 
 	if (nx < 2 || nx > 8192) {
 		snprintf(msg, msglen, "size (rows; columns = rows + 5) must be 2 ... 8192");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "fdtd2d", "fdtd_ey", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
 	ref = malloc(b * 3);
 	if (!ref) {
-		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		return -ENOMEM;
 	}
+	ret = workload_open(&w, dev, "fdtd2d", res, msg, msglen);
+	if (ret)
+		goto out_ref;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	ex = ref;
 	ey = ref + cells;
 	hz = ref + 2 * cells;
 	for (int f = 0; f < 3; f++)
 		for (uint64_t i = 0; i < cells; i++)
-			ref[f * cells + i] = ((float *)bo[f]->map)[i] = workload_randf(&seed);
+			ref[f * cells + i] = workload_randf(&seed);
+	for (int f = 0; f < 3 && !ret; f++)
+		ret = workload_htod(&w, d[f], ref + f * cells, b);
 	for (int t = 0; t < STEPS && !ret; t++) {
 		float src = (float)t;
-		struct vgpu_bo *x[3] = { bo[1], bo[2] };
 
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_ptr(&p, bo[2]);
-		vgpu_params_u32(&p, nx);
-		vgpu_params_u32(&p, ny);
-		vgpu_params_f32(&p, src);
-		ret = workload_go(dev, prog, "fdtd_ey", gx, gy, 32, 8, 0, &p, x, 2, res, msg, msglen);
-		if (ret)
-			break;
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[0]);
-		vgpu_params_ptr(&p, bo[2]);
-		vgpu_params_u32(&p, nx);
-		vgpu_params_u32(&p, ny);
-		x[0] = bo[0];
-		ret = workload_go(dev, prog, "fdtd_ex", gx, gy, 32, 8, 0, &p, x, 2, res, msg, msglen);
-		if (ret)
-			break;
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[2]);
-		vgpu_params_ptr(&p, bo[0]);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_u32(&p, nx);
-		vgpu_params_u32(&p, ny);
-		ret = workload_go(dev, prog, "fdtd_hz", gx, gy, 32, 8, 0, &p, bo, 3, res, msg, msglen);
+		ret = workload_go(&w, "fdtd_ey", gx, gy, 32, 8, 0,
+				  WORKLOAD_ARGS(&d[1], &d[2], &nx, &ny, &src));
+		if (!ret)
+			ret = workload_go(&w, "fdtd_ex", gx, gy, 32, 8, 0,
+					  WORKLOAD_ARGS(&d[0], &d[2], &nx, &ny));
+		if (!ret)
+			ret = workload_go(&w, "fdtd_hz", gx, gy, 32, 8, 0,
+					  WORKLOAD_ARGS(&d[2], &d[0], &d[1], &nx, &ny));
 		if (ret)
 			break;
 		for (uint32_t j = 0; j < ny; j++)
@@ -93,24 +75,23 @@ static int fdtd2d_run(struct vgpu_device *dev, const struct workload_args *args,
 						      ex[i * ny + j]);
 		for (uint32_t i = 0; i + 1 < nx; i++)
 			for (uint32_t j = 0; j + 1 < ny; j++) {
-				float d = ex[i * ny + j + 1] - ex[i * ny + j];
+				float dz = ex[i * ny + j + 1] - ex[i * ny + j];
 
-				d = d + ey[(i + 1) * ny + j];
-				d = d - ey[i * ny + j];
-				hz[i * ny + j] = fmaf(-0.7f, d, hz[i * ny + j]);
+				dz = dz + ey[(i + 1) * ny + j];
+				dz = dz - ey[i * ny + j];
+				hz[i * ny + j] = fmaf(-0.7f, dz, hz[i * ny + j]);
 			}
 	}
 	if (!ret)
-		ret = workload_cmp_f32("ex", bo[0]->map, ex, cells, msg, msglen);
+		ret = workload_check_f32(&w, "ex", d[0], ex, cells);
 	if (!ret)
-		ret = workload_cmp_f32("ey", bo[1]->map, ey, cells, msg, msglen);
+		ret = workload_check_f32(&w, "ey", d[1], ey, cells);
 	if (!ret)
-		ret = workload_cmp_f32("hz", bo[2]->map, hz, cells, msg, msglen);
+		ret = workload_check_f32(&w, "hz", d[2], hz, cells);
+out:
+	workload_close(&w);
+out_ref:
 	free(ref);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -6,42 +6,28 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "workload.h"
 
-static int histogram_pass(struct vgpu_device *dev, struct vgpu_program *prog,
-			  const char *entry, struct vgpu_bo **bo, uint32_t n,
-			  const uint32_t *want, struct workload_result *res,
-			  char *msg, size_t msglen)
+static int histogram_pass(struct workload_ctx *w, const char *entry, vgpu_deviceptr *d,
+			  uint32_t n, const uint32_t *want)
 {
-	uint32_t *bins = bo[1]->map;
-	struct vgpu_params p;
-	struct vgpu_launch l = {
-		/* A grid smaller than the input: the kernel strides. */
-		.grid = { (n + 1023) / 1024 < 120 ? (n + 1023) / 1024 : 120, 1, 1 },
-		.block = { 256, 1, 1 },
-		.params = &p,
-		.bos = bo,
-		.num_bos = 2,
-	};
-	int ret = vgpu_program_find_entry(prog, entry, &l.entry);
+	/* A grid smaller than the input: the kernel strides. */
+	uint32_t grid = (n + 1023) / 1024 < 120 ? (n + 1023) / 1024 : 120;
+	uint32_t bins[256];
+	int ret = workload_memset(w, d[1], 0, sizeof(bins));
 
-	if (ret) {
-		snprintf(msg, msglen, "histogram.ptx has no entry '%s'", entry);
-		return ret;
-	}
-	memset(bins, 0, 256 * sizeof(*bins));
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_u32(&p, n);
-	ret = workload_launch(dev, prog, &l, res, msg, msglen);
+	if (!ret)
+		ret = workload_go(w, entry, grid, 1, 256, 1, 0, WORKLOAD_ARGS(&d[0], &d[1], &n));
+	if (!ret)
+		ret = workload_dtoh(w, bins, d[1], sizeof(bins));
 	if (ret)
 		return ret;
 	for (int b = 0; b < 256; b++) {
 		if (bins[b] != want[b]) {
-			snprintf(msg, msglen, "%s: bin %d holds %u, expected %u",
+			snprintf(w->msg, w->msglen, "%s: bin %d holds %u, expected %u",
 				 entry, b, bins[b], want[b]);
 			return -EBADMSG;
 		}
@@ -56,23 +42,26 @@ static int histogram_run(struct vgpu_device *dev, const struct workload_args *ar
 	uint64_t sizes[2] = { n, 256 * 4 };
 	uint64_t seed = args->seed;
 	uint32_t want[256] = { 0 };
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[2];
+	struct workload_ctx w;
+	vgpu_deviceptr d[2];
 	uint8_t *in;
-	uint32_t entry;
 	int ret;
 
 	if (args->size == 0 || args->size > UINT32_MAX / 2) {
 		snprintf(msg, msglen, "size must be 1 ... %u", UINT32_MAX / 2);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "histogram", "histogram", &prog, &entry, msg, msglen);
+	in = malloc(n);
+	if (!in) {
+		snprintf(msg, msglen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = workload_open(&w, dev, "histogram", res, msg, msglen);
 	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 2, msg, msglen);
+		goto out_in;
+	ret = workload_alloc(&w, d, sizes, 2);
 	if (ret)
-		goto out_prog;
-	in = bo[0]->map;
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		/* Skewed towards low values, as image data is: bins collide. */
 		uint64_t r = workload_rand(&seed);
@@ -80,13 +69,15 @@ static int histogram_run(struct vgpu_device *dev, const struct workload_args *ar
 		in[i] = (uint8_t)((r & 0xff) & (r >> 8));
 		want[in[i]]++;
 	}
-	ret = histogram_pass(dev, prog, "histogram", bo, n, want, res, msg, msglen);
+	ret = workload_htod(&w, d[0], in, n);
 	if (!ret)
-		ret = histogram_pass(dev, prog, "histogram_shared", bo, n, want, res,
-				     msg, msglen);
-	workload_free(bo, 2);
-out_prog:
-	vgpu_program_destroy(prog);
+		ret = histogram_pass(&w, "histogram", d, n, want);
+	if (!ret)
+		ret = histogram_pass(&w, "histogram_shared", d, n, want);
+out:
+	workload_close(&w);
+out_in:
+	free(in);
 	return ret;
 }
 

@@ -38,35 +38,33 @@ static void new_centres(const float *pts, const uint32_t *member, uint32_t n, fl
 static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t n = (uint32_t)args->size;
+	uint32_t n = (uint32_t)args->size, nf = F, nk = K;
 	uint64_t pb = (uint64_t)n * F * 4;
 	uint64_t sizes[4] = { pb, pb, K * F * 4, (uint64_t)n * 4 };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[4];
-	struct vgpu_params p;
-	float *pts, *c;
-	uint32_t *want, entry;
+	struct workload_ctx w;
+	vgpu_deviceptr d[4];
+	float *pts, c[K * F];
+	uint32_t *want;
 	int ret;
 
 	if (n < K || n > (1u << 24)) {
 		snprintf(msg, msglen, "size (points) must be %d ... %u", K, 1u << 24);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "kmeans", "kmeans_assign", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 4, msg, msglen);
-	if (ret)
-		goto out_prog;
+	pts = malloc(pb);
 	want = malloc((size_t)n * 4);
-	if (!want) {
+	if (!pts || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	pts = bo[0]->map;
-	c = bo[2]->map;
+	ret = workload_open(&w, dev, "kmeans", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 4);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		/* Points around K blob centres. */
 		uint32_t blob = workload_randn(&seed, K);
@@ -74,25 +72,16 @@ static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
 		for (int f = 0; f < F; f++)
 			pts[i * F + f] = (float)(blob * (f + 1) % 7) + workload_randf(&seed);
 	}
-	memcpy(c, pts, K * F * 4);
-
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_u32(&p, n);
-	vgpu_params_u32(&p, F);
-	ret = workload_go(dev, prog, "kmeans_invert", (n + 255) / 256, 1, 256, 1, 0, &p,
-			  bo, 2, res, msg, msglen);
+	memcpy(c, pts, sizeof(c));
+	ret = workload_htod(&w, d[0], pts, pb);
+	if (!ret)
+		ret = workload_go(&w, "kmeans_invert", (n + 255) / 256, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &n, &nf));
 	for (int it = 0; it < ITERS && !ret; it++) {
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_ptr(&p, bo[2]);
-		vgpu_params_ptr(&p, bo[3]);
-		vgpu_params_u32(&p, n);
-		vgpu_params_u32(&p, F);
-		vgpu_params_u32(&p, K);
-		ret = workload_go(dev, prog, "kmeans_assign", (n + 255) / 256, 1, 256, 1, 0,
-				  &p, bo + 1, 3, res, msg, msglen);
+		ret = workload_htod(&w, d[2], c, sizeof(c));
+		if (!ret)
+			ret = workload_go(&w, "kmeans_assign", (n + 255) / 256, 1, 256, 1, 0,
+					  WORKLOAD_ARGS(&d[1], &d[2], &d[3], &n, &nf, &nk));
 		if (ret)
 			break;
 		for (uint32_t i = 0; i < n; i++) {
@@ -100,29 +89,29 @@ static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
 			uint32_t best = 0;
 
 			for (uint32_t k = 0; k < K; k++) {
-				float d = 0.0f;
+				float dist = 0.0f;
 
 				for (int f = 0; f < F; f++) {
 					float diff = pts[i * F + f] - c[k * F + f];
 
-					d = fmaf(diff, diff, d);
+					dist = fmaf(diff, diff, dist);
 				}
-				if (d < best_d) {
-					best_d = d;
+				if (dist < best_d) {
+					best_d = dist;
 					best = k;
 				}
 			}
 			want[i] = best;
 		}
-		ret = workload_cmp_u32("membership", bo[3]->map, want, n, msg, msglen);
+		ret = workload_check_u32(&w, "membership", d[3], want, n);
 		if (!ret)
 			new_centres(pts, want, n, c);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(pts);
 	free(want);
-out_bo:
-	workload_free(bo, 4);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

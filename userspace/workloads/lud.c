@@ -72,59 +72,54 @@ static int lud_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t n = (uint32_t)args->size, nb = n / BS;
 	uint64_t bytes = (uint64_t)n * n * 4;
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo;
-	struct vgpu_params p;
+	struct workload_ctx w;
+	vgpu_deviceptr d;
 	float *a, *want;
-	uint32_t entry;
 	int ret;
 
 	if (n == 0 || n % BS || n > 4096) {
 		snprintf(msg, msglen, "size (matrix order) must be a multiple of 16, at most 4096");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "lud", "lud_diagonal", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, &bo, &bytes, 1, msg, msglen);
-	if (ret)
-		goto out_prog;
+	a = malloc(bytes);
 	want = malloc(bytes);
-	if (!want) {
+	if (!a || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	a = bo->map;
+	ret = workload_open(&w, dev, "lud", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, &d, &bytes, 1);
+	if (ret)
+		goto out;
 	for (uint32_t r = 0; r < n; r++)
 		for (uint32_t c = 0; c < n; c++)
 			a[(size_t)r * n + c] = workload_randf(&seed) + (r == c ? (float)n : 0.0f);
 	memcpy(want, a, bytes);
+	ret = workload_htod(&w, d, a, bytes);
 	for (uint32_t k = 0; k < nb && !ret; k++) {
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo);
-		vgpu_params_u32(&p, n);
-		vgpu_params_u32(&p, k);
-		ret = workload_go(dev, prog, "lud_diagonal", 1, 1, BS, 1, 0, &p, &bo, 1,
-				  res, msg, msglen);
+		ret = workload_go(&w, "lud_diagonal", 1, 1, BS, 1, 0,
+				  WORKLOAD_ARGS(&d, &n, &k));
 		if (ret || k == nb - 1)
 			break;
-		ret = workload_go(dev, prog, "lud_perimeter", nb - k - 1, 1, 2 * BS, 1, 0,
-				  &p, &bo, 1, res, msg, msglen);
+		ret = workload_go(&w, "lud_perimeter", nb - k - 1, 1, 2 * BS, 1, 0,
+				  WORKLOAD_ARGS(&d, &n, &k));
 		if (!ret)
-			ret = workload_go(dev, prog, "lud_internal", nb - k - 1, nb - k - 1,
-					  BS, BS, 0, &p, &bo, 1, res, msg, msglen);
+			ret = workload_go(&w, "lud_internal", nb - k - 1, nb - k - 1, BS, BS, 0,
+					  WORKLOAD_ARGS(&d, &n, &k));
 	}
 	if (!ret) {
 		for (uint32_t k = 0; k < nb; k++)
 			ref_step(want, n, k);
-		ret = workload_cmp_f32("lu", a, want, (size_t)n * n, msg, msglen);
+		ret = workload_check_f32(&w, "lu", d, want, (size_t)n * n);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(a);
 	free(want);
-out_bo:
-	workload_free(&bo, 1);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -42,47 +42,39 @@ static uint32_t mandel_ref(int64_t x, int64_t y, int64_t w, int64_t h)
 static int mandel_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t n = (uint32_t)args->size;
+	uint32_t n = (uint32_t)args->size, max_iter = MAX_ITER;
 	uint64_t size = (uint64_t)n * n * 4;
-	struct vgpu_program *prog;
-	struct vgpu_params p;
-	struct vgpu_bo *bo;
-	uint32_t entry, *want;
+	struct workload_ctx w;
+	vgpu_deviceptr d;
+	uint32_t *want;
 	int ret;
 
 	if (args->size < 8 || args->size > 8192) {
 		snprintf(msg, msglen, "size (grid edge) must be 8 ... 8192");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "mandel", "mandel", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, &bo, &size, 1, msg, msglen);
-	if (ret)
-		goto out_prog;
 	want = malloc(size);
 	if (!want) {
-		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		return -ENOMEM;
 	}
+	ret = workload_open(&w, dev, "mandel", res, msg, msglen);
+	if (ret)
+		goto out_want;
+	ret = workload_alloc(&w, &d, &size, 1);
+	if (ret)
+		goto out;
 	for (uint32_t y = 0; y < n; y++)
 		for (uint32_t x = 0; x < n; x++)
 			want[(size_t)y * n + x] = mandel_ref(x, y, n, n);
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo);
-	vgpu_params_u32(&p, n);
-	vgpu_params_u32(&p, n);
-	vgpu_params_u32(&p, MAX_ITER);
-	ret = workload_go(dev, prog, "mandel", (n + 31) / 32, (n + 7) / 8, 32, 8, 0, &p, &bo, 1,
-			  res, msg, msglen);
+	ret = workload_go(&w, "mandel", (n + 31) / 32, (n + 7) / 8, 32, 8, 0,
+			  WORKLOAD_ARGS(&d, &n, &n, &max_iter));
 	if (!ret)
-		ret = workload_cmp_u32("out", bo->map, want, (size_t)n * n, msg, msglen);
+		ret = workload_check_u32(&w, "out", d, want, (size_t)n * n);
+out:
+	workload_close(&w);
+out_want:
 	free(want);
-out_bo:
-	workload_free(&bo, 1);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

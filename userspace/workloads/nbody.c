@@ -55,35 +55,32 @@ static int nbody_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint64_t b = (uint64_t)n * 16;
 	uint64_t sizes[4] = { b, b, b, b };
 	uint64_t seed = args->seed;
-	const float dt = 0.01f, eps2 = 0.01f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[4];
-	struct vgpu_params p;
+	float dt = 0.01f, eps2 = 0.01f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[4];
 	float *ref[4];
-	uint32_t entry;
 	int ret, cur = 0;
 
 	if (n == 0 || n % TB || n > (1u << 20)) {
 		snprintf(msg, msglen, "size (bodies) must be a multiple of %d", TB);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "nbody", "nbody_step", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 4, msg, msglen);
-	if (ret)
-		goto out_prog;
 	ref[0] = malloc(b * 4);
 	if (!ref[0]) {
-		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		return -ENOMEM;
 	}
 	for (int i = 1; i < 4; i++)
 		ref[i] = ref[0] + (size_t)i * n * 4;
-	/* bo/ref 0: pos, 1: vel (current); 2, 3: next. */
+	ret = workload_open(&w, dev, "nbody", res, msg, msglen);
+	if (ret)
+		goto out_ref;
+	ret = workload_alloc(&w, d, sizes, 4);
+	if (ret)
+		goto out;
+	/* d/ref 0: pos, 1: vel (current); 2, 3: next. */
 	for (uint32_t i = 0; i < n; i++) {
-		float *ps = (float *)bo[0]->map + 4 * i, *vl = (float *)bo[1]->map + 4 * i;
+		float *ps = ref[0] + 4 * i, *vl = ref[1] + 4 * i;
 
 		for (int c = 0; c < 3; c++) {
 			ps[c] = 10.0f * workload_randf(&seed);
@@ -92,33 +89,25 @@ static int nbody_run(struct vgpu_device *dev, const struct workload_args *args,
 		ps[3] = 1.0f + 0.5f * workload_randf(&seed);	/* mass */
 		vl[3] = 0.0f;
 	}
-	memcpy(ref[0], bo[0]->map, b);
-	memcpy(ref[1], bo[1]->map, b);
-	for (int s = 0; s < STEPS; s++, cur ^= 2) {
-		struct vgpu_bo *x[4] = { bo[cur], bo[cur + 1], bo[cur ^ 2], bo[(cur ^ 2) + 1] };
-
-		vgpu_params_init(&p);
-		for (int i = 0; i < 4; i++)
-			vgpu_params_ptr(&p, x[i]);
-		vgpu_params_u32(&p, n);
-		vgpu_params_f32(&p, dt);
-		vgpu_params_f32(&p, eps2);
-		ret = workload_go(dev, prog, "nbody_step", n / TB, 1, TB, 1, TB * 16, &p,
-				  x, 4, res, msg, msglen);
-		if (ret)
-			goto out_ref;
-		ref_step(ref[cur], ref[cur + 1], ref[cur ^ 2], ref[(cur ^ 2) + 1], n, dt, eps2);
-	}
-	ret = workload_cmp_f32("pos", bo[cur]->map, ref[cur], (size_t)n * 4, msg, msglen);
+	ret = workload_htod(&w, d[0], ref[0], b);
 	if (!ret)
-		ret = workload_cmp_f32("vel", bo[cur + 1]->map, ref[cur + 1], (size_t)n * 4,
-				       msg, msglen);
+		ret = workload_htod(&w, d[1], ref[1], b);
+	for (int s = 0; s < STEPS && !ret; s++, cur ^= 2) {
+		ret = workload_go(&w, "nbody_step", n / TB, 1, TB, 1, TB * 16,
+				  WORKLOAD_ARGS(&d[cur], &d[cur + 1], &d[cur ^ 2],
+						&d[(cur ^ 2) + 1], &n, &dt, &eps2));
+		if (!ret)
+			ref_step(ref[cur], ref[cur + 1], ref[cur ^ 2], ref[(cur ^ 2) + 1], n, dt,
+				 eps2);
+	}
+	if (!ret)
+		ret = workload_check_f32(&w, "pos", d[cur], ref[cur], (size_t)n * 4);
+	if (!ret)
+		ret = workload_check_f32(&w, "vel", d[cur + 1], ref[cur + 1], (size_t)n * 4);
+out:
+	workload_close(&w);
 out_ref:
 	free(ref[0]);
-out_bo:
-	workload_free(bo, 4);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

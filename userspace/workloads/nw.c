@@ -18,34 +18,34 @@
 static int nw_run(struct vgpu_device *dev, const struct workload_args *args,
 		  struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t n = (uint32_t)args->size, nb = n / B, w = n + 1;
-	uint64_t sizes[2] = { (uint64_t)w * w * 4, (uint64_t)n * n * 4 };
+	uint32_t n = (uint32_t)args->size, nb = n / B, side = n + 1, penalty = PENALTY;
+	uint64_t sizes[2] = { (uint64_t)side * side * 4, (uint64_t)n * n * 4 };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[2];
-	struct vgpu_params p;
+	struct workload_ctx w;
+	vgpu_deviceptr d[2];
 	int32_t *score, *ref, *want, table[24][24];
 	uint8_t *sa, *sb;
-	uint32_t entry;
 	int ret;
 
 	if (n == 0 || n % B || n > 8192) {
 		snprintf(msg, msglen, "size (sequence length) must be a multiple of 16, at most 8192");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "nw", "nw_upper", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 2, msg, msglen);
-	if (ret)
-		goto out_prog;
+	score = calloc(1, sizes[0]);
+	ref = malloc(sizes[1]);
 	want = malloc(sizes[0] + 2 * (size_t)n);
-	if (!want) {
+	if (!score || !ref || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	sa = (uint8_t *)(want + (size_t)w * w);
+	ret = workload_open(&w, dev, "nw", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 2);
+	if (ret)
+		goto out;
+	sa = (uint8_t *)(want + (size_t)side * side);
 	sb = sa + n;
 	for (int i = 0; i < 24; i++)
 		for (int j = 0; j <= i; j++)
@@ -54,50 +54,48 @@ static int nw_run(struct vgpu_device *dev, const struct workload_args *args,
 		sa[i] = (uint8_t)workload_randn(&seed, 24);
 		sb[i] = (uint8_t)workload_randn(&seed, 24);
 	}
-	score = bo[0]->map;
-	ref = bo[1]->map;
 	for (uint32_t i = 0; i < n; i++)
 		for (uint32_t j = 0; j < n; j++)
 			ref[i * n + j] = table[sa[i]][sb[j]];
-	for (uint32_t i = 0; i < w; i++) {
-		score[i * w] = -(int32_t)i * PENALTY;
+	/* the borders; the device fills the rest */
+	for (uint32_t i = 0; i < side; i++) {
+		score[i * side] = -(int32_t)i * PENALTY;
 		score[i] = -(int32_t)i * PENALTY;
 	}
-	for (uint32_t d = 0; d < 2 * nb - 1 && !ret; d++) {
-		int upper = d < nb;
+	ret = workload_htod(&w, d[0], score, sizes[0]);
+	if (!ret)
+		ret = workload_htod(&w, d[1], ref, sizes[1]);
+	for (uint32_t diag = 0; diag < 2 * nb - 1 && !ret; diag++) {
+		int upper = diag < nb;
+		uint32_t band = upper ? diag : diag - nb + 1;
 
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[0]);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_u32(&p, n);
-		vgpu_params_u32(&p, PENALTY);
-		vgpu_params_u32(&p, upper ? d : d - nb + 1);
-		ret = workload_go(dev, prog, upper ? "nw_upper" : "nw_lower",
-				  upper ? d + 1 : 2 * nb - 1 - d, 1, B, 1, 0, &p, bo, 2,
-				  res, msg, msglen);
+		ret = workload_go(&w, upper ? "nw_upper" : "nw_lower",
+				  upper ? diag + 1 : 2 * nb - 1 - diag, 1, B, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &n, &penalty, &band));
 	}
 	if (!ret) {
-		for (uint32_t i = 0; i < w; i++) {
-			want[i * w] = -(int32_t)i * PENALTY;
+		for (uint32_t i = 0; i < side; i++) {
+			want[i * side] = -(int32_t)i * PENALTY;
 			want[i] = -(int32_t)i * PENALTY;
 		}
-		for (uint32_t i = 1; i < w; i++)
-			for (uint32_t j = 1; j < w; j++) {
-				int32_t v = want[(i - 1) * w + j - 1] + ref[(i - 1) * n + j - 1];
-				int32_t up = want[(i - 1) * w + j] - PENALTY;
-				int32_t left = want[i * w + j - 1] - PENALTY;
+		for (uint32_t i = 1; i < side; i++)
+			for (uint32_t j = 1; j < side; j++) {
+				int32_t v = want[(i - 1) * side + j - 1] + ref[(i - 1) * n + j - 1];
+				int32_t up = want[(i - 1) * side + j] - PENALTY;
+				int32_t left = want[i * side + j - 1] - PENALTY;
 
 				v = v > up ? v : up;
-				want[i * w + j] = v > left ? v : left;
+				want[i * side + j] = v > left ? v : left;
 			}
-		ret = workload_cmp_u32("score", (uint32_t *)score, (uint32_t *)want,
-				       (size_t)w * w, msg, msglen);
+		ret = workload_check_u32(&w, "score", d[0], (uint32_t *)want,
+					 (size_t)side * side);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(score);
+	free(ref);
 	free(want);
-out_bo:
-	workload_free(bo, 2);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

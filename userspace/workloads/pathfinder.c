@@ -19,44 +19,36 @@ static int pathfinder_run(struct vgpu_device *dev, const struct workload_args *a
 	uint32_t cols = (uint32_t)args->size;
 	uint64_t sizes[3] = { (uint64_t)ROWS * cols * 4, (uint64_t)cols * 4, (uint64_t)cols * 4 };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];
-	struct vgpu_params p;
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
 	int32_t *wall, *want;
-	uint32_t entry;
 	int ret, cur = 1;
 
 	if (cols == 0 || cols > (1u << 24)) {
 		snprintf(msg, msglen, "size (columns) must be 1 ... %u", 1u << 24);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "pathfinder", "pathfinder_row", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
+	wall = malloc(sizes[0]);
 	want = malloc((size_t)cols * 8);
-	if (!want) {
+	if (!wall || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	wall = bo[0]->map;
+	ret = workload_open(&w, dev, "pathfinder", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	for (uint64_t i = 0; i < (uint64_t)ROWS * cols; i++)
 		wall[i] = (int32_t)workload_randn(&seed, 10);
-	memcpy(bo[1]->map, wall, (size_t)cols * 4);
-	for (uint32_t r = 1; r < ROWS && !ret; r++, cur ^= 3) {
-		struct vgpu_bo *x[3] = { bo[0], bo[cur], bo[cur ^ 3] };
-
-		vgpu_params_init(&p);
-		for (int i = 0; i < 3; i++)
-			vgpu_params_ptr(&p, x[i]);
-		vgpu_params_u32(&p, cols);
-		vgpu_params_u32(&p, r);
-		ret = workload_go(dev, prog, "pathfinder_row", (cols + 255) / 256, 1, 256, 1, 0,
-				  &p, x, 3, res, msg, msglen);
-	}
+	ret = workload_htod(&w, d[0], wall, sizes[0]);
+	if (!ret)
+		ret = workload_htod(&w, d[1], wall, (size_t)cols * 4);
+	for (uint32_t r = 1; r < ROWS && !ret; r++, cur ^= 3)
+		ret = workload_go(&w, "pathfinder_row", (cols + 255) / 256, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[cur], &d[cur ^ 3], &cols, &r));
 	if (!ret) {
 		int32_t *a = want, *b = want + cols, *t;
 
@@ -73,13 +65,13 @@ static int pathfinder_run(struct vgpu_device *dev, const struct workload_args *a
 			}
 			t = a, a = b, b = t;
 		}
-		ret = workload_cmp_u32("cost", bo[cur]->map, (uint32_t *)a, cols, msg, msglen);
+		ret = workload_check_u32(&w, "cost", d[cur], (uint32_t *)a, cols);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(wall);
 	free(want);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

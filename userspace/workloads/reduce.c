@@ -30,6 +30,25 @@ static int check_partials(const uint32_t *in, uint32_t n, const uint32_t *out,
 	return 0;
 }
 
+/* The per-block sums at @d, copied back and checked as check_partials() does. */
+static int check_device_partials(struct workload_ctx *w, const uint32_t *in, uint32_t n,
+				 vgpu_deviceptr d, uint32_t per_block, const char *what)
+{
+	uint32_t blocks = (n + per_block - 1) / per_block;
+	uint32_t *out = malloc((size_t)blocks * 4);
+	int ret;
+
+	if (!out) {
+		snprintf(w->msg, w->msglen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = workload_dtoh(w, out, d, (size_t)blocks * 4);
+	if (!ret)
+		ret = check_partials(in, n, out, per_block, what, w->msg, w->msglen);
+	free(out);
+	return ret;
+}
+
 static int reduce_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -37,67 +56,57 @@ static int reduce_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t blocks = (n + 511) / 512;
 	uint64_t sizes[3] = { (uint64_t)n * 4, (uint64_t)blocks * 4, (uint64_t)blocks * 4 };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];
-	uint32_t *in, *copy = NULL, entry, total = 0;
-	struct vgpu_params p;
-	struct vgpu_launch l = { .block = { 256, 1, 1 }, .params = &p, .num_bos = 2 };
-	struct vgpu_bo *pair[2];
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
+	uint32_t *in, total = 0;
 	int ret;
 
 	if (args->size == 0 || args->size > UINT32_MAX / 4) {
 		snprintf(msg, msglen, "size must be 1 ... %u", UINT32_MAX / 4);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "reduce", "reduce", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
-	copy = malloc((size_t)n * 4);
-	if (!copy) {
-		ret = -ENOMEM;
+	in = malloc((size_t)n * 4);
+	if (!in) {
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		return -ENOMEM;
 	}
-	in = bo[0]->map;
+	ret = workload_open(&w, dev, "reduce", res, msg, msglen);
+	if (ret)
+		goto out_in;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		in[i] = (uint32_t)workload_rand(&seed);
-		copy[i] = in[i];
 		total += in[i];
 	}
+	ret = workload_htod(&w, d[0], in, (size_t)n * 4);
+	if (ret)
+		goto out;
 
 	/* Level after level: in -> partials, then partials -> partials. */
-	l.bos = pair;
-	l.entry = entry;
-	l.dynamic_shared = 256 * 4;
 	for (uint32_t len = n, level = 0, src = 0, dst = 1; ; level++) {
 		uint32_t grid = (len + 511) / 512;
 
-		pair[0] = bo[src];
-		pair[1] = bo[dst];
-		l.grid[0] = grid;
-		l.grid[1] = l.grid[2] = 1;
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[src]);
-		vgpu_params_ptr(&p, bo[dst]);
-		vgpu_params_u32(&p, len);
-		ret = workload_launch(dev, prog, &l, res, msg, msglen);
+		ret = workload_go(&w, "reduce", grid, 1, 256, 1, 256 * 4,
+				  WORKLOAD_ARGS(&d[src], &d[dst], &len));
 		if (ret)
-			goto out_copy;
+			goto out;
 		if (level == 0) {
-			ret = check_partials(copy, n, bo[1]->map, 512, "reduce", msg, msglen);
+			ret = check_device_partials(&w, in, n, d[1], 512, "reduce");
 			if (ret)
-				goto out_copy;
+				goto out;
 		}
 		if (grid == 1) {
-			uint32_t got = *(uint32_t *)bo[dst]->map;
+			uint32_t got;
 
+			ret = workload_dtoh(&w, &got, d[dst], sizeof(got));
+			if (ret)
+				goto out;
 			if (got != total) {
 				snprintf(msg, msglen, "reduce: total %u, expected %u", got, total);
 				ret = -EBADMSG;
-				goto out_copy;
+				goto out;
 			}
 			break;
 		}
@@ -107,38 +116,26 @@ static int reduce_run(struct vgpu_device *dev, const struct workload_args *args,
 	}
 
 	/* The static-shared tree, one level. */
-	ret = vgpu_program_find_entry(prog, "reduce_static", &l.entry);
-	if (ret) {
-		snprintf(msg, msglen, "reduce.ptx has no entry 'reduce_static'");
-		goto out_copy;
-	}
-	if ((uint64_t)((n + 255) / 256) * 4 > bo[1]->size) {
+	if ((uint64_t)((n + 255) / 256) * 4 > sizes[1]) {
 		/* Partials of the 256-wide tree need twice the room. */
-		vgpu_bo_destroy(bo[1]);
-		bo[1] = NULL;
-		ret = vgpu_bo_create(dev, (uint64_t)((n + 255) / 256) * 4, &bo[1]);
+		ret = vgpu_mem_free(w.ctx, d[1]);
 		if (ret) {
-			snprintf(msg, msglen, "allocating partial sums: %d", ret);
-			goto out_copy;
+			snprintf(msg, msglen, "freeing the partial sums: %s", vgpu_last_error());
+			goto out;
 		}
+		sizes[1] = (uint64_t)((n + 255) / 256) * 4;
+		ret = workload_alloc(&w, &d[1], &sizes[1], 1);
+		if (ret)
+			goto out;
 	}
-	pair[0] = bo[0];
-	pair[1] = bo[1];
-	l.grid[0] = (n + 255) / 256;
-	l.dynamic_shared = 0;
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_u32(&p, n);
-	ret = workload_launch(dev, prog, &l, res, msg, msglen);
+	ret = workload_go(&w, "reduce_static", (n + 255) / 256, 1, 256, 1, 0,
+			  WORKLOAD_ARGS(&d[0], &d[1], &n));
 	if (!ret)
-		ret = check_partials(copy, n, bo[1]->map, 256, "reduce_static", msg, msglen);
-out_copy:
-	free(copy);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
+		ret = check_device_partials(&w, in, n, d[1], 256, "reduce_static");
+out:
+	workload_close(&w);
+out_in:
+	free(in);
 	return ret;
 }
 

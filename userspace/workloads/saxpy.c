@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "workload.h"
@@ -17,69 +18,53 @@ static float rand_float(uint64_t *s)
 	return (float)((int32_t)(workload_rand(s) >> 40) - (1 << 23)) / (float)(1 << 23);
 }
 
-static int saxpy_pass(struct vgpu_device *dev, struct vgpu_program *prog,
-		      const char *entry, uint32_t grid, struct vgpu_bo **bo,
-		      uint32_t n, float a, struct workload_result *res,
-		      char *msg, size_t msglen)
-{
-	struct vgpu_params p;
-	struct vgpu_launch l = {
-		.grid = { grid, 1, 1 },
-		.block = { 256, 1, 1 },
-		.params = &p,
-		.bos = bo,
-		.num_bos = 2,
-	};
-	int ret = vgpu_program_find_entry(prog, entry, &l.entry);
-
-	if (ret) {
-		snprintf(msg, msglen, "saxpy.ptx has no entry '%s'", entry);
-		return ret;
-	}
-	vgpu_params_init(&p);
-	vgpu_params_u32(&p, n);
-	vgpu_params_f32(&p, a);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	return workload_launch(dev, prog, &l, res, msg, msglen);
-}
-
 static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 		     struct workload_result *res, char *msg, size_t msglen)
 {
 	uint32_t n = (uint32_t)args->size;
 	uint64_t sizes[2] = { (uint64_t)n * 4, (uint64_t)n * 4 };
 	uint64_t seed = args->seed;
-	const float a = 1.5f, b = -0.75f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[2];
+	float a = 1.5f, b = -0.75f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[2];
 	float *x, *y;
-	uint32_t entry;
 	int ret;
 
 	if (args->size == 0 || args->size > UINT32_MAX / 4) {
 		snprintf(msg, msglen, "size must be 1 ... %u", UINT32_MAX / 4);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "saxpy", "saxpy", &prog, &entry, msg, msglen);
+	x = malloc((size_t)n * 4);
+	y = malloc((size_t)n * 4);
+	if (!x || !y) {
+		snprintf(msg, msglen, "out of memory");
+		ret = -ENOMEM;
+		goto out_host;
+	}
+	ret = workload_open(&w, dev, "saxpy", res, msg, msglen);
 	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 2, msg, msglen);
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 2);
 	if (ret)
-		goto out_prog;
-	x = bo[0]->map;
-	y = bo[1]->map;
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		x[i] = rand_float(&seed);
 		y[i] = rand_float(&seed);
 	}
-	ret = saxpy_pass(dev, prog, "saxpy", (n + 255) / 256, bo, n, a, res, msg, msglen);
+	ret = workload_htod(&w, d[0], x, (size_t)n * 4);
+	if (!ret)
+		ret = workload_htod(&w, d[1], y, (size_t)n * 4);
+	if (!ret)
+		ret = workload_go(&w, "saxpy", (n + 255) / 256, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&n, &a, &d[0], &d[1]));
+	/* the grid-stride kernel: a grid over a quarter of the elements */
+	if (!ret)
+		ret = workload_go(&w, "saxpy_stride", (n + 1023) / 1024, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&n, &b, &d[0], &d[1]));
+	if (!ret)
+		ret = workload_dtoh(&w, y, d[1], (size_t)n * 4);
 	if (ret)
-		goto out_bo;
-	ret = saxpy_pass(dev, prog, "saxpy_stride", (n + 1023) / 1024, bo, n, b,
-			 res, msg, msglen);
-	if (ret)
-		goto out_bo;
+		goto out;
 
 	/* The reference does what fma.rn.f32 does, so results are bit-exact. */
 	seed = args->seed;
@@ -95,10 +80,11 @@ static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 			break;
 		}
 	}
-out_bo:
-	workload_free(bo, 2);
-out_prog:
-	vgpu_program_destroy(prog);
+out:
+	workload_close(&w);
+out_host:
+	free(x);
+	free(y);
 	return ret;
 }
 

@@ -15,29 +15,22 @@
 #define PER_BLOCK 512
 #define MAX_LEVELS 6
 
-static int scan_level(struct vgpu_device *dev, struct vgpu_program *prog,
-		      struct vgpu_bo **lv, uint32_t *len, int level, int levels,
-		      struct workload_result *res, char *msg, size_t msglen)
+static int scan_level(struct workload_ctx *w, vgpu_deviceptr *lv, uint32_t *len, int level,
+		      int levels)
 {
 	uint32_t n = len[level], grid = (n + PER_BLOCK - 1) / PER_BLOCK;
-	struct vgpu_bo *pair[2] = { lv[level], lv[level + 1] };
-	struct vgpu_params p;
 	int ret;
 
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, pair[0]);
-	vgpu_params_ptr(&p, pair[1]);
-	vgpu_params_u32(&p, n);
-	ret = workload_go(dev, prog, "scan_block", grid, 1, 256, 1, 0, &p, pair, 2,
-			  res, msg, msglen);
+	ret = workload_go(w, "scan_block", grid, 1, 256, 1, 0,
+			  WORKLOAD_ARGS(&lv[level], &lv[level + 1], &n));
 	if (ret || grid == 1)
 		return ret;
-	ret = scan_level(dev, prog, lv, len, level + 1, levels, res, msg, msglen);
+	ret = scan_level(w, lv, len, level + 1, levels);
 	if (ret)
 		return ret;
 	/* Block b > 0 adds the inclusive sum of blocks 0 ... b-1. */
-	return workload_go(dev, prog, "scan_add", grid - 1, 1, 256, 1, 0, &p, pair, 2,
-			   res, msg, msglen);
+	return workload_go(w, "scan_add", grid - 1, 1, 256, 1, 0,
+			   WORKLOAD_ARGS(&lv[level], &lv[level + 1], &n));
 }
 
 static int scan_run(struct vgpu_device *dev, const struct workload_args *args,
@@ -45,9 +38,9 @@ static int scan_run(struct vgpu_device *dev, const struct workload_args *args,
 {
 	uint32_t n = (uint32_t)args->size, len[MAX_LEVELS + 1];
 	uint64_t seed = args->seed, sizes[MAX_LEVELS + 1];
-	struct vgpu_program *prog;
-	struct vgpu_bo *lv[MAX_LEVELS + 1];
-	uint32_t *want, *in, entry, sum = 0;
+	struct workload_ctx w;
+	vgpu_deviceptr lv[MAX_LEVELS + 1];
+	uint32_t *want, *in, sum = 0;
 	int levels = 0, ret;
 
 	if (args->size == 0 || args->size > (1u << 28)) {
@@ -64,31 +57,33 @@ static int scan_run(struct vgpu_device *dev, const struct workload_args *args,
 			break;
 	}
 	sizes[levels] = 4;
-	ret = workload_load(dev, "scan", "scan_block", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, lv, sizes, levels + 1, msg, msglen);
-	if (ret)
-		goto out_prog;
+	in = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
-	if (!want) {
+	if (!in || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	in = lv[0]->map;
+	ret = workload_open(&w, dev, "scan", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, lv, sizes, levels + 1);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		in[i] = (uint32_t)workload_rand(&seed) >> 8;
 		want[i] = sum += in[i];
 	}
-	ret = scan_level(dev, prog, lv, len, 0, levels, res, msg, msglen);
+	ret = workload_htod(&w, lv[0], in, (size_t)n * 4);
 	if (!ret)
-		ret = workload_cmp_u32("prefix", in, want, n, msg, msglen);
+		ret = scan_level(&w, lv, len, 0, levels);
+	if (!ret)
+		ret = workload_check_u32(&w, "prefix", lv[0], want, n);
+out:
+	workload_close(&w);
+out_host:
+	free(in);
 	free(want);
-out_bo:
-	workload_free(lv, levels + 1);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

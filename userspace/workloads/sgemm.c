@@ -21,31 +21,29 @@ static int sgemm_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint64_t sizes[3] = { bytes, bytes, bytes };
 	uint64_t seed = args->seed;
 	static const char *const entries[2] = { "sgemm_tiled", "sgemm_naive" };
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];
-	struct vgpu_params p;
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
 	float *a, *b, *want;
-	uint32_t entry;
 	int ret;
 
 	if (n == 0 || n % 16 || n > 4096) {
 		snprintf(msg, msglen, "size (matrix order) must be a multiple of 16, at most 4096");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "sgemm", entries[0], &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
+	a = malloc(bytes);
+	b = malloc(bytes);
 	want = malloc(bytes);
-	if (!want) {
+	if (!a || !b || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	a = bo[0]->map;
-	b = bo[1]->map;
+	ret = workload_open(&w, dev, "sgemm", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	for (uint64_t i = 0; i < (uint64_t)n * n; i++) {
 		a[i] = workload_randf(&seed);
 		b[i] = workload_randf(&seed);
@@ -58,26 +56,23 @@ static int sgemm_run(struct vgpu_device *dev, const struct workload_args *args,
 				acc = fmaf(a[r * n + k], b[k * n + c], acc);
 			want[r * n + c] = acc;
 		}
+	ret = workload_htod(&w, d[0], a, bytes);
+	if (!ret)
+		ret = workload_htod(&w, d[1], b, bytes);
 	for (int k = 0; k < 2 && !ret; k++) {
-		memset(bo[2]->map, 0, bytes);
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[0]);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_ptr(&p, bo[2]);
-		vgpu_params_u32(&p, n);
-		vgpu_params_u32(&p, n);
-		vgpu_params_u32(&p, n);
-		ret = workload_go(dev, prog, entries[k], n / 16, n / 16, 16, 16, 0, &p,
-				  bo, 3, res, msg, msglen);
+		ret = workload_memset(&w, d[2], 0, bytes);
 		if (!ret)
-			ret = workload_cmp_f32(entries[k], bo[2]->map, want,
-					       (size_t)n * n, msg, msglen);
+			ret = workload_go(&w, entries[k], n / 16, n / 16, 16, 16, 0,
+					  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &n, &n, &n));
+		if (!ret)
+			ret = workload_check_f32(&w, entries[k], d[2], want, (size_t)n * n);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(a);
+	free(b);
 	free(want);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -26,60 +26,50 @@ static int sortnet_run(struct vgpu_device *dev, const struct workload_args *args
 	uint32_t n = (uint32_t)args->size;
 	uint64_t bytes = (uint64_t)n * 4;
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo;
-	struct vgpu_params p;
-	uint32_t *keys, *want, entry;
+	struct workload_ctx w;
+	vgpu_deviceptr d;
+	uint32_t *keys, *want;
 	int ret;
 
 	if (n < CHUNK || (n & (n - 1)) || n > (1u << 26)) {
 		snprintf(msg, msglen, "size must be a power of two, 1024 ... 2^26");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "sortnet", "sortnet_shared", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, &bo, &bytes, 1, msg, msglen);
-	if (ret)
-		goto out_prog;
+	keys = malloc(bytes);
 	want = malloc(bytes);
-	if (!want) {
+	if (!keys || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	keys = bo->map;
+	ret = workload_open(&w, dev, "sortnet", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, &d, &bytes, 1);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++)
 		want[i] = keys[i] = (uint32_t)workload_rand(&seed);
 	qsort(want, n, 4, cmp_u32);
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo);
-	ret = workload_go(dev, prog, "sortnet_shared", n / CHUNK, 1, CHUNK / 2, 1, 0, &p,
-			  &bo, 1, res, msg, msglen);
+	ret = workload_htod(&w, d, keys, bytes);
+	if (!ret)
+		ret = workload_go(&w, "sortnet_shared", n / CHUNK, 1, CHUNK / 2, 1, 0,
+				  WORKLOAD_ARGS(&d));
 	for (uint32_t k = 2 * CHUNK; k <= n && !ret; k <<= 1) {
-		for (uint32_t j = k / 2; j >= CHUNK && !ret; j >>= 1) {
-			vgpu_params_init(&p);
-			vgpu_params_ptr(&p, bo);
-			vgpu_params_u32(&p, k);
-			vgpu_params_u32(&p, j);
-			ret = workload_go(dev, prog, "sortnet_global", n / 512, 1, 256, 1, 0,
-					  &p, &bo, 1, res, msg, msglen);
-		}
-		if (ret)
-			break;
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo);
-		vgpu_params_u32(&p, k);
-		ret = workload_go(dev, prog, "sortnet_merge", n / CHUNK, 1, CHUNK / 2, 1, 0,
-				  &p, &bo, 1, res, msg, msglen);
+		for (uint32_t j = k / 2; j >= CHUNK && !ret; j >>= 1)
+			ret = workload_go(&w, "sortnet_global", n / 512, 1, 256, 1, 0,
+					  WORKLOAD_ARGS(&d, &k, &j));
+		if (!ret)
+			ret = workload_go(&w, "sortnet_merge", n / CHUNK, 1, CHUNK / 2, 1, 0,
+					  WORKLOAD_ARGS(&d, &k));
 	}
 	if (!ret)
-		ret = workload_cmp_u32("keys", keys, want, n, msg, msglen);
+		ret = workload_check_u32(&w, "keys", d, want, n);
+out:
+	workload_close(&w);
+out_host:
+	free(keys);
 	free(want);
-out_bo:
-	workload_free(&bo, 1);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -21,11 +21,10 @@ static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 {
 	uint32_t n = (uint32_t)args->size, nnz = 0;
 	uint64_t seed = args->seed, sizes[NBO];
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[NBO];
-	struct vgpu_params p;
-	uint32_t *rowptr, *cols, entry;
-	float *vals, *x, *want;
+	struct workload_ctx w;
+	vgpu_deviceptr d[NBO];
+	uint32_t *rowptr = NULL, *cols = NULL;
+	float *vals = NULL, *x = NULL, *want = NULL;
 	uint8_t *len;
 	int ret;
 
@@ -46,22 +45,22 @@ static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 	sizes[ROWPTR] = ((uint64_t)n + 1) * 4;
 	sizes[COLS] = sizes[VALS] = (uint64_t)nnz * 4;
 	sizes[X] = sizes[Y] = (uint64_t)n * 4;
-	ret = workload_load(dev, "spmv", "spmv_scalar", &prog, &entry, msg, msglen);
-	if (ret)
-		goto out_len;
-	ret = workload_alloc(dev, bo, sizes, NBO, msg, msglen);
-	if (ret)
-		goto out_prog;
+	rowptr = malloc(sizes[ROWPTR]);
+	cols = malloc(sizes[COLS]);
+	vals = malloc(sizes[VALS]);
+	x = malloc(sizes[X]);
 	want = malloc((size_t)n * 4);
-	if (!want) {
+	if (!rowptr || !cols || !vals || !x || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	rowptr = bo[ROWPTR]->map;
-	cols = bo[COLS]->map;
-	vals = bo[VALS]->map;
-	x = bo[X]->map;
+	ret = workload_open(&w, dev, "spmv", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, NBO);
+	if (ret)
+		goto out;
 	rowptr[0] = 0;
 	for (uint32_t r = 0; r < n; r++) {
 		rowptr[r + 1] = rowptr[r] + len[r];
@@ -72,16 +71,20 @@ static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 	}
 	for (uint32_t i = 0; i < n; i++)
 		x[i] = workload_randf(&seed);
-
-	vgpu_params_init(&p);
-	for (int i = ROWPTR; i <= Y; i++)
-		vgpu_params_ptr(&p, bo[i]);
-	vgpu_params_u32(&p, n);
-	memset(bo[Y]->map, 0, (size_t)n * 4);
-	ret = workload_go(dev, prog, "spmv_scalar", (n + 127) / 128, 1, 128, 1, 0, &p,
-			  bo, NBO, res, msg, msglen);
+	ret = workload_htod(&w, d[ROWPTR], rowptr, sizes[ROWPTR]);
+	if (!ret)
+		ret = workload_htod(&w, d[COLS], cols, sizes[COLS]);
+	if (!ret)
+		ret = workload_htod(&w, d[VALS], vals, sizes[VALS]);
+	if (!ret)
+		ret = workload_htod(&w, d[X], x, sizes[X]);
+	if (!ret)
+		ret = workload_memset(&w, d[Y], 0, (size_t)n * 4);
+	if (!ret)
+		ret = workload_go(&w, "spmv_scalar", (n + 127) / 128, 1, 128, 1, 0,
+				  WORKLOAD_ARGS(&d[ROWPTR], &d[COLS], &d[VALS], &d[X], &d[Y], &n));
 	if (ret)
-		goto out_want;
+		goto out;
 	for (uint32_t r = 0; r < n; r++) {
 		float acc = 0.0f;
 
@@ -89,16 +92,17 @@ static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 			acc = fmaf(vals[e], x[cols[e]], acc);
 		want[r] = acc;
 	}
-	ret = workload_cmp_f32("spmv_scalar y", bo[Y]->map, want, n, msg, msglen);
+	ret = workload_check_f32(&w, "spmv_scalar y", d[Y], want, n);
 	if (ret)
-		goto out_want;
+		goto out;
 
-	memset(bo[Y]->map, 0, (size_t)n * 4);
+	ret = workload_memset(&w, d[Y], 0, (size_t)n * 4);
 	/* 4 warps (rows) per block of 128 threads. */
-	ret = workload_go(dev, prog, "spmv_vector", (n + 3) / 4, 1, 128, 1, 0, &p,
-			  bo, NBO, res, msg, msglen);
+	if (!ret)
+		ret = workload_go(&w, "spmv_vector", (n + 3) / 4, 1, 128, 1, 0,
+				  WORKLOAD_ARGS(&d[ROWPTR], &d[COLS], &d[VALS], &d[X], &d[Y], &n));
 	if (ret)
-		goto out_want;
+		goto out;
 	for (uint32_t r = 0; r < n; r++) {
 		float lane[32];
 
@@ -113,14 +117,15 @@ static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 				lane[l] = lane[l] + (l + off < 32 ? lane[l + off] : lane[l]);
 		want[r] = lane[0];
 	}
-	ret = workload_cmp_f32("spmv_vector y", bo[Y]->map, want, n, msg, msglen);
-out_want:
+	ret = workload_check_f32(&w, "spmv_vector y", d[Y], want, n);
+out:
+	workload_close(&w);
+out_host:
+	free(rowptr);
+	free(cols);
+	free(vals);
+	free(x);
 	free(want);
-out_bo:
-	workload_free(bo, NBO);
-out_prog:
-	vgpu_program_destroy(prog);
-out_len:
 	free(len);
 	return ret;
 }

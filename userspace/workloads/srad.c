@@ -72,74 +72,67 @@ static void ref_iter(float *j, float *c, float *d[4], uint32_t w, uint32_t h,
 static int srad_run(struct vgpu_device *dev, const struct workload_args *args,
 		    struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t w = (uint32_t)args->size, npx;
+	uint32_t side = (uint32_t)args->size, npx;
 	uint64_t b, sizes[NBO];
 	uint64_t seed = args->seed;
-	const float lambda = 0.5f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[NBO];
-	struct vgpu_params p;
-	float *ref, *rd[4];
-	uint32_t entry;
+	float lambda = 0.5f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[NBO];
+	float *ref, *img = NULL, *rd[4];
 	int ret;
 
-	if (w < 2 || w > 8192) {
+	if (side < 2 || side > 8192) {
 		snprintf(msg, msglen, "size (image side) must be 2 ... 8192");
 		return -EINVAL;
 	}
-	npx = w * w;
+	npx = side * side;
 	b = (uint64_t)npx * 4;
 	for (int i = 0; i < NBO; i++)
 		sizes[i] = b;
-	ret = workload_load(dev, "srad", "srad_coef", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, NBO, msg, msglen);
-	if (ret)
-		goto out_prog;
 	ref = malloc(b * NBO);
-	if (!ref) {
+	img = malloc(b);
+	if (!ref || !img) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
+	ret = workload_open(&w, dev, "srad", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, NBO);
+	if (ret)
+		goto out;
 	for (int i = 0; i < 4; i++)
 		rd[i] = ref + (size_t)(2 + i) * npx;
 	/* exp(image) as Rodinia prepares it: positive, speckled. */
 	for (uint32_t i = 0; i < npx; i++)
-		ref[i] = ((float *)bo[J]->map)[i] = 1.0f + 0.5f * (workload_randf(&seed) + 1.0f);
-	for (int it = 0; it < ITERS; it++) {
-		float q0 = q0sqr_of(bo[J]->map, npx), rq0 = q0sqr_of(ref, npx);
+		ref[i] = 1.0f + 0.5f * (workload_randf(&seed) + 1.0f);
+	ret = workload_htod(&w, d[J], ref, b);
+	for (int it = 0; it < ITERS && !ret; it++) {
+		float q0, rq0 = q0sqr_of(ref, npx);
 
-		vgpu_params_init(&p);
-		for (int i = J; i < NBO; i++)
-			vgpu_params_ptr(&p, bo[i]);
-		vgpu_params_u32(&p, w);
-		vgpu_params_u32(&p, w);
-		vgpu_params_f32(&p, q0);
-		ret = workload_go(dev, prog, "srad_coef", (w + 15) / 16, (w + 15) / 16, 16, 16,
-				  0, &p, bo, NBO, res, msg, msglen);
+		/* the statistic of the device's image, as the host reads it back */
+		ret = workload_dtoh(&w, img, d[J], b);
 		if (ret)
-			goto out_ref;
-		vgpu_params_init(&p);
-		for (int i = J; i < NBO; i++)
-			vgpu_params_ptr(&p, bo[i]);
-		vgpu_params_u32(&p, w);
-		vgpu_params_u32(&p, w);
-		vgpu_params_f32(&p, lambda);
-		ret = workload_go(dev, prog, "srad_update", (w + 15) / 16, (w + 15) / 16, 16,
-				  16, 0, &p, bo, NBO, res, msg, msglen);
-		if (ret)
-			goto out_ref;
-		ref_iter(ref, ref + npx, rd, w, w, rq0, lambda);
+			break;
+		q0 = q0sqr_of(img, npx);
+		ret = workload_go(&w, "srad_coef", (side + 15) / 16, (side + 15) / 16, 16, 16, 0,
+				  WORKLOAD_ARGS(&d[J], &d[C], &d[DN], &d[DS], &d[DW], &d[DE],
+						&side, &side, &q0));
+		if (!ret)
+			ret = workload_go(&w, "srad_update", (side + 15) / 16, (side + 15) / 16, 16,
+					  16, 0, WORKLOAD_ARGS(&d[J], &d[C], &d[DN], &d[DS], &d[DW],
+							       &d[DE], &side, &side, &lambda));
+		if (!ret)
+			ref_iter(ref, ref + npx, rd, side, side, rq0, lambda);
 	}
-	ret = workload_cmp_f32("image", bo[J]->map, ref, npx, msg, msglen);
-out_ref:
+	if (!ret)
+		ret = workload_check_f32(&w, "image", d[J], ref, npx);
+out:
+	workload_close(&w);
+out_host:
 	free(ref);
-out_bo:
-	workload_free(bo, NBO);
-out_prog:
-	vgpu_program_destroy(prog);
+	free(img);
 	return ret;
 }
 

@@ -44,60 +44,46 @@ static void ref_step(const float *in, float *out, uint32_t nx, uint32_t ny, uint
 static int stencil3d_run(struct vgpu_device *dev, const struct workload_args *args,
 			 struct workload_result *res, char *msg, size_t msglen)
 {
-	uint32_t nx = (uint32_t)args->size, ny = nx;
+	uint32_t nx = (uint32_t)args->size, ny = nx, nz = NZ;
 	uint64_t cells = (uint64_t)nx * ny * NZ, b = cells * 4;
 	uint64_t sizes[2] = { b, b };
 	uint64_t seed = args->seed;
-	const float c0 = 0.5f, c1 = 1.0f / 12.0f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[2];
-	struct vgpu_params p;
+	float c0 = 0.5f, c1 = 1.0f / 12.0f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[2];
 	float *ref;
-	uint32_t entry;
 	int ret, cur = 0;
 
 	if (nx == 0 || nx > 2048) {
 		snprintf(msg, msglen, "size (grid side, 16 planes) must be 1 ... 2048");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "stencil3d", "stencil3d", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 2, msg, msglen);
-	if (ret)
-		goto out_prog;
 	ref = malloc(b * 2);
 	if (!ref) {
-		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		return -ENOMEM;
 	}
+	ret = workload_open(&w, dev, "stencil3d", res, msg, msglen);
+	if (ret)
+		goto out_ref;
+	ret = workload_alloc(&w, d, sizes, 2);
+	if (ret)
+		goto out;
 	for (uint64_t i = 0; i < cells; i++)
-		ref[i] = ((float *)bo[0]->map)[i] = workload_randf(&seed);
-	for (int s = 0; s < STEPS; s++, cur ^= 1) {
-		struct vgpu_bo *x[2] = { bo[cur], bo[cur ^ 1] };
-
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, x[0]);
-		vgpu_params_ptr(&p, x[1]);
-		vgpu_params_u32(&p, nx);
-		vgpu_params_u32(&p, ny);
-		vgpu_params_u32(&p, NZ);
-		vgpu_params_f32(&p, c0);
-		vgpu_params_f32(&p, c1);
-		ret = workload_go(dev, prog, "stencil3d", (nx + 31) / 32, (ny + 3) / 4, 32, 4,
-				  0, &p, x, 2, res, msg, msglen);
-		if (ret)
-			goto out_ref;
-		ref_step(ref + cur * cells, ref + (cur ^ 1) * cells, nx, ny, NZ, c0, c1);
+		ref[i] = workload_randf(&seed);
+	ret = workload_htod(&w, d[0], ref, b);
+	for (int s = 0; s < STEPS && !ret; s++, cur ^= 1) {
+		ret = workload_go(&w, "stencil3d", (nx + 31) / 32, (ny + 3) / 4, 32, 4, 0,
+				  WORKLOAD_ARGS(&d[cur], &d[cur ^ 1], &nx, &ny, &nz, &c0, &c1));
+		if (!ret)
+			ref_step(ref + cur * cells, ref + (cur ^ 1) * cells, nx, ny, NZ, c0, c1);
 	}
-	ret = workload_cmp_f32("grid", bo[cur]->map, ref + cur * cells, cells, msg, msglen);
+	if (!ret)
+		ret = workload_check_f32(&w, "grid", d[cur], ref + cur * cells, cells);
+out:
+	workload_close(&w);
 out_ref:
 	free(ref);
-out_bo:
-	workload_free(bo, 2);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -20,75 +20,53 @@ static int stream_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t grid = (n + 255) / 256 < 120 ? (n + 255) / 256 : 120;
 	uint64_t sizes[3] = { (uint64_t)n * 4, (uint64_t)n * 4, (uint64_t)n * 4 };
 	uint64_t seed = args->seed;
-	const float s = 3.0f;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3], *x[3];
-	struct vgpu_params p;
+	float s = 3.0f;
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
 	float *ref;
-	uint32_t entry;
 	int ret;
 
 	if (args->size == 0 || args->size > (1u << 28)) {
 		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "stream", "stream_copy", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
 	ref = malloc((size_t)n * 12);
 	if (!ref) {
-		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		return -ENOMEM;
 	}
-	/* ref: a, b, c */
+	ret = workload_open(&w, dev, "stream", res, msg, msglen);
+	if (ret)
+		goto out_ref;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
+	/* ref: a, b, c, as the device's arrays start */
 	for (uint32_t i = 0; i < n; i++) {
-		ref[i] = ((float *)bo[0]->map)[i] = workload_randf(&seed);
-		ref[n + i] = ((float *)bo[1]->map)[i] = workload_randf(&seed);
-		ref[2 * n + i] = ((float *)bo[2]->map)[i] = 0.0f;
+		ref[i] = workload_randf(&seed);
+		ref[n + i] = workload_randf(&seed);
+		ref[2 * n + i] = 0.0f;
 	}
+	for (int k = 0; k < 3 && !ret; k++)
+		ret = workload_htod(&w, d[k], ref + (size_t)k * n, (size_t)n * 4);
 	/* copy: c = a */
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[2]);
-	vgpu_params_u32(&p, n);
-	x[0] = bo[0], x[1] = bo[2];
-	ret = workload_go(dev, prog, "stream_copy", grid, 1, 256, 1, 0, &p, x, 2, res, msg, msglen);
-	if (ret)
-		goto out_ref;
+	if (!ret)
+		ret = workload_go(&w, "stream_copy", grid, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[2], &n));
 	/* scale: b = s c */
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[2]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_f32(&p, s);
-	vgpu_params_u32(&p, n);
-	x[0] = bo[2], x[1] = bo[1];
-	ret = workload_go(dev, prog, "stream_scale", grid, 1, 256, 1, 0, &p, x, 2, res, msg, msglen);
-	if (ret)
-		goto out_ref;
+	if (!ret)
+		ret = workload_go(&w, "stream_scale", grid, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[2], &d[1], &s, &n));
 	/* add: c = a + b */
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_ptr(&p, bo[2]);
-	vgpu_params_u32(&p, n);
-	ret = workload_go(dev, prog, "stream_add", grid, 1, 256, 1, 0, &p, bo, 3, res, msg, msglen);
-	if (ret)
-		goto out_ref;
+	if (!ret)
+		ret = workload_go(&w, "stream_add", grid, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &n));
 	/* triad: a = b + s c */
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_ptr(&p, bo[2]);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_f32(&p, s);
-	vgpu_params_u32(&p, n);
-	x[0] = bo[1], x[1] = bo[2], x[2] = bo[0];
-	ret = workload_go(dev, prog, "stream_triad", grid, 1, 256, 1, 0, &p, x, 3, res, msg, msglen);
+	if (!ret)
+		ret = workload_go(&w, "stream_triad", grid, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[1], &d[2], &d[0], &s, &n));
 	if (ret)
-		goto out_ref;
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		float *a = &ref[i], *b = &ref[n + i], *c = &ref[2 * n + i];
 
@@ -97,17 +75,15 @@ static int stream_run(struct vgpu_device *dev, const struct workload_args *args,
 		*c = *a + *b;
 		*a = fmaf(s, *c, *b);
 	}
-	ret = workload_cmp_f32("a", bo[0]->map, ref, n, msg, msglen);
+	ret = workload_check_f32(&w, "a", d[0], ref, n);
 	if (!ret)
-		ret = workload_cmp_f32("b", bo[1]->map, ref + n, n, msg, msglen);
+		ret = workload_check_f32(&w, "b", d[1], ref + n, n);
 	if (!ret)
-		ret = workload_cmp_f32("c", bo[2]->map, ref + 2 * (size_t)n, n, msg, msglen);
+		ret = workload_check_f32(&w, "c", d[2], ref + 2 * (size_t)n, n);
+out:
+	workload_close(&w);
 out_ref:
 	free(ref);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

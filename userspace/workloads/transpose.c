@@ -19,53 +19,48 @@ static int transpose_run(struct vgpu_device *dev, const struct workload_args *ar
 	uint64_t sizes[2] = { bytes, bytes };
 	uint64_t seed = args->seed;
 	static const char *const entries[2] = { "transpose_naive", "transpose_tiled" };
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[2];
-	struct vgpu_params p;
-	uint32_t *in, *want, entry;
+	struct workload_ctx w;
+	vgpu_deviceptr d[2];
+	uint32_t *in, *want;
 	int ret;
 
 	if (args->size == 0 || args->size > 8192) {
 		snprintf(msg, msglen, "size (rows) must be 1 ... 8192");
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "transpose", entries[0], &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 2, msg, msglen);
-	if (ret)
-		goto out_prog;
+	in = malloc(bytes);
 	want = malloc(bytes);
-	if (!want) {
+	if (!in || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	in = bo[0]->map;
+	ret = workload_open(&w, dev, "transpose", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 2);
+	if (ret)
+		goto out;
 	for (uint32_t r = 0; r < rows; r++)
 		for (uint32_t c = 0; c < cols; c++)
 			in[r * cols + c] = (uint32_t)workload_rand(&seed);
 	for (uint32_t r = 0; r < rows; r++)
 		for (uint32_t c = 0; c < cols; c++)
 			want[c * rows + r] = in[r * cols + c];
+	ret = workload_htod(&w, d[0], in, bytes);
 	for (int k = 0; k < 2 && !ret; k++) {
-		memset(bo[1]->map, 0, bytes);
-		vgpu_params_init(&p);
-		vgpu_params_ptr(&p, bo[0]);
-		vgpu_params_ptr(&p, bo[1]);
-		vgpu_params_u32(&p, rows);
-		vgpu_params_u32(&p, cols);
-		ret = workload_go(dev, prog, entries[k], (cols + 31) / 32, (rows + 31) / 32,
-				  32, 8, 0, &p, bo, 2, res, msg, msglen);
+		ret = workload_memset(&w, d[1], 0, bytes);
 		if (!ret)
-			ret = workload_cmp_u32(entries[k], bo[1]->map, want,
-					       (size_t)rows * cols, msg, msglen);
+			ret = workload_go(&w, entries[k], (cols + 31) / 32, (rows + 31) / 32, 32, 8,
+					  0, WORKLOAD_ARGS(&d[0], &d[1], &rows, &cols));
+		if (!ret)
+			ret = workload_check_u32(&w, entries[k], d[1], want, (size_t)rows * cols);
 	}
+out:
+	workload_close(&w);
+out_host:
+	free(in);
 	free(want);
-out_bo:
-	workload_free(bo, 2);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

@@ -15,50 +15,48 @@ static int vectoradd_run(struct vgpu_device *dev, const struct workload_args *ar
 	uint32_t n = (uint32_t)args->size;
 	uint64_t sizes[3] = { (uint64_t)n * 4, (uint64_t)n * 4, (uint64_t)n * 4 };
 	uint64_t seed = args->seed;
-	struct vgpu_program *prog;
-	struct vgpu_bo *bo[3];
-	struct vgpu_params p;
+	struct workload_ctx w;
+	vgpu_deviceptr d[3];
 	float *a, *b, *want;
-	uint32_t entry;
 	int ret;
 
 	if (args->size == 0 || args->size > (1u << 28)) {
 		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
 		return -EINVAL;
 	}
-	ret = workload_load(dev, "vectoradd", "vectoradd", &prog, &entry, msg, msglen);
-	if (ret)
-		return ret;
-	ret = workload_alloc(dev, bo, sizes, 3, msg, msglen);
-	if (ret)
-		goto out_prog;
+	a = malloc((size_t)n * 4);
+	b = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
-	if (!want) {
+	if (!a || !b || !want) {
 		ret = -ENOMEM;
 		snprintf(msg, msglen, "out of memory");
-		goto out_bo;
+		goto out_host;
 	}
-	a = bo[0]->map;
-	b = bo[1]->map;
+	ret = workload_open(&w, dev, "vectoradd", res, msg, msglen);
+	if (ret)
+		goto out_host;
+	ret = workload_alloc(&w, d, sizes, 3);
+	if (ret)
+		goto out;
 	for (uint32_t i = 0; i < n; i++) {
 		a[i] = workload_randf(&seed);
 		b[i] = workload_randf(&seed);
 		want[i] = a[i] + b[i];
 	}
-	vgpu_params_init(&p);
-	vgpu_params_ptr(&p, bo[0]);
-	vgpu_params_ptr(&p, bo[1]);
-	vgpu_params_ptr(&p, bo[2]);
-	vgpu_params_u32(&p, n);
-	ret = workload_go(dev, prog, "vectoradd", (n + 255) / 256, 1, 256, 1, 0, &p,
-			  bo, 3, res, msg, msglen);
+	ret = workload_htod(&w, d[0], a, (size_t)n * 4);
 	if (!ret)
-		ret = workload_cmp_f32("c", bo[2]->map, want, n, msg, msglen);
+		ret = workload_htod(&w, d[1], b, (size_t)n * 4);
+	if (!ret)
+		ret = workload_go(&w, "vectoradd", (n + 255) / 256, 1, 256, 1, 0,
+				  WORKLOAD_ARGS(&d[0], &d[1], &d[2], &n));
+	if (!ret)
+		ret = workload_check_f32(&w, "c", d[2], want, n);
+out:
+	workload_close(&w);
+out_host:
+	free(a);
+	free(b);
 	free(want);
-out_bo:
-	workload_free(bo, 3);
-out_prog:
-	vgpu_program_destroy(prog);
 	return ret;
 }
 

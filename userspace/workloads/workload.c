@@ -7,7 +7,9 @@
 #include "compiler/vgpu_compile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 extern const struct vgpu_workload workload_saxpy;
@@ -94,63 +96,139 @@ const struct vgpu_embedded_ptx *workload_ptx(const char *name)
 	return NULL;
 }
 
-int workload_load(struct vgpu_device *dev, const char *name, const char *entry,
-		  struct vgpu_program **prog, uint32_t *entry_index,
-		  char *msg, size_t msglen)
+/* The runtime's message of the call that failed with @ret, after @what. */
+static int fail(struct workload_ctx *w, int ret, const char *what)
+{
+	snprintf(w->msg, w->msglen, "%s: %s", what,
+		 vgpu_last_error()[0] ? vgpu_last_error() : strerror(-ret));
+	return ret;
+}
+
+int workload_open(struct workload_ctx *w, struct vgpu_device *dev, const char *name,
+		  struct workload_result *res, char *msg, size_t msglen)
 {
 	const struct vgpu_embedded_ptx *ptx = workload_ptx(name);
-	char err[256] = "";
 	int ret;
 
+	memset(w, 0, sizeof(*w));
+	w->res = res;
+	w->msg = msg;
+	w->msglen = msglen;
 	if (!ptx) {
 		snprintf(msg, msglen, "no PTX for workload '%s'", name);
 		return -ENOENT;
 	}
-	ret = vgpu_program_create_ptx_opts(dev, ptx->text, ptx->len, workload_compile_opts, prog,
-					   err, sizeof(err));
+	ret = vgpu_ctx_create(dev, &w->ctx);
+	if (ret)
+		return fail(w, ret, "context");
+	ret = vgpu_module_load_data_opts(w->ctx, ptx->text, ptx->len, workload_compile_opts,
+					 &w->mod);
 	if (ret == -EINVAL && (workload_compile_opts & VGPU_COMPILE_VIRTUAL_TB) &&
-	    strstr(err, "virtual thread blocks: ")) {
+	    strstr(vgpu_last_error(), "virtual thread blocks: ")) {
 		/* refused: the original kernels run, and the result line says why */
-		snprintf(msg, msglen, "%s.ptx: %s", name, err);
-		ret = vgpu_program_create_ptx(dev, ptx->text, ptx->len, prog, err, sizeof(err));
+		snprintf(msg, msglen, "%s.ptx: %s", name, vgpu_last_error());
+		ret = vgpu_module_load_data(w->ctx, ptx->text, ptx->len, &w->mod);
 	}
 	if (ret) {
-		snprintf(msg, msglen, "loading %s.ptx: %s", name,
-			 err[0] ? err : strerror(-ret));
-		return ret;
-	}
-	ret = vgpu_program_find_entry(*prog, entry, entry_index);
-	if (ret) {
-		snprintf(msg, msglen, "%s.ptx has no entry '%s'", name, entry);
-		vgpu_program_destroy(*prog);
-		*prog = NULL;
+		char what[64];
+
+		snprintf(what, sizeof(what), "loading %s.ptx", name);
+		fail(w, ret, what);
+		workload_close(w);
 	}
 	return ret;
 }
 
-int workload_launch(struct vgpu_device *dev, struct vgpu_program *prog,
-		    const struct vgpu_launch *launch, struct workload_result *res,
-		    char *msg, size_t msglen)
+void workload_close(struct workload_ctx *w)
 {
-	struct vgpu_job_result jr;
-	int ret = vgpu_run(dev, prog, launch, &jr);
+	vgpu_ctx_destroy(w->ctx);
+	w->ctx = NULL;
+	w->mod = NULL;
+}
 
-	if (ret) {
-		snprintf(msg, msglen, "launch failed: %s", strerror(-ret));
-		return ret;
-	}
-	if (jr.error) {
-		char why[160];
+int workload_alloc(struct workload_ctx *w, vgpu_deviceptr *d, const uint64_t *sizes,
+		   unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		int ret = vgpu_mem_alloc(w->ctx, sizes[i], &d[i]);
 
-		snprintf(msg, msglen, "job failed on the device: %s",
-			 vgpu_job_describe(&jr, prog, launch->entry, why, sizeof(why)));
-		return jr.error;
+		if (ret)
+			return fail(w, ret, "device memory");
 	}
-	res->launches++;
-	res->cycles += jr.cycles;
-	res->warp_insts += jr.warp_insts;
-	res->tbs += jr.tbs_done;
 	return 0;
+}
+
+int workload_htod(struct workload_ctx *w, vgpu_deviceptr dst, const void *src, size_t bytes)
+{
+	int ret = vgpu_memcpy_htod(w->ctx, dst, src, bytes);
+
+	return ret ? fail(w, ret, "copy to the device") : 0;
+}
+
+int workload_dtoh(struct workload_ctx *w, void *dst, vgpu_deviceptr src, size_t bytes)
+{
+	int ret = vgpu_memcpy_dtoh(w->ctx, dst, src, bytes);
+
+	return ret ? fail(w, ret, "copy from the device") : 0;
+}
+
+int workload_memset(struct workload_ctx *w, vgpu_deviceptr dst, uint8_t value, size_t bytes)
+{
+	int ret = vgpu_memset_d8(w->ctx, dst, value, bytes);
+
+	return ret ? fail(w, ret, "memset") : 0;
+}
+
+int workload_go(struct workload_ctx *w, const char *kernel, uint32_t gx, uint32_t gy,
+		uint32_t bx, uint32_t by, uint32_t dyn, void **args, unsigned int nargs)
+{
+	struct vgpu_function *f;
+	struct vgpu_job_result jr;
+	int ret = vgpu_module_get_function(w->mod, kernel, &f);
+
+	if (!ret)
+		ret = vgpu_launch_kernel(f, gx, gy, 1, bx, by, 1, dyn, NULL, args, nargs);
+	if (!ret)
+		ret = vgpu_ctx_last_result(w->ctx, &jr);
+	if (ret)
+		return fail(w, ret, kernel);
+	w->res->launches++;
+	w->res->cycles += jr.cycles;
+	w->res->warp_insts += jr.warp_insts;
+	w->res->tbs += jr.tbs_done;
+	return 0;
+}
+
+/* @n results at @got copied from the device and compared, 32-bit words or floats. */
+static int check(struct workload_ctx *w, const char *what, vgpu_deviceptr got,
+		 const void *want, size_t n, bool f32)
+{
+	void *buf = malloc(n ? n * 4 : 1);
+	int ret;
+
+	if (!buf) {
+		snprintf(w->msg, w->msglen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = workload_dtoh(w, buf, got, n * 4);
+	if (!ret && f32)
+		ret = workload_cmp_f32(what, buf, want, n, w->msg, w->msglen);
+	else if (!ret)
+		ret = workload_cmp_u32(what, buf, want, n, w->msg, w->msglen);
+	free(buf);
+	return ret;
+}
+
+int workload_check_u32(struct workload_ctx *w, const char *what, vgpu_deviceptr got,
+		       const uint32_t *want, size_t n)
+{
+	return check(w, what, got, want, n, false);
+}
+
+int workload_check_f32(struct workload_ctx *w, const char *what, vgpu_deviceptr got,
+		       const float *want, size_t n)
+{
+	return check(w, what, got, want, n, true);
 }
 
 uint64_t workload_rand(uint64_t *state)
@@ -162,30 +240,6 @@ uint64_t workload_rand(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-int workload_alloc(struct vgpu_device *dev, struct vgpu_bo **bos,
-		   const uint64_t *sizes, unsigned int n, char *msg, size_t msglen)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		int ret = vgpu_bo_create(dev, sizes[i], &bos[i]);
-
-		if (ret) {
-			snprintf(msg, msglen, "allocating %llu bytes: %s",
-				 (unsigned long long)sizes[i], strerror(-ret));
-			workload_free(bos, i);
-			return ret;
-		}
-	}
-	return 0;
-}
-
-void workload_free(struct vgpu_bo **bos, unsigned int n)
-{
-	for (unsigned int i = 0; i < n; i++) {
-		vgpu_bo_destroy(bos[i]);
-		bos[i] = NULL;
-	}
-}
-
 float workload_randf(uint64_t *state)
 {
 	return (float)((int32_t)(workload_rand(state) >> 40) - (1 << 23)) /
@@ -195,35 +249,6 @@ float workload_randf(uint64_t *state)
 uint32_t workload_randn(uint64_t *state, uint32_t n)
 {
 	return (uint32_t)(((workload_rand(state) >> 32) * n) >> 32);
-}
-
-int workload_go(struct vgpu_device *dev, struct vgpu_program *prog,
-		const char *entry, uint32_t gx, uint32_t gy, uint32_t bx,
-		uint32_t by, uint32_t dyn, const struct vgpu_params *p,
-		struct vgpu_bo *const *bos, unsigned int nbos,
-		struct workload_result *res, char *msg, size_t msglen)
-{
-	struct vgpu_launch l = {
-		.grid = { gx, gy, 1 },
-		.block = { bx, by, 1 },
-		.dynamic_shared = dyn,
-		.params = p,
-		.bos = bos,
-		.num_bos = nbos,
-	};
-	int ret = vgpu_program_find_entry(prog, entry, &l.entry);
-
-	if (ret) {
-		snprintf(msg, msglen, "no entry '%s'", entry);
-		return ret;
-	}
-	ret = workload_launch(dev, prog, &l, res, msg, msglen);
-	if (ret) {
-		size_t len = strlen(msg);
-
-		snprintf(msg + len, msglen - len, " (%s)", entry);
-	}
-	return ret;
 }
 
 int workload_cmp_u32(const char *what, const uint32_t *got, const uint32_t *want,

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "vgpu.h"
+#include "vgpu_runtime.h"
 
 /**
  * struct vgpu_embedded_ptx - a workload's PTX, built into the binary.
@@ -90,43 +91,77 @@ extern const struct vgpu_workload *const vgpu_workloads[];
 const struct vgpu_workload *vgpu_workload_find(const char *name);
 
 /*
- * VGPU_COMPILE_* options workload_load() compiles with (vgpu run
+ * VGPU_COMPILE_* options workload_open() compiles with (vgpu run
  * --virtual-tb[=MODE]). A program the option refuses is compiled without it, and
  * the refusal is left in the workload's message (a successful run returns
  * with it).
  */
 extern unsigned int workload_compile_opts;
 
-/* Helpers shared by the workloads (workload.c). */
+/*
+ * Helpers shared by the workloads (workload.c). A run is a program of the
+ * runtime (vgpu_runtime.h), as a CUDA driver API program is: a context on
+ * the device, the workload's PTX as its module, device memory filled and
+ * read back with copies, and kernels found by name and launched with their
+ * arguments on the default stream.
+ */
 const struct vgpu_embedded_ptx *workload_ptx(const char *name);
-/* Compiles and loads the workload's PTX and finds @entry in it. */
-int workload_load(struct vgpu_device *dev, const char *name, const char *entry,
-		  struct vgpu_program **prog, uint32_t *entry_index,
-		  char *msg, size_t msglen);
-/* Launches and waits; adds the launch to @res; reports a job error in @msg. */
-int workload_launch(struct vgpu_device *dev, struct vgpu_program *prog,
-		    const struct vgpu_launch *launch, struct workload_result *res,
-		    char *msg, size_t msglen);
+
+/**
+ * struct workload_ctx - one run of a workload.
+ * @ctx: its context; destroying it frees its memory and its module.
+ * @mod: the workload's PTX, loaded with workload_compile_opts.
+ * @res: where its launches are summed.
+ * @msg: where an error is said (the run's message).
+ * @msglen: bytes of @msg.
+ */
+struct workload_ctx {
+	struct vgpu_context *ctx;
+	struct vgpu_module *mod;
+	struct workload_result *res;
+	char *msg;
+	size_t msglen;
+};
+
+/* A context on @dev with the PTX of workload @name loaded; reports in @msg. */
+int workload_open(struct workload_ctx *w, struct vgpu_device *dev, const char *name,
+		  struct workload_result *res, char *msg, size_t msglen);
+/* Destroys the context, with its memory and module. */
+void workload_close(struct workload_ctx *w);
+/* Allocates @n buffers of @sizes bytes, in this order; reports a failure. */
+int workload_alloc(struct workload_ctx *w, vgpu_deviceptr *d, const uint64_t *sizes,
+		   unsigned int n);
+/* Host to device and back; report a failure. */
+int workload_htod(struct workload_ctx *w, vgpu_deviceptr dst, const void *src, size_t bytes);
+int workload_dtoh(struct workload_ctx *w, void *dst, vgpu_deviceptr src, size_t bytes);
+/* Sets @bytes at @dst to @value; reports a failure. */
+int workload_memset(struct workload_ctx *w, vgpu_deviceptr dst, uint8_t value, size_t bytes);
+/*
+ * Launches kernel @kernel (its source name) on a grid of @gx x @gy blocks
+ * of @bx x @by threads (z = 1) with @dyn bytes of dynamic shared memory,
+ * on the default stream, and adds the launch to the run's result once it
+ * is over. @args and @nargs are vgpu_launch_kernel()'s: WORKLOAD_ARGS(&n,
+ * &x, &y) gives both.
+ */
+int workload_go(struct workload_ctx *w, const char *kernel, uint32_t gx, uint32_t gy,
+		uint32_t bx, uint32_t by, uint32_t dyn, void **args, unsigned int nargs);
+#define WORKLOAD_ARGS(...)						\
+	(void *[]){ __VA_ARGS__ },					\
+	(unsigned int)(sizeof((void *[]){ __VA_ARGS__ }) / sizeof(void *))
+/*
+ * Copies @n results at @got from the device and compares them with the
+ * reference, bit for bit, as workload_cmp_u32() / _f32() below.
+ */
+int workload_check_u32(struct workload_ctx *w, const char *what, vgpu_deviceptr got,
+		       const uint32_t *want, size_t n);
+int workload_check_f32(struct workload_ctx *w, const char *what, vgpu_deviceptr got,
+		       const float *want, size_t n);
 /* Deterministic generator (splitmix64). */
 uint64_t workload_rand(uint64_t *state);
-/* Allocates @n buffers; on failure frees the ones made and reports. */
-int workload_alloc(struct vgpu_device *dev, struct vgpu_bo **bos,
-		   const uint64_t *sizes, unsigned int n, char *msg, size_t msglen);
-void workload_free(struct vgpu_bo **bos, unsigned int n);
 /* Uniform float in [-1, 1) on a 2^-23 grid (exactly representable). */
 float workload_randf(uint64_t *state);
 /* Uniform integer in [0, n). */
 uint32_t workload_randn(uint64_t *state, uint32_t n);
-/*
- * Launches entry @entry of @prog: grid and block in x and y (z = 1),
- * @dyn bytes of dynamic shared memory. Finds the entry by name each time,
- * so a workload with several kernels needs no index bookkeeping.
- */
-int workload_go(struct vgpu_device *dev, struct vgpu_program *prog,
-		const char *entry, uint32_t gx, uint32_t gy, uint32_t bx,
-		uint32_t by, uint32_t dyn, const struct vgpu_params *p,
-		struct vgpu_bo *const *bos, unsigned int nbos,
-		struct workload_result *res, char *msg, size_t msglen);
 /* Compare @n results with the reference, bit for bit; report the first miss. */
 int workload_cmp_u32(const char *what, const uint32_t *got, const uint32_t *want,
 		     size_t n, char *msg, size_t msglen);
