@@ -7,10 +7,6 @@
  * per size unit, PASSES passes over its chain. Host side on the runtime
  * API; the reference does the same 32-bit unsigned arithmetic: bit-exact.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "workload_rt.h"
 
 #define STEPS	128	/* per chain, as ifetch.cu */
@@ -32,35 +28,21 @@ static uint32_t ifetch_ref(uint32_t x, uint32_t t)
 	return x;
 }
 
-static int ifetch_run(struct vgpu_device *dev, const struct workload_args *args,
-		      struct workload_result *res, char *msg, size_t msglen)
+/* Input: a random word per thread; the reference's output. */
+static void ifetch_fill(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed)
 {
-	uint32_t n = (uint32_t)args->size, *in = NULL, *want = NULL;
-	uint64_t seed = args->seed;
-	int ret;
-
-	if (args->size < 1 || args->size > (1u << 24)) {
-		snprintf(msg, msglen, "size (threads) must be 1 ... %u", 1u << 24);
-		return -EINVAL;
-	}
-	in = malloc((size_t)n * 4);
-	want = malloc((size_t)n * 4);
-	if (!in || !want) {
-		snprintf(msg, msglen, "out of memory");
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (uint32_t t = 0; t < n; t++) {
 		in[t] = (uint32_t)workload_rand(&seed);
 		/* the block's thread index decides the chain, as threadIdx.x there */
 		want[t] = ifetch_ref(in[t], t % BLOCK);
 	}
-	ret = wrt_run_inout(dev, "ifetch", in, (size_t)n * 4, n, PASSES, BLOCK, want, res, msg,
-			    msglen);
-out:
-	free(in);
-	free(want);
-	return ret;
+}
+
+static int ifetch_run(struct vgpu_device *dev, const struct workload_args *args,
+		      struct workload_result *res, char *msg, size_t msglen)
+{
+	return wrt_run_inout(dev, args, "ifetch", 1, PASSES, BLOCK, ifetch_fill, res, msg,
+			     msglen);
 }
 
 const struct vgpu_workload workload_ifetch = {

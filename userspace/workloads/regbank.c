@@ -7,10 +7,6 @@
  * ROUNDS rounds of 16 IMADs. Host side on the runtime API; the reference
  * does the same 32-bit unsigned arithmetic: bit-exact.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "workload_rt.h"
 
 #define ROUNDS	32
@@ -39,34 +35,20 @@ static uint32_t regbank_ref(const uint32_t *in)
 	return v[0] ^ v[1] ^ v[2] ^ v[3] ^ v[4] ^ v[5] ^ v[6] ^ v[7];
 }
 
-static int regbank_run(struct vgpu_device *dev, const struct workload_args *args,
-		       struct workload_result *res, char *msg, size_t msglen)
+/* Input: 8 random words per thread; the reference's output. */
+static void regbank_fill(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed)
 {
-	uint32_t n = (uint32_t)args->size, *in = NULL, *want = NULL;
-	uint64_t seed = args->seed;
-	int ret;
-
-	if (args->size < 1 || args->size > (1u << 24)) {
-		snprintf(msg, msglen, "size (threads) must be 1 ... %u", 1u << 24);
-		return -EINVAL;
-	}
-	in = malloc((size_t)n * 32);
-	want = malloc((size_t)n * 4);
-	if (!in || !want) {
-		snprintf(msg, msglen, "out of memory");
-		ret = -ENOMEM;
-		goto out;
-	}
 	for (size_t i = 0; i < (size_t)n * 8; i++)
 		in[i] = (uint32_t)workload_rand(&seed);
 	for (uint32_t t = 0; t < n; t++)
 		want[t] = regbank_ref(in + (size_t)t * 8);
-	ret = wrt_run_inout(dev, "regbank", in, (size_t)n * 32, n, ROUNDS, BLOCK, want, res, msg,
-			    msglen);
-out:
-	free(in);
-	free(want);
-	return ret;
+}
+
+static int regbank_run(struct vgpu_device *dev, const struct workload_args *args,
+		       struct workload_result *res, char *msg, size_t msglen)
+{
+	return wrt_run_inout(dev, args, "regbank", 8, ROUNDS, BLOCK, regbank_fill, res, msg,
+			     msglen);
 }
 
 const struct vgpu_workload workload_regbank = {

@@ -10,11 +10,14 @@
 
 /*
  * The whole run of a workload whose kernel @name(in, out, n, param) maps
- * @in (@in_bytes) to @n 32-bit words of out, one thread each, in blocks
- * of @block: a context, copies, the launch, out compared with @want.
+ * @in_words 32-bit words per thread of in to one word of out, n = the run's
+ * size threads in blocks of @block: @fill(in, want, n, seed) makes the
+ * input and the reference's output; then a context, copies, the launch,
+ * out compared with want.
  */
-int wrt_run_inout(struct vgpu_device *dev, const char *name, const void *in,
-		  size_t in_bytes, uint32_t n, int32_t param, uint32_t block,
-		  const uint32_t *want, struct workload_result *res, char *msg, size_t msglen);
+int wrt_run_inout(struct vgpu_device *dev, const struct workload_args *args, const char *name,
+		  uint32_t in_words, int32_t param, uint32_t block,
+		  void (*fill)(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed),
+		  struct workload_result *res, char *msg, size_t msglen);
 
 #endif /* VGPU_WORKLOAD_RT_H */
