@@ -356,7 +356,8 @@ int mem_create(struct vgpu_sim *s)
 		t->bank_free = sim_calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
 		t->coll_free = sim_calloc((size_t)ns * (cfg->collectors + 1),
 					  sizeof(*t->coll_free));
-		if (!t->mshr || !t->fu_free || !t->bank_free || !t->coll_free ||
+		t->cu_next = sim_calloc(ns, sizeof(*t->cu_next));
+		if (!t->mshr || !t->fu_free || !t->bank_free || !t->coll_free || !t->cu_next ||
 		    cache_init(&t->l1d, cfg->l1d_size, cfg->l1d_assoc) ||
 		    cache_init(&t->l1i, cfg->l1i_size, cfg->l1i_assoc))
 			return -ENOMEM;
@@ -393,6 +394,7 @@ void mem_destroy(struct vgpu_sim *s)
 		free(t->fu_free);
 		free(t->bank_free);
 		free(t->coll_free);
+		free(t->cu_next);
 		free(t->l1d.l);
 		free(t->l1i.l);
 	}
@@ -422,6 +424,7 @@ void mem_reset(struct vgpu_sim *s)
 		memset(t->fu_free, 0, sizeof(*t->fu_free) * (ns + 1) * FU_N);
 		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
 		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
+		memset(t->cu_next, 0, sizeof(*t->cu_next) * ns);
 		t->ldst_free = 0;
 		memset(t->car, 0, sizeof(t->car));
 	}
@@ -461,6 +464,7 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		shift_arr(t->fu_free, (size_t)(ns + 1) * FU_N, delta);
 		shift_arr(t->bank_free, (size_t)ns * (cfg->reg_banks + 1), delta);
 		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
+		shift_arr(t->cu_next, ns, delta);
 		if (t->ldst_free)
 			t->ldst_free += (uint64_t)delta;
 		shift_arr(t->car, VGPU_SIM_NEWCAR_ENTRIES, delta);

@@ -43,7 +43,8 @@ static int config_check(const struct vgpu_sim_config *c)
 	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024 ||
 	    c->kernel_sched >= VGPU_KSCHED_COUNT || c->newcar > 1 || c->l1i_prefetch > 1 ||
 	    c->subcore_assign >= VGPU_SUBCORE_COUNT_ || c->fully_connected > 1 ||
-	    c->l2_calendar > 1 || c->dram_calendar > 1)
+	    c->l2_calendar > 1 || c->dram_calendar > 1 ||
+	    c->collector_stall > 1)
 		return -EINVAL;
 	return 0;
 }
@@ -94,6 +95,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->rr = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->rr));
 		sm->last = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->last));
 		sm->fc = cfg->fully_connected;
+		sm->cstall = cfg->collector_stall && cfg->collectors;
 		sm->npool = sm->fc ? 1 : cfg->schedulers_per_sm;
 		sm->ordcap = (s->nws_cap + sm->npool - 1) / sm->npool;
 		sm->ord = sim_calloc((size_t)sm->ordcap * cfg->schedulers_per_sm, sizeof(*sm->ord));
@@ -657,6 +659,9 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 			if (r < sn)
 				sn = r;
 		}
+		/* collector_stall: nothing issues before a collector unit frees */
+		if (sm->cstall && sn != UINT64_MAX && sm->t.cu_next[q] > sn)
+			sn = sm->t.cu_next[q];
 		sm->snext[q] = sn;
 		if (sn < next)
 			next = sn;
@@ -733,6 +738,8 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 				conflict |= m[f] < sm->t.ldst_free;
 			else
 				busy |= m[f] < sm->t.fu_free[q * FU_N + f];
+			/* waiting for a collector unit counts as a busy unit */
+			busy |= sm->cstall && m[f] < sm->t.cu_next[q];
 		}
 	}
 	for (uint32_t i = 0; i < 2; i++)
@@ -2068,6 +2075,15 @@ static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const str
 	/* beyond the cycle an instruction without conflicts reads in */
 	sm->t.st.reg_bank_conflicts += done - (t + 1);
 	cu[ci] = done;
+	if (sm->cstall) {
+		uint64_t m = cu[0];
+
+		for (uint32_t i = 1; i < nc; i++)
+			if (cu[i] < m)
+				m = cu[i];
+		sm->t.cu_next[sim_pool(sm, k)] = m;
+		sm_classify_again(sm);
+	}
 	return done - (now + 1);
 }
 

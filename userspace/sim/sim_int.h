@@ -255,6 +255,7 @@ struct sm {
 	 */
 	uint32_t npool;
 	bool fc;		/* cfg.fully_connected */
+	bool cstall;		/* cfg.collector_stall */
 	struct smt t;		/* timing state */
 	struct memrec mrec;	/* set by exec.c for LD/ST/ATOM */
 	uint32_t sink[256];	/* writes to RZ */
@@ -450,6 +451,8 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t p, uint32_t slot,
 	const struct wsum *x = &sm->sum[slot];
 
 	if (x->ready > now)
+		return false;
+	if (sm->cstall && sm->t.cu_next[p] > now)
 		return false;
 	if (x->fu == FU_LDST)
 		return sm->t.ldst_free <= now;

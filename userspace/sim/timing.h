@@ -130,6 +130,7 @@ struct smt {
 	uint64_t *fu_free;
 	uint64_t *bank_free;		/* [scheduler][reg_banks] (fully connected: all one) */
 	uint64_t *coll_free;		/* [scheduler][collectors] (fully connected: all one) */
+	uint64_t *cu_next;		/* [pool]: its first collector unit free (collector_stall) */
 	uint64_t car[VGPU_SIM_NEWCAR_ENTRIES];	/* NewCAR queue: each entry's departure */
 	uint32_t nmshr;			/* L1D MSHRs (l1d_mshrs) */
 	bool prefetch;			/* next-line L1I prefetch (l1i_prefetch) */

@@ -96,6 +96,11 @@ enum vgpu_subcore_assign {
  * @dram_calendar: the same for a memory partition's DRAM channel: a
  *	transfer takes the channel's free time (in 1/256 cycles) from its
  *	arrival on, instead of starting after every transfer booked before.
+ * @collector_stall: 1: a scheduler issues only while one of its operand
+ *	collector units (of the SM's, fully connected) is free (sub-core
+ *	paper Sec. VI-B1: the warp scheduling stage stalls when the collector
+ *	units are exhausted); 0: an instruction waits for one after issue,
+ *	its result later, the scheduler going on.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -128,6 +133,7 @@ struct vgpu_sim_config {
 	uint32_t fully_connected;	/* 1: no sub-core split */
 	uint32_t l2_calendar;		/* 1: L2 tag ports keep a reservation calendar */
 	uint32_t dram_calendar;		/* 1: DRAM channels keep one */
+	uint32_t collector_stall;	/* 1: no issue while every collector unit is busy */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */

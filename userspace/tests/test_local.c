@@ -221,6 +221,7 @@ static void t_suite_scheds(void)
 		{ "volta-v100", { "scheduler", "rba", "fully_connected", "1", NULL } },
 		{ "fermi-gtx480", { "scheduler", "elf", "newcar", "1", "l1i_prefetch", "1",
 				    "l2_calendar", "1", "dram_calendar", "1", NULL } },
+		{ "volta-v100", { "scheduler", "rba", "collector_stall", "1", NULL } },
 	};
 	uint64_t total[sizeof(c) / sizeof(c[0])];
 
@@ -241,6 +242,7 @@ static void t_suite_scheds(void)
 	report("the fully connected SM changes the suite's cycles",
 	       total[10] != total[6] && total[11] != total[7] ? 0 : -1);
 	report("the L2 and DRAM calendars change ELF++'s cycles", total[12] != total[5] ? 0 : -1);
+	report("collector_stall changes RBA's cycles", total[13] != total[7] ? 0 : -1);
 }
 
 /*

@@ -7,8 +7,8 @@
  * round robin, Shuffle) for given warp counts, ELF's program points as the
  * model reads them from a compiled image, and the progress-aware order of
  * virtual thread blocks (sched_progress.c), a fully connected SM's one
- * warp pool and shared banks, and the reservation calendars of the L2 tag
- * port and the DRAM channel.
+ * warp pool and shared banks, the reservation calendars of the L2 tag
+ * port and the DRAM channel, and the stall on busy collector units.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -265,6 +265,27 @@ static int t_fully_connected(void)
 	      rba_score(&h.s, &h.sm, 1, 0, 100));
 	CHECK(rba_score(&h.s, &h.sm, 0, 2, 100) == 1, "slot 2: banks 2, 3: %u",
 	      rba_score(&h.s, &h.sm, 0, 2, 100));
+	hsm_fini(&h);
+	return 0;
+}
+
+/*
+ * collector_stall (sub-core paper Sec. VI-B1): while every collector unit
+ * of scheduler 0 is busy (its first free at 105) it issues nothing, every
+ * warp ready or not; scheduler 1's are free. From 105 on it picks again.
+ */
+static int t_collector_stall(void)
+{
+	uint64_t cu_next[NS] = { 105, 0 };
+	struct hsm h;
+
+	hsm_init(&h, VGPU_SCHED_RBA, NULL);
+	h.sm.t.cu_next = cu_next;
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 0, 100) == h.ws[0], "without: slot 0");
+	h.sm.cstall = true;
+	CHECK(!h.s.sched->pick(&h.s, &h.sm, 0, 100), "scheduler 0 picked at 100");
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 1, 100) == h.ws[1], "scheduler 1: slot 1");
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 0, 105) == h.ws[0], "at 105: slot 0");
 	hsm_fini(&h);
 	return 0;
 }
@@ -565,5 +586,7 @@ int main(void)
 	       t_fully_connected());
 	report("L2 tag port and DRAM channel: a calendar lets a request go before a later,"
 	       " future booking", t_calendar());
+	report("collector_stall: a scheduler whose collector units are all busy issues nothing",
+	       t_collector_stall());
 	return test_summary();
 }
