@@ -220,6 +220,8 @@ static const struct key {
 	CK(dram_bandwidth_mbs), CK(dram_banks), CK(dram_row_bytes), CK(dram_row_miss),
 	CK(icnt_latency), CK(atomic_latency), CK(l1i_size), CK(l1i_assoc), CK(reg_banks),
 	CK(collectors), CK(threads), CK(newcar), CK(l1i_prefetch), CK(subcore_seed),
+	CK(fully_connected), CK(l2_calendar), CK(dram_calendar),
+	CK(collector_stall),
 };
 
 static const char *const sched_names[VGPU_SCHED_COUNT_] = {

@@ -128,13 +128,19 @@ static uint64_t dram(struct mctx *c, struct part *p, uint64_t line, uint32_t nse
 		     bool write)
 {
 	struct vgpu_sim *s = c->s;
-	uint64_t xfer = nsect * s->sector_xfer, st = max64(t << 8, p->ch_free);
+	uint64_t xfer = nsect * s->sector_xfer, st = max64(t << 8, p->ch_free), done;
 	uint64_t local = line / s->cfg.mem_partitions;
 	uint64_t lpr = s->cfg.dram_row_bytes >> LINE_SHIFT ? s->cfg.dram_row_bytes >> LINE_SHIFT : 1;
 	uint64_t row = local / lpr, bank = row % s->cfg.dram_banks, rid = row / s->cfg.dram_banks;
 	uint32_t extra = 0;
 
-	p->ch_free = st + xfer;
+	if (s->cfg.dram_calendar) {
+		/* the transfer fills the channel's free 1/256 cycles from @t on */
+		done = xfer ? cal_book(&p->dcal, 256, s->now, t, xfer, NULL) + 1 : t;
+	} else {
+		p->ch_free = st + xfer;
+		done = (st + xfer + 255) >> 8;
+	}
 	if (p->row[bank] != rid + 1) {
 		extra = s->cfg.dram_row_miss;
 		p->row[bank] = rid + 1;
@@ -144,10 +150,113 @@ static uint64_t dram(struct mctx *c, struct part *p, uint64_t line, uint32_t nse
 		return 0;
 	}
 	CNT(c, dram_read_bytes, (uint64_t)nsect << SECTOR_SHIFT);
-	return ((st + xfer + 255) >> 8) + s->dram_core + extra;
+	return done + s->dram_core + extra;
 }
 
 enum { L2_RD = 0, L2_WR, L2_ATOM };
+
+/* Forgets the cycles before @now: no request arrives before it. */
+static void cal_slide(struct cal *c, uint64_t now)
+{
+	if (now <= c->base)
+		return;
+	if (now - c->base >= CAL_CYCLES)
+		memset(c->use, 0, CAL_CYCLES * sizeof(*c->use));
+	else
+		for (uint64_t t = c->base; t < now; t++)
+			c->use[t % CAL_CYCLES] = 0;
+	c->base = now;
+}
+
+uint64_t cal_book(struct cal *c, uint32_t cap, uint64_t now, uint64_t t, uint64_t units,
+		  uint64_t *first)
+{
+	uint64_t u, last = t - 1;
+
+	cal_slide(c, now);
+	u = max64(t, c->base);
+	if (first)
+		*first = u;
+	for (bool got = false; units; u++) {
+		uint16_t *x = &c->use[u % CAL_CYCLES];
+		uint64_t take;
+
+		if (u >= c->base + CAL_CYCLES) {
+			/* beyond the window: after every booking there */
+			u = max64(u, c->far);
+			if (first && !got)
+				*first = u;
+			c->far = u + (units + cap - 1) / cap;
+			return c->far - 1;
+		}
+		if (*x >= cap)
+			continue;
+		take = units < cap - *x ? units : cap - *x;
+		*x = (uint16_t)(*x + take);
+		units -= take;
+		if (first && !got)
+			*first = u;
+		got = true;
+		last = u;
+	}
+	return last;
+}
+
+/* The bookings of @c @delta cycles later (or earlier). */
+static void cal_shift(struct cal *c, int64_t delta)
+{
+	uint16_t *old = malloc(CAL_CYCLES * sizeof(*old));
+	uint64_t base = c->base;
+
+	if (old) {
+		memcpy(old, c->use, CAL_CYCLES * sizeof(*old));
+		for (uint64_t t = base; t < base + CAL_CYCLES; t++)
+			c->use[(t + (uint64_t)delta) % CAL_CYCLES] = old[t % CAL_CYCLES];
+		free(old);
+	} else {
+		memset(c->use, 0, CAL_CYCLES * sizeof(*c->use));
+	}
+	c->base = base + (uint64_t)delta;
+	if (c->far)
+		c->far += (uint64_t)delta;
+}
+
+static int cal_init(struct cal *c, bool on)
+{
+	memset(c, 0, sizeof(*c));
+	c->use = on ? calloc(CAL_CYCLES, sizeof(*c->use)) : NULL;
+	return on && !c->use ? -ENOMEM : 0;
+}
+
+static void cal_reset(struct cal *c)
+{
+	if (c->use)
+		memset(c->use, 0, CAL_CYCLES * sizeof(*c->use));
+	c->base = c->far = 0;
+}
+
+/*
+ * Books @n cycles of @p's L2 tag port for an access arriving at @a; returns
+ * the first. Without l2_calendar the port is a busy-until time: the access
+ * starts after every booking made before it. With it (a reservation
+ * calendar, so that NewCAR's future bookings, thesis Sec. 3.3.4, do not
+ * hold back the accesses that come before them in time) the access takes
+ * the first free cycles at or after @a.
+ */
+uint64_t port_book(struct vgpu_sim *s, struct part *p, uint64_t a, uint32_t n)
+{
+	uint64_t t;
+
+	if (!n)
+		n = 1;
+	if (!s->cfg.l2_calendar) {
+		t = max64(a, p->port_free);
+		p->port_free = t + n;
+		return t;
+	}
+	cal_book(&p->pcal, 1, s->now, a, n, &t);
+	return t;
+}
 
 /*
  * An access to the L2 slice of @line for sectors @sect arriving at @a;
@@ -159,12 +268,11 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 	struct vgpu_sim *s = c->s;
 	struct part *p = &s->parts[part_of(s, line)];
 	struct cache *l2 = &p->l2;
-	uint64_t t = max64(a, p->port_free), wait, ready;
+	uint64_t t = port_book(s, p, a, ops), wait, ready;
 	struct cline *x;
 	uint8_t miss;
 	bool hit;
 
-	p->port_free = t + (ops ? ops : 1);
 	CNT(c, l2_accesses, 1);
 	if (!l2->sets) {
 		if (kind == L2_WR) {
@@ -176,8 +284,12 @@ static uint64_t l2_access(struct mctx *c, uint64_t line, uint8_t sect, uint64_t 
 	x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
 	if (!x) {
 		/* every way pending: the access waits in the slice's queue */
-		t = wait;
-		p->port_free = t + (ops ? ops : 1);
+		if (s->cfg.l2_calendar) {
+			t = port_book(s, p, wait, ops);
+		} else {
+			t = wait;
+			p->port_free = t + (ops ? ops : 1);
+		}
 		x = cache_look(l2, line, line / s->cfg.mem_partitions, t, &hit, &wait);
 		if (!x)
 			return t + s->l2_core;
@@ -229,6 +341,9 @@ int mem_create(struct vgpu_sim *s)
 		p->row = calloc(cfg->dram_banks, sizeof(*p->row));
 		if (!p->row || cache_init(&p->l2, cfg->l2_size / np, cfg->l2_assoc))
 			return -ENOMEM;
+		if (cal_init(&p->pcal, cfg->l2_calendar) ||
+		    cal_init(&p->dcal, cfg->dram_calendar))
+			return -ENOMEM;
 	}
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
@@ -236,11 +351,13 @@ int mem_create(struct vgpu_sim *s)
 		t->mshr = sim_calloc(cfg->l1d_mshrs, sizeof(*t->mshr));
 		t->nmshr = cfg->l1d_mshrs;
 		t->prefetch = cfg->l1i_prefetch;
-		t->fu_free = sim_calloc((size_t)ns * FU_N, sizeof(*t->fu_free));
+		/* a fully connected SM's shared units follow (sim.c fu_take()) */
+		t->fu_free = sim_calloc((size_t)(ns + 1) * FU_N, sizeof(*t->fu_free));
 		t->bank_free = sim_calloc((size_t)ns * (cfg->reg_banks + 1), sizeof(*t->bank_free));
 		t->coll_free = sim_calloc((size_t)ns * (cfg->collectors + 1),
 					  sizeof(*t->coll_free));
-		if (!t->mshr || !t->fu_free || !t->bank_free || !t->coll_free ||
+		t->cu_next = sim_calloc(ns, sizeof(*t->cu_next));
+		if (!t->mshr || !t->fu_free || !t->bank_free || !t->coll_free || !t->cu_next ||
 		    cache_init(&t->l1d, cfg->l1d_size, cfg->l1d_assoc) ||
 		    cache_init(&t->l1i, cfg->l1i_size, cfg->l1i_assoc))
 			return -ENOMEM;
@@ -264,6 +381,8 @@ void mem_destroy(struct vgpu_sim *s)
 	if (s->parts) {
 		for (uint32_t i = 0; i < s->cfg.mem_partitions; i++) {
 			free(s->parts[i].row);
+			free(s->parts[i].pcal.use);
+			free(s->parts[i].dcal.use);
 			free(s->parts[i].l2.l);
 		}
 		free(s->parts);
@@ -275,6 +394,7 @@ void mem_destroy(struct vgpu_sim *s)
 		free(t->fu_free);
 		free(t->bank_free);
 		free(t->coll_free);
+		free(t->cu_next);
 		free(t->l1d.l);
 		free(t->l1i.l);
 	}
@@ -292,6 +412,8 @@ void mem_reset(struct vgpu_sim *s)
 		memset(p->row, 0, sizeof(*p->row) * cfg->dram_banks);
 		p->port_free = 0;
 		p->ch_free = 0;
+		cal_reset(&p->pcal);
+		cal_reset(&p->dcal);
 	}
 	for (uint32_t i = 0; i < cfg->desc.num_sms; i++) {
 		struct smt *t = &s->sms[i].t;
@@ -299,9 +421,10 @@ void mem_reset(struct vgpu_sim *s)
 		cache_reset(&t->l1d);
 		cache_reset(&t->l1i);
 		memset(t->mshr, 0, sizeof(*t->mshr) * cfg->l1d_mshrs);
-		memset(t->fu_free, 0, sizeof(*t->fu_free) * ns * FU_N);
+		memset(t->fu_free, 0, sizeof(*t->fu_free) * (ns + 1) * FU_N);
 		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
 		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
+		memset(t->cu_next, 0, sizeof(*t->cu_next) * ns);
 		t->ldst_free = 0;
 		memset(t->car, 0, sizeof(t->car));
 	}
@@ -325,6 +448,10 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&p->l2, delta);
 		if (p->port_free)
 			p->port_free += (uint64_t)delta;
+		if (p->pcal.use)
+			cal_shift(&p->pcal, delta);
+		if (p->dcal.use)
+			cal_shift(&p->dcal, delta);
 		if (p->ch_free)
 			p->ch_free += (uint64_t)(delta * 256);
 	}
@@ -334,9 +461,10 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&t->l1d, delta);
 		cache_shift(&t->l1i, delta);
 		shift_arr(t->mshr, cfg->l1d_mshrs, delta);
-		shift_arr(t->fu_free, (size_t)ns * FU_N, delta);
+		shift_arr(t->fu_free, (size_t)(ns + 1) * FU_N, delta);
 		shift_arr(t->bank_free, (size_t)ns * (cfg->reg_banks + 1), delta);
 		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
+		shift_arr(t->cu_next, ns, delta);
 		if (t->ldst_free)
 			t->ldst_free += (uint64_t)delta;
 		shift_arr(t->car, VGPU_SIM_NEWCAR_ENTRIES, delta);
@@ -800,9 +928,10 @@ static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_
  */
 static void fetch_order(const struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t n = sm->nfetch, ns = s->cfg.schedulers_per_sm, key[128];
+	uint32_t n = sm->nfetch, ns = sm->npool, key[128];
 	struct fetch_miss *f = sm->fetch;
 
+	(void)s;
 	if (n > 128)
 		return;
 	for (uint32_t i = 0; i < n; i++) {

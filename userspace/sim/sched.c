@@ -4,7 +4,11 @@
  * schedulers_per_sm schedulers; warp slot i belongs to scheduler
  * i % schedulers_per_sm (statically, as sub-cores assign warps; sub-core
  * paper Sec. II). Every cycle each scheduler issues at most one instruction,
- * from a warp that sim_can_issue() allows.
+ * from a warp that sim_can_issue() allows. A fully connected SM
+ * (fully_connected; sub-core paper Sec. I, VI-B1) has one warp pool that
+ * every scheduler picks from, in scheduler order (sim_pool()): the policies'
+ * per-pool state (ages, run masks) is shared, their per-scheduler state
+ * (GTO's greedy warp, round robin's position) stays per scheduler.
  *
  *   lrr        loose round robin: the first issuable warp after the one
  *              issued last (thesis Sec. 5.4.2 uses LRR between kernels).
@@ -74,23 +78,25 @@
 
 #include "sim_int.h"
 
-static inline uint32_t nslots(const struct sm *sm, uint32_t k, uint32_t ns)
+/* warp slots of pool @p */
+static inline uint32_t nslots(const struct sm *sm, uint32_t p)
 {
-	return (sm->nws - k + ns - 1) / ns;
+	return (sm->nws - p + sm->npool - 1) / sm->npool;
 }
 
 static struct warp *lrr_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
-	uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - k) / ns + 1;
+	uint32_t p = sim_pool(sm, k), np = sm->npool, cnt = nslots(sm, p);
+	uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - p) / np + 1;
 
+	(void)s;
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t j = start + i, slot;
 
 		if (j >= cnt)
 			j -= cnt;
-		slot = k + j * ns;
-		if (sim_can_issue(sm, k, slot, now))
+		slot = p + j * np;
+		if (sim_can_issue(sm, p, slot, now))
 			return sm->ws[slot];
 	}
 	return NULL;
@@ -99,16 +105,17 @@ static struct warp *lrr_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint
 static struct warp *lrr_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
 				const uint8_t *tag, uint8_t want, const uint32_t *last)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
-	uint32_t start = *last == UINT32_MAX ? 0 : (*last - k) / ns + 1;
+	uint32_t p = sim_pool(sm, k), np = sm->npool, cnt = nslots(sm, p);
+	uint32_t start = *last == UINT32_MAX ? 0 : (*last - p) / np + 1;
 
+	(void)s;
 	for (uint32_t i = 0; i < cnt; i++) {
 		uint32_t j = start + i, slot;
 
 		if (j >= cnt)
 			j -= cnt;
-		slot = k + j * ns;
-		if (tag[slot] == want && sim_can_issue(sm, k, slot, now))
+		slot = p + j * np;
+		if (tag[slot] == want && sim_can_issue(sm, p, slot, now))
 			return sm->ws[slot];
 	}
 	return NULL;
@@ -124,14 +131,15 @@ static void lrr_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct war
 
 static struct warp *gto_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
-	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t p = sim_pool(sm, k);
+	const uint32_t *o = sm->ord + (size_t)p * sm->ordcap;
 
 	(void)s;
-	if (sm->last[k] != UINT32_MAX && sim_can_issue(sm, k, sm->last[k], now))
+	if (sm->last[k] != UINT32_MAX && sim_can_issue(sm, p, sm->last[k], now))
 		return sm->ws[sm->last[k]];
-	/* the scheduler's warps in dispatch order: the oldest issuable one */
-	for (uint32_t i = 0; i < sm->nord[k]; i++)
-		if (sim_can_issue(sm, k, o[i], now))
+	/* the pool's warps in dispatch order: the oldest issuable one */
+	for (uint32_t i = 0; i < sm->nord[p]; i++)
+		if (sim_can_issue(sm, p, o[i], now))
 			return sm->ws[o[i]];
 	return NULL;
 }
@@ -139,14 +147,15 @@ static struct warp *gto_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint
 static struct warp *gto_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
 				const uint8_t *tag, uint8_t want, const uint32_t *last)
 {
-	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t p = sim_pool(sm, k);
+	const uint32_t *o = sm->ord + (size_t)p * sm->ordcap;
 	uint32_t l = *last;
 
 	(void)s;
-	if (l != UINT32_MAX && tag[l] == want && sim_can_issue(sm, k, l, now))
+	if (l != UINT32_MAX && tag[l] == want && sim_can_issue(sm, p, l, now))
 		return sm->ws[l];
-	for (uint32_t i = 0; i < sm->nord[k]; i++)
-		if (tag[o[i]] == want && sim_can_issue(sm, k, o[i], now))
+	for (uint32_t i = 0; i < sm->nord[p]; i++)
+		if (tag[o[i]] == want && sim_can_issue(sm, p, o[i], now))
 			return sm->ws[o[i]];
 	return NULL;
 }
@@ -159,20 +168,24 @@ static void gto_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct war
 	sm->last[k] = w->slot;
 }
 
-/* Two-level: fills scheduler @k's active set from the pending pool. */
+/*
+ * Two-level: fills the active set of scheduler @k's pool from the pending
+ * pool (a fully connected SM's one pool has every scheduler's places).
+ */
 static void tl_refill(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, nact = 0;
+	uint32_t p = sim_pool(sm, k), ns = sm->npool, nact = 0;
+	uint32_t cap = s->cfg.two_level_active * (sm->nsched / sm->npool);
 	struct warp *w;
 
-	for (uint32_t slot = k; slot < sm->nws; slot += ns) {
+	for (uint32_t slot = p; slot < sm->nws; slot += ns) {
 		w = sm->ws[slot];
 		/* warps at a barrier give up their place (or it could never fill) */
 		if (w && w->active && w->state == W_RUN)
 			nact++;
 	}
 	/* refill the active set from the pending pool, in slot order */
-	for (uint32_t slot = k; slot < sm->nws && nact < s->cfg.two_level_active; slot += ns) {
+	for (uint32_t slot = p; slot < sm->nws && nact < cap; slot += ns) {
 		w = sm->ws[slot];
 		if (w && !w->active && w->state == W_RUN &&
 		    (w->ready <= now || w->why != WHY_MEM)) {
@@ -184,8 +197,8 @@ static void tl_refill(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t no
 
 static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
-	uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - k) / ns + 1;
+	uint32_t p = sim_pool(sm, k), ns = sm->npool, cnt = nslots(sm, p);
+	uint32_t start = sm->rr[k] == UINT32_MAX ? 0 : (sm->rr[k] - p) / ns + 1;
 	struct warp *w;
 
 	tl_refill(s, sm, k, now);
@@ -194,8 +207,8 @@ static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint6
 
 		if (j >= cnt)
 			j -= cnt;
-		w = sm->ws[k + j * ns];
-		if (w && w->active && sim_can_issue(sm, k, k + j * ns, now))
+		w = sm->ws[p + j * ns];
+		if (w && w->active && sim_can_issue(sm, p, p + j * ns, now))
 			return w;
 	}
 	return NULL;
@@ -204,8 +217,8 @@ static struct warp *tl_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint6
 static struct warp *tl_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
 			       const uint8_t *tag, uint8_t want, const uint32_t *last)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, cnt = nslots(sm, k, ns);
-	uint32_t start = *last == UINT32_MAX ? 0 : (*last - k) / ns + 1;
+	uint32_t p = sim_pool(sm, k), ns = sm->npool, cnt = nslots(sm, p);
+	uint32_t start = *last == UINT32_MAX ? 0 : (*last - p) / ns + 1;
 	struct warp *w;
 
 	tl_refill(s, sm, k, now);
@@ -214,9 +227,9 @@ static struct warp *tl_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, ui
 
 		if (j >= cnt)
 			j -= cnt;
-		w = sm->ws[k + j * ns];
-		if (w && w->active && tag[k + j * ns] == want &&
-		    sim_can_issue(sm, k, k + j * ns, now))
+		w = sm->ws[p + j * ns];
+		if (w && w->active && tag[p + j * ns] == want &&
+		    sim_can_issue(sm, p, p + j * ns, now))
 			return w;
 	}
 	return NULL;
@@ -259,15 +272,16 @@ uint8_t job_elf_prio(const struct elf_pt *pt, uint32_t n, uint32_t pc)
 static struct warp *elf_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
 				const uint8_t *tag, uint8_t want, const uint32_t *last)
 {
-	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t p = sim_pool(sm, k);
+	const uint32_t *o = sm->ord + (size_t)p * sm->ordcap;
 	uint32_t best = UINT32_MAX, bp = UINT32_MAX;
 
 	(void)s;
 	(void)last;
-	for (uint32_t i = 0; i < sm->nord[k] && bp; i++) {
+	for (uint32_t i = 0; i < sm->nord[p] && bp; i++) {
 		uint32_t slot = o[i];
 
-		if ((tag && tag[slot] != want) || !sim_can_issue(sm, k, slot, now))
+		if ((tag && tag[slot] != want) || !sim_can_issue(sm, p, slot, now))
 			continue;
 		if (sm->sum[slot].prio < bp) {
 			bp = sm->sum[slot].prio;
@@ -294,13 +308,14 @@ static void nop_issued(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct war
 
 /*
  * RBA's score of the warp in @slot on scheduler @k at @now: over the source
- * operands of its next instruction, the reads queued at each one's bank.
+ * operands of its next instruction, the reads queued at each one's bank
+ * (of the scheduler's sub-core, or of the whole fully connected SM).
  */
 uint32_t rba_score(const struct vgpu_sim *s, const struct sm *sm, uint32_t k, uint32_t slot,
 		   uint64_t now)
 {
 	uint32_t nb = s->cfg.reg_banks, score = 0;
-	const uint64_t *bank = sm->t.bank_free + (size_t)k * (nb + 1);
+	const uint64_t *bank = sm->t.bank_free + (sm->fc ? 0 : (size_t)k * (nb + 1));
 	const struct warp *w = sm->ws[slot];
 	const struct job *j = w->tb->job;
 	uint32_t pc = w->stack[w->sp - 1].pc;
@@ -308,6 +323,8 @@ uint32_t rba_score(const struct vgpu_sim *s, const struct sm *sm, uint32_t k, ui
 
 	if (!nb || !s->cfg.collectors || pc >= j->ncode)
 		return 0;
+	if (sm->fc)
+		nb *= sm->nsched;
 	ti = &j->tim[pc];
 	for (unsigned int i = 0; i < ti->nsrc; i++) {
 		uint64_t b = bank[(ti->src[i] + slot) % nb];
@@ -321,14 +338,15 @@ uint32_t rba_score(const struct vgpu_sim *s, const struct sm *sm, uint32_t k, ui
 static struct warp *rba_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
 				const uint8_t *tag, uint8_t want, const uint32_t *last)
 {
-	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t p = sim_pool(sm, k);
+	const uint32_t *o = sm->ord + (size_t)p * sm->ordcap;
 	uint32_t best = UINT32_MAX, bs = UINT32_MAX;
 
 	(void)last;
-	for (uint32_t i = 0; i < sm->nord[k] && bs; i++) {
+	for (uint32_t i = 0; i < sm->nord[p] && bs; i++) {
 		uint32_t slot = o[i], sc;
 
-		if ((tag && tag[slot] != want) || !sim_can_issue(sm, k, slot, now))
+		if ((tag && tag[slot] != want) || !sim_can_issue(sm, p, slot, now))
 			continue;
 		sc = rba_score(s, sm, k, slot, now);
 		if (sc < bs) {
@@ -567,7 +585,7 @@ static void ka_order(const struct vgpu_sim *s, const struct sm *sm, uint32_t k,
 struct warp *ka_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now)
 {
 	const struct sched_ops *o = s->sched;
-	uint32_t cap = s->nslots, ns = sm->nsched;
+	uint32_t cap = s->nslots, ns = sm->npool, p = sim_pool(sm, k);
 	struct kstate *ks = sm->ks + (size_t)k * cap;
 	uint32_t order[64], rdy[64];
 	bool ipr = s->kmode == VGPU_KSCHED_IPR;
@@ -578,8 +596,8 @@ struct warp *ka_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now
 		/* this cycle's ready warps per kernel (Eq. 5.3) */
 		for (uint32_t i = 0; i < sm->nk; i++)
 			rdy[sm->klist[i]] = 0;
-		for (uint32_t slot = k; slot < sm->nws; slot += ns)
-			if (sim_can_issue(sm, k, slot, now))
+		for (uint32_t slot = p; slot < sm->nws; slot += ns)
+			if (sim_can_issue(sm, p, slot, now))
 				rdy[sm->wk[slot]]++;
 	}
 	if (sm->nprio)

@@ -118,7 +118,8 @@ static bool key_less(const struct prog_key *a, const struct prog_key *b)
 struct warp *progress_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint64_t now,
 			      const uint8_t *tag, uint8_t want, const uint32_t *last)
 {
-	const uint32_t *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t p = sim_pool(sm, k);
+	const uint32_t *o = sm->ord + (size_t)p * sm->ordcap;
 	struct tb_prog cache[64];	/* max_tbs_per_sm <= 64 (config_check()) */
 	struct prog_key best = { 0 }, key;
 	struct warp *pick = NULL;
@@ -126,12 +127,12 @@ struct warp *progress_pick_in(struct vgpu_sim *s, struct sm *sm, uint32_t k, uin
 
 	(void)s;
 	(void)last;
-	for (uint32_t i = 0; i < sm->nord[k]; i++) {
+	for (uint32_t i = 0; i < sm->nord[p]; i++) {
 		uint32_t slot = o[i];
 		const struct warp *w;
 		const struct job *j;
 
-		if ((tag && tag[slot] != want) || !sim_can_issue(sm, k, slot, now))
+		if ((tag && tag[slot] != want) || !sim_can_issue(sm, p, slot, now))
 			continue;
 		w = sm->ws[slot];
 		j = w->tb->job;

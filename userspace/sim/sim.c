@@ -42,7 +42,9 @@ static int config_check(const struct vgpu_sim_config *c)
 	    c->collectors > 64 || c->dram_banks > 1024 || c->l1d_size > (64u << 20) ||
 	    c->l2_size > (1u << 30) || c->l1i_size > (64u << 20) || c->threads > 1024 ||
 	    c->kernel_sched >= VGPU_KSCHED_COUNT || c->newcar > 1 || c->l1i_prefetch > 1 ||
-	    c->subcore_assign >= VGPU_SUBCORE_COUNT_)
+	    c->subcore_assign >= VGPU_SUBCORE_COUNT_ || c->fully_connected > 1 ||
+	    c->l2_calendar > 1 || c->dram_calendar > 1 ||
+	    c->collector_stall > 1)
 		return -EINVAL;
 	return 0;
 }
@@ -92,7 +94,10 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->ws = sim_calloc(s->nws_cap, sizeof(*sm->ws));
 		sm->rr = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->rr));
 		sm->last = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->last));
-		sm->ordcap = (s->nws_cap + cfg->schedulers_per_sm - 1) / cfg->schedulers_per_sm;
+		sm->fc = cfg->fully_connected;
+		sm->cstall = cfg->collector_stall && cfg->collectors;
+		sm->npool = sm->fc ? 1 : cfg->schedulers_per_sm;
+		sm->ordcap = (s->nws_cap + sm->npool - 1) / sm->npool;
 		sm->ord = sim_calloc((size_t)sm->ordcap * cfg->schedulers_per_sm, sizeof(*sm->ord));
 		sm->nord = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->nord));
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
@@ -538,7 +543,9 @@ int vgpu_sim_job_begin(struct vgpu_sim *s, uint32_t id, uint64_t desc_addr)
 /* Drops warp slot @slot from its scheduler's age order. */
 static void ord_remove(struct vgpu_sim *s, struct sm *sm, uint32_t slot)
 {
-	uint32_t k = slot % s->cfg.schedulers_per_sm, *o = sm->ord + (size_t)k * sm->ordcap;
+	uint32_t k = slot % sm->npool, *o = sm->ord + (size_t)k * sm->ordcap;
+
+	(void)s;
 
 	for (uint32_t i = 0; i < sm->nord[k]; i++) {
 		if (o[i] == slot) {
@@ -592,13 +599,14 @@ static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 }
 
 /*
- * Per scheduler and unit whose earliest warp rose or left: the earliest
+ * Per pool and unit whose earliest warp rose or left: the earliest
  * ready warp again (sim_wsum_move() keeps the others).
  */
 static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm;
+	uint32_t ns = sm->npool;
 
+	(void)s;
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t *m = &sm->minr[q * FU_N], *m2 = &sm->minr2[q * FU_N];
 		uint8_t d = sm->mdirty[q];
@@ -629,10 +637,10 @@ static void sm_minima(struct vgpu_sim *s, struct sm *sm)
 	}
 }
 
-/* Earliest cycle at which each scheduler of @sm could issue, and the SM's. */
+/* Earliest cycle at which each pool of @sm could issue, and the SM's. */
 static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm;
+	uint32_t ns = sm->npool;
 	uint64_t next = UINT64_MAX, *minr = sm->minr;
 
 	/* when the unit takes each scheduler's earliest warp for it */
@@ -651,6 +659,9 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 			if (r < sn)
 				sn = r;
 		}
+		/* collector_stall: nothing issues before a collector unit frees */
+		if (sm->cstall && sn != UINT64_MAX && sm->t.cu_next[q] > sn)
+			sn = sm->t.cu_next[q];
 		sm->snext[q] = sn;
 		if (sn < next)
 			next = sn;
@@ -670,8 +681,9 @@ static uint32_t wait_reasons(const struct vgpu_sim *s, const struct sm *sm, uint
 		[FU_SP] = WHY_OTHER, [FU_SFU] = WHY_OTHER, [FU_DP] = WHY_OTHER,
 		[FU_LDST] = WHY_CONFLICT,
 	};
-	uint32_t ns = s->cfg.schedulers_per_sm, seen = 0;
+	uint32_t ns = sm->npool, seen = 0;
 
+	(void)s;
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t unit[FU_N];
 
@@ -701,7 +713,7 @@ static uint32_t wait_reasons(const struct vgpu_sim *s, const struct sm *sm, uint
  */
 static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm, seen = 0, nrun = 0, nres = 0;
+	uint32_t ns = sm->npool, seen = 0, nrun = 0, nres = 0;
 	const uint32_t other = 1u << WHY_OTHER | 1u << WHY_FETCH;
 	const uint32_t (*c)[4] = sm->wcnt;
 	bool all_mem, conflict = false, busy = false;
@@ -726,6 +738,8 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 				conflict |= m[f] < sm->t.ldst_free;
 			else
 				busy |= m[f] < sm->t.fu_free[q * FU_N + f];
+			/* waiting for a collector unit counts as a busy unit */
+			busy |= sm->cstall && m[f] < sm->t.cu_next[q];
 		}
 	}
 	for (uint32_t i = 0; i < 2; i++)
@@ -996,6 +1010,9 @@ static uint32_t slot_for(struct vgpu_sim *s, struct sm *sm, struct warp *w)
 		wid++;
 	sm->wid_used[wid] = 1;
 	w->wid = wid;
+	/* a fully connected SM: one pool, the first free slot */
+	if (sm->fc)
+		ns = 1;
 	q = vgpu_sim_subcore_of(s->cfg.subcore_assign, s->cfg.subcore_seed, sm->id, wid, ns);
 	for (k = q; k < sm->nws; k += ns)
 		if (!sm->ws[k])
@@ -1036,7 +1053,7 @@ static void tb_attach(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 		sm->wp[k] = tb->prio;
 		sm->wpause[k] = tb->paused;
 		{
-			uint32_t q = k % s->cfg.schedulers_per_sm;
+			uint32_t q = k % sm->npool;
 
 			sm->ord[(size_t)q * sm->ordcap + sm->nord[q]++] = k;
 		}
@@ -2023,6 +2040,9 @@ static void vtb_update(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_
  * collector unit free first; each source register is read from bank
  * (reg + warp slot) % banks, one read per bank per cycle. Returns how many
  * cycles later than with ideal operand reads the instruction can execute.
+ * A fully connected SM (Sec. VI-B1: "each scheduler has access to a shared
+ * pool of 8 CUs, and operands can be mapped to any of the 8 banks") has
+ * every sub-core's banks and collector units in one pool.
  */
 static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const struct warp *w,
 			const struct itime *ti, uint64_t now)
@@ -2032,6 +2052,12 @@ static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const str
 	uint64_t *cu = sm->t.coll_free + (size_t)k * (nc + 1);
 	uint64_t t, done;
 
+	if (sm->fc) {
+		bank = sm->t.bank_free;
+		cu = sm->t.coll_free;
+		nb *= sm->nsched;
+		nc *= sm->nsched;
+	}
 	for (uint32_t i = 1; i < nc; i++)
 		if (cu[i] < cu[ci])
 			ci = i;
@@ -2045,8 +2071,44 @@ static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const str
 		if (rt + 1 > done)
 			done = rt + 1;
 	}
+	sm->t.st.reg_reads += ti->nsrc;
+	/* beyond the cycle an instruction without conflicts reads in */
+	sm->t.st.reg_bank_conflicts += done - (t + 1);
 	cu[ci] = done;
+	if (sm->cstall) {
+		uint64_t m = cu[0];
+
+		for (uint32_t i = 1; i < nc; i++)
+			if (cu[i] < m)
+				m = cu[i];
+		sm->t.cu_next[sim_pool(sm, k)] = m;
+		sm_classify_again(sm);
+	}
 	return done - (now + 1);
+}
+
+/*
+ * Takes a unit of type @f for @ii cycles from @now: scheduler @k's own, or
+ * on a fully connected SM the shared one free first (its units at
+ * fu_free[FU_N + q * FU_N + f]; fu_free[f] holds when the next is free).
+ */
+static void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_t ii)
+{
+	uint64_t *u = sm->t.fu_free + FU_N + f, m = UINT64_MAX;
+	uint32_t best = 0;
+
+	if (!sm->fc) {
+		sm->t.fu_free[k * FU_N + f] = now + ii;
+		return;
+	}
+	for (uint32_t q = 1; q < sm->nsched; q++)
+		if (u[q * FU_N] < u[best * FU_N])
+			best = q;
+	u[best * FU_N] = now + ii;
+	for (uint32_t q = 0; q < sm->nsched; q++)
+		if (u[q * FU_N] < m)
+			m = u[q * FU_N];
+	sm->t.fu_free[f] = m;
 }
 
 
@@ -2143,7 +2205,7 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 			done = mem_access(s, sm, w, start, &is_mem);
 		} else {
 			done = start + ti->lat;
-			sm->t.fu_free[k * FU_N + ti->fu] = now + ti->ii;
+			fu_take(sm, k, ti->fu, now, ti->ii);
 		}
 		for (unsigned int i = 0; i < ti->ndst; i++)
 			w->sb[ti->dst[i]] = done << 1 | is_mem;
@@ -2208,7 +2270,7 @@ static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	for (uint32_t k = 0; k < ns && k < sm->nws; k++) {
 		struct warp *w;
 
-		if (sm->snext[k] > now)
+		if (sm->snext[sim_pool(sm, k)] > now)
 			continue;
 		/* kernel-aware: two or more kernels on the SM (sched.c) */
 		w = sm->ka ? ka_pick(s, sm, k, now) :

@@ -219,25 +219,25 @@ struct sm {
 	uint32_t threads;
 	uint32_t ntbs;
 	uint32_t *last;		/* per scheduler: last warp slot issued (GTO), or UINT32_MAX */
-	uint32_t *ord;		/* per scheduler: its warp slots, oldest first */
-	uint32_t *nord;		/* per scheduler: entries of ord */
-	uint32_t ordcap;	/* ord entries per scheduler */
-	uint64_t *snext;	/* per scheduler: earliest cycle it may issue */
+	uint32_t *ord;		/* per pool: its warp slots, oldest first */
+	uint32_t *nord;		/* per pool: entries of ord */
+	uint32_t ordcap;	/* ord entries per pool */
+	uint64_t *snext;	/* per pool: earliest cycle it may issue */
 	/*
-	 * [scheduler][FU_N]: the earliest ready warp for the unit, kept exact
+	 * [pool][FU_N]: the earliest ready warp for the unit, kept exact
 	 * as warps change (sim_wsum_move()); a minimum whose warp rose or left
 	 * is worked out again by sm_minima(), for the units in mdirty[q]
 	 */
 	uint64_t *minr;
 	/*
-	 * [scheduler][FU_N]: at most the second earliest ready warp for the
+	 * [pool][FU_N]: at most the second earliest ready warp for the
 	 * unit (exact after a rescan, lower later): a minimum whose warp rises
 	 * no further than this stays its warp's, without a rescan
 	 */
 	uint64_t *minr2;
-	uint8_t *mdirty;	/* per scheduler: 1 << unit, minr[q][unit] is stale */
+	uint8_t *mdirty;	/* per pool: 1 << unit, minr[q][unit] is stale */
 	/*
-	 * [scheduler][rwords]: bit i of scheduler q is warp slot q + i * nsched,
+	 * [pool][rwords]: bit i of pool q is warp slot q + i * npool,
 	 * set while it holds a warp in W_RUN (wsum.run), so that scans visit
 	 * only those
 	 */
@@ -247,6 +247,15 @@ struct sm {
 	uint32_t wcnt[2][4];
 	bool cls_ok;		/* t.wclass and t.wall_mem hold for the SM's state */
 	uint32_t nsched;	/* schedulers */
+	/*
+	 * warp pools: slot i is in pool i % npool, which the per-pool state
+	 * (ord, rmask, minr, snext) is indexed by; schedulers_per_sm, one per
+	 * scheduler (sub-core), or 1 for a fully connected SM
+	 * (cfg.fully_connected), whose schedulers all pick from the one pool
+	 */
+	uint32_t npool;
+	bool fc;		/* cfg.fully_connected */
+	bool cstall;		/* cfg.collector_stall */
 	struct smt t;		/* timing state */
 	struct memrec mrec;	/* set by exec.c for LD/ST/ATOM */
 	uint32_t sink[256];	/* writes to RZ */
@@ -426,16 +435,28 @@ static inline uint32_t sim_popcount(uint32_t x)
 	return (x * 0x01010101u) >> 24;
 }
 
-/* timing model: can scheduler @k issue the warp in @slot at @now? */
-static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot, uint64_t now)
+/* The warp pool scheduler @k picks from (struct sm, npool). */
+static inline uint32_t sim_pool(const struct sm *sm, uint32_t k)
+{
+	return sm->fc ? 0 : k;
+}
+
+/*
+ * timing model: can a scheduler of pool @p issue the warp in @slot at @now?
+ * A fully connected SM keeps in pool 0's entry of fu_free the earliest time
+ * one of the shared units of the type is free (sim.c fu_take()).
+ */
+static inline bool sim_can_issue(const struct sm *sm, uint32_t p, uint32_t slot, uint64_t now)
 {
 	const struct wsum *x = &sm->sum[slot];
 
 	if (x->ready > now)
 		return false;
+	if (sm->cstall && sm->t.cu_next[p] > now)
+		return false;
 	if (x->fu == FU_LDST)
 		return sm->t.ldst_free <= now;
-	return sm->t.fu_free[k * FU_N + x->fu] <= now;
+	return sm->t.fu_free[p * FU_N + x->fu] <= now;
 }
 
 /*
@@ -449,7 +470,7 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t k, uint32_t slot,
 static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, uint8_t ofu,
 				 uint64_t nready, uint8_t nfu)
 {
-	uint32_t q = slot % sm->nsched;
+	uint32_t q = slot % sm->npool;
 	uint64_t *m = sm->minr + (size_t)q * FU_N, *m2 = sm->minr2 + (size_t)q * FU_N;
 
 	sm->cls_ok = false;
@@ -472,7 +493,7 @@ static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, 
 /* Whether warp slot @slot holds a warp in W_RUN, into the scheduler's run mask. */
 static inline void sim_wsum_run(struct sm *sm, uint32_t slot, bool run)
 {
-	uint32_t q = slot % sm->nsched, i = slot / sm->nsched;
+	uint32_t q = slot % sm->npool, i = slot / sm->npool;
 	uint64_t *wd = &sm->rmask[(size_t)q * sm->rwords + i / 64];
 
 	if (run)

@@ -87,11 +87,34 @@ struct cache {
 	struct cline *l;
 };
 
+/*
+ * A reservation calendar (l2_calendar, dram_calendar; mem.c cal_book()):
+ * use[t % CAL_CYCLES] is what is booked of cycle t, for t in [base, base +
+ * CAL_CYCLES), out of the resource's capacity per cycle (an L2 tag port: 1
+ * access; a DRAM channel: 256, its transfer time being in 1/256 cycles);
+ * far is the busy-until cycle of the bookings beyond the window.
+ */
+#define CAL_CYCLES	65536u
+
+struct cal {
+	uint16_t *use;
+	uint64_t base, far;
+};
+/*
+ * Books @units of @c (capacity @cap per cycle) for a request arriving at
+ * @t, into the first cycles at or after it with room, and forgets the
+ * cycles before @now; returns the last cycle it took (@t - 1 for none),
+ * the first in *@first.
+ */
+uint64_t cal_book(struct cal *c, uint32_t cap, uint64_t now, uint64_t t, uint64_t units,
+		  uint64_t *first);
+
 /* A memory partition: an L2 slice and a DRAM channel (Table 3.1: 6). */
 struct part {
 	struct cache l2;
-	uint64_t port_free;	/* L2 slice tag port */
-	uint64_t ch_free;	/* DRAM data bus, in 1/256 cycles */
+	uint64_t port_free;	/* L2 slice tag port (busy-until, without a calendar) */
+	uint64_t ch_free;	/* DRAM data bus, in 1/256 cycles (without a calendar) */
+	struct cal pcal, dcal;	/* their calendars (l2_calendar, dram_calendar) */
 	uint64_t *row;		/* open row + 1 per bank; 0 closed */
 };
 
@@ -100,9 +123,14 @@ struct smt {
 	struct cache l1d, l1i;
 	uint64_t *mshr;			/* free time of each L1D MSHR */
 	uint64_t ldst_free;		/* LD/ST unit */
-	uint64_t *fu_free;		/* [scheduler][FU_N] */
-	uint64_t *bank_free;		/* [scheduler][reg_banks] */
-	uint64_t *coll_free;		/* [scheduler][collectors] */
+	/*
+	 * [scheduler][FU_N], then [scheduler][FU_N] of a fully connected SM's
+	 * shared units, whose earliest free time per type is in [0][FU_N]
+	 */
+	uint64_t *fu_free;
+	uint64_t *bank_free;		/* [scheduler][reg_banks] (fully connected: all one) */
+	uint64_t *coll_free;		/* [scheduler][collectors] (fully connected: all one) */
+	uint64_t *cu_next;		/* [pool]: its first collector unit free (collector_stall) */
 	uint64_t car[VGPU_SIM_NEWCAR_ENTRIES];	/* NewCAR queue: each entry's departure */
 	uint32_t nmshr;			/* L1D MSHRs (l1d_mshrs) */
 	bool prefetch;			/* next-line L1I prefetch (l1i_prefetch) */
@@ -137,6 +165,8 @@ const struct sched_ops *sched_get(uint32_t policy);
 
 /* mem.c */
 int mem_create(struct vgpu_sim *s);
+/* Books @n cycles of @p's L2 tag port for an access arriving at @a; the first. */
+uint64_t port_book(struct vgpu_sim *s, struct part *p, uint64_t a, uint32_t n);
 void mem_destroy(struct vgpu_sim *s);
 /* forgets every cache line, row buffer and busy time (idle device) */
 void mem_reset(struct vgpu_sim *s);

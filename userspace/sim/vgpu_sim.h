@@ -79,6 +79,28 @@ enum vgpu_subcore_assign {
  *	a new warp goes to; @subcore_seed seeds Shuffle's permutations.
  * The warp scheduler and these change at run time by
  * vgpu_sim_set_warp_sched() and vgpu_sim_set_subcore_assign().
+ * @fully_connected: 1: the SM is not split into sub-cores (the sub-core
+ *	paper's "fully connected SM", Sec. I and VI-B1): one pool of warps
+ *	that every scheduler picks from, each unit type's schedulers_per_sm
+ *	units shared by all of them, and the reg_banks * schedulers_per_sm
+ *	register banks and collectors * schedulers_per_sm collector units
+ *	shared too (bank (reg + warp slot) % all banks). The issue width stays
+ *	schedulers_per_sm instructions a cycle; @subcore_assign has no effect.
+ *	Fixed when the model is created.
+ * @l2_calendar: 1: an L2 slice's tag port keeps a calendar of the cycles
+ *	it is booked, and an access takes the first free cycles at or after
+ *	its arrival, even before a later booking (a NewCAR re-execution
+ *	books its access when it is queued, at its future time); 0: the port
+ *	is one busy-until time, and an access waits behind every booking
+ *	made before it.
+ * @dram_calendar: the same for a memory partition's DRAM channel: a
+ *	transfer takes the channel's free time (in 1/256 cycles) from its
+ *	arrival on, instead of starting after every transfer booked before.
+ * @collector_stall: 1: a scheduler issues only while one of its operand
+ *	collector units (of the SM's, fully connected) is free (sub-core
+ *	paper Sec. VI-B1: the warp scheduling stage stalls when the collector
+ *	units are exhausted); 0: an instruction waits for one after issue,
+ *	its result later, the scheduler going on.
  */
 struct vgpu_sim_config {
 	struct vgpu_device_desc desc;
@@ -108,6 +130,10 @@ struct vgpu_sim_config {
 	uint32_t newcar, l1i_prefetch;	/* ELF's companions: 0 off, 1 on */
 	uint32_t subcore_assign;	/* enum vgpu_subcore_assign */
 	uint32_t subcore_seed;		/* Shuffle's seed */
+	uint32_t fully_connected;	/* 1: no sub-core split */
+	uint32_t l2_calendar;		/* 1: L2 tag ports keep a reservation calendar */
+	uint32_t dram_calendar;		/* 1: DRAM channels keep one */
+	uint32_t collector_stall;	/* 1: no issue while every collector unit is busy */
 };
 
 /* Fills the zero timing fields of @cfg with defaults. */
@@ -313,6 +339,11 @@ int vgpu_sim_step(struct vgpu_sim *sim, uint64_t limit, struct vgpu_evt *out,
  *	resident, while another SM had one (DYNCORE; complete once the device
  *	is idle).
  * @vt_swaps: Virtual Thread swaps of an active block for an inactive one.
+ * @reg_reads: source register reads through the register banks (0 with
+ *	ideal operand reads: reg_banks or collectors 0).
+ * @reg_bank_conflicts: cycles instructions waited in their collector unit
+ *	for a register bank another read held, summed over instructions (the
+ *	wait for a free collector unit not counted).
  */
 struct vgpu_sim_stats {
 	uint64_t warp_insts;
@@ -338,6 +369,8 @@ struct vgpu_sim_stats {
 	uint64_t mshr_busy;
 	uint64_t gated_cycles;
 	uint64_t vt_swaps;
+	uint64_t reg_reads;
+	uint64_t reg_bank_conflicts;
 };
 /* Totals over all SMs and jobs. */
 void vgpu_sim_get_stats(const struct vgpu_sim *sim, struct vgpu_sim_stats *st);

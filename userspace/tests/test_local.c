@@ -205,7 +205,7 @@ static void t_suite_scheds(void)
 {
 	static const struct {
 		const char *preset;
-		const char *kv[8];
+		const char *kv[12];
 	} c[] = {
 		{ "fermi-gtx480", { "scheduler", "gto", NULL } },
 		{ "fermi-gtx480", { "scheduler", "lrr", NULL } },
@@ -217,6 +217,11 @@ static void t_suite_scheds(void)
 		{ "volta-v100", { "scheduler", "rba", NULL } },
 		{ "volta-v100", { "scheduler", "rba", "subcore_assign", "srr", NULL } },
 		{ "volta-v100", { "scheduler", "rba", "subcore_assign", "shuffle", NULL } },
+		{ "volta-v100", { "scheduler", "gto", "fully_connected", "1", NULL } },
+		{ "volta-v100", { "scheduler", "rba", "fully_connected", "1", NULL } },
+		{ "fermi-gtx480", { "scheduler", "elf", "newcar", "1", "l1i_prefetch", "1",
+				    "l2_calendar", "1", "dram_calendar", "1", NULL } },
+		{ "volta-v100", { "scheduler", "rba", "collector_stall", "1", NULL } },
 	};
 	uint64_t total[sizeof(c) / sizeof(c[0])];
 
@@ -234,6 +239,10 @@ static void t_suite_scheds(void)
 	/* the schedulers are not all the same one */
 	report("ELF++ and RBA with Shuffle change the suite's cycles",
 	       total[5] != total[0] && total[9] != total[6] ? 0 : -1);
+	report("the fully connected SM changes the suite's cycles",
+	       total[10] != total[6] && total[11] != total[7] ? 0 : -1);
+	report("the L2 and DRAM calendars change ELF++'s cycles", total[12] != total[5] ? 0 : -1);
+	report("collector_stall changes RBA's cycles", total[13] != total[7] ? 0 : -1);
 }
 
 /*

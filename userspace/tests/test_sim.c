@@ -2929,10 +2929,16 @@ static const char subcore_ptx[] =
 
 #define SC_WARPS	32	/* two blocks of 16 warps */
 
-static int subcore_run(const char *mode, uint32_t *slot)
+/*
+ * One launch on one volta SM configured with @kv: @grid blocks of @block
+ * threads of @entry in @ptx, whose one parameter points at @words 32-bit
+ * words (filled with @fill bytes first); the words after it in @out, the
+ * cycles in *@cycles (may be NULL).
+ */
+static int volta1_run(const char *const *kv, const char *ptx, const char *entry, uint32_t grid,
+		      uint32_t block, uint32_t words, uint8_t fill, uint32_t *out,
+		      uint64_t *cycles)
 {
-	const char *const kv[] = { "num_sms", "1", "subcore_assign", mode, "subcore_seed", "7",
-				   NULL };
 	struct env e;
 	struct prog p;
 	struct result res;
@@ -2941,14 +2947,14 @@ static int subcore_run(const char *mode, uint32_t *slot)
 
 	if (env_init_kv(&e, "volta-v100", kv, 16u << 20))
 		return -1;
-	if (load_ptx_text(&e, subcore_ptx, strlen(subcore_ptx), &p))
+	if (load_ptx_text(&e, ptx, strlen(ptx), &p))
 		goto out;
-	prm = dalloc(&e, SC_WARPS * 4);
-	memset(e.vram + prm, 0xff, SC_WARPS * 4);
+	prm = dalloc(&e, words * 4);
+	memset(e.vram + prm, fill, words * 4);
 	{
-		struct vgpu_mem_range rg = { prm, SC_WARPS * 4 };
+		struct vgpu_mem_range rg = { prm, words * 4 };
 		struct launch L = {
-			.prog = &p, .entry = "sc", .grid = { 2 }, .block = { 512 },
+			.prog = &p, .entry = entry, .grid = { grid }, .block = { block },
 			.params = &prm, .params_size = 8, .ranges = &rg, .nranges = 1,
 		};
 
@@ -2957,11 +2963,22 @@ static int subcore_run(const char *mode, uint32_t *slot)
 			r = res.status;
 	}
 	free(p.image);
-	if (!r)
-		memcpy(slot, e.vram + prm, SC_WARPS * 4);
+	if (!r) {
+		memcpy(out, e.vram + prm, words * 4);
+		if (cycles)
+			*cycles = res.cycles;
+	}
 out:
 	env_fini(&e);
 	return r;
+}
+
+static int subcore_run(const char *mode, uint32_t *slot)
+{
+	const char *const kv[] = { "num_sms", "1", "subcore_assign", mode, "subcore_seed", "7",
+				   NULL };
+
+	return volta1_run(kv, subcore_ptx, "sc", 2, 512, SC_WARPS, 0xff, slot, NULL);
 }
 
 /*
@@ -3011,6 +3028,63 @@ static int t_subcore_dispatch(void)
 		      g + 3, seen);
 	}
 	CHECK(differs, "shuffle placed every warp as round robin does");
+	return 0;
+}
+
+/*
+ * A fully connected SM (fully_connected = 1; sub-core paper Sec. I): one
+ * block of 8 warps on one volta SM, of which warps 0 and 4 alone run a
+ * loop of independent FMAs (the others exit at once). Split into sub-cores
+ * under round robin both sit on sub-core 0 and share its scheduler and SP
+ * unit (alu_ii 2); fully connected, the second issues from another
+ * scheduler to another SP unit, as the paper's monolithic SM lets it. The
+ * results are the same; the assignment no longer matters.
+ */
+static const char fc_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry fc(.param .u64 out)\n{\n"
+	"	.reg .pred %p<3>;\n	.reg .b32 %r<8>;\n	.reg .f32 %f<8>;\n	.reg .b64 %rd<4>;\n"
+	"	ld.param.u64 %rd1, [out];\n	cvta.to.global.u64 %rd1, %rd1;\n"
+	"	mov.u32 %r1, %tid.x;\n	shr.u32 %r2, %r1, 5;\n	and.b32 %r3, %r2, 3;\n"
+	"	setp.ne.u32 %p1, %r3, 0;\n	@%p1 bra $D;\n"
+	"	cvt.rn.f32.u32 %f1, %r1;\n	mov.f32 %f2, %f1;\n	mov.f32 %f3, %f1;\n"
+	"	mov.f32 %f4, %f1;\n	mov.u32 %r4, 0;\n"
+	"$L:\n"
+	"	fma.rn.f32 %f1, %f1, 0f3F000000, 0f3F800000;\n"
+	"	fma.rn.f32 %f2, %f2, 0f3F000000, 0f40000000;\n"
+	"	fma.rn.f32 %f3, %f3, 0f3F000000, 0f40400000;\n"
+	"	fma.rn.f32 %f4, %f4, 0f3F000000, 0f40800000;\n"
+	"	add.s32 %r4, %r4, 1;\n	setp.lt.u32 %p2, %r4, 256;\n	@%p2 bra $L;\n"
+	"	add.f32 %f1, %f1, %f2;\n	add.f32 %f3, %f3, %f4;\n	add.f32 %f1, %f1, %f3;\n"
+	"	mul.wide.u32 %rd2, %r1, 4;\n	add.s64 %rd3, %rd1, %rd2;\n"
+	"	st.global.f32 [%rd3], %f1;\n"
+	"$D:\n"
+	"	ret;\n}\n";
+
+static int fc_run(const char *fc, const char *assign, uint32_t *out, uint64_t *cycles)
+{
+	const char *const kv[] = { "num_sms", "1", "fully_connected", fc, "subcore_assign",
+				   assign, NULL };
+
+	return volta1_run(kv, fc_ptx, "fc", 1, 256, 256, 0, out, cycles);
+}
+
+static int t_fully_connected(void)
+{
+	uint32_t split[256], fc[256], fc2[256];
+	uint64_t c_split, c_fc, c_fc2;
+
+	CHECK(fc_run("0", "rr", split, &c_split) == 0, "sub-cores: run");
+	CHECK(fc_run("1", "rr", fc, &c_fc) == 0, "fully connected: run");
+	CHECK(fc_run("1", "srr", fc2, &c_fc2) == 0, "fully connected, srr: run");
+	printf("# two busy warps on sub-core 0: %llu cycles split, %llu fully connected\n",
+	       (unsigned long long)c_split, (unsigned long long)c_fc);
+	CHECK(!memcmp(split, fc, sizeof(fc)) && !memcmp(fc, fc2, sizeof(fc)), "results differ");
+	CHECK(split[0] != 0 && split[128] != 0 && split[32] == 0, "the busy warps wrote");
+	CHECK(c_fc * 4 < c_split * 3, "fully connected %llu cycles, split %llu: not faster",
+	      (unsigned long long)c_fc, (unsigned long long)c_split);
+	CHECK(c_fc == c_fc2, "fully connected: the assignment changed the cycles (%llu, %llu)",
+	      (unsigned long long)c_fc, (unsigned long long)c_fc2);
 	return 0;
 }
 
@@ -4291,6 +4365,8 @@ int main(int argc, char **argv)
 	       " heavy warp as §4.2.2 says", t_virtual_tb_lanes());
 	report("sub-core assignment: dispatch puts warps where rr, srr and shuffle say",
 	       t_subcore_dispatch());
+	report("fully connected SM: two warps of one sub-core issue on two schedulers' units",
+	       t_fully_connected());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
 	report("kernel-aware warp scheduling: none starves the newer kernel, lrr/ipr/fair shares,"

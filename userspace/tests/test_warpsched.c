@@ -6,7 +6,9 @@
  * queues and its pick order, the sub-core assignments (round robin, skewed
  * round robin, Shuffle) for given warp counts, ELF's program points as the
  * model reads them from a compiled image, and the progress-aware order of
- * virtual thread blocks (sched_progress.c).
+ * virtual thread blocks (sched_progress.c), a fully connected SM's one
+ * warp pool and shared banks, the reservation calendars of the L2 tag
+ * port and the DRAM channel, and the stall on busy collector units.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,7 +36,7 @@ struct hsm {
 	struct wsum sum[NWS];
 	struct warp *ws[NWS];
 	uint32_t ord[NWS], nord[NS];
-	uint64_t fu_free[NS * FU_N], bank_free[NS * (NB + 1)];
+	uint64_t fu_free[(NS + 1) * FU_N], bank_free[NS * (NB + 1)];
 	struct itime tim[NWS];
 	struct dinst code[NWS];
 };
@@ -60,6 +62,7 @@ static void hsm_init(struct hsm *h, uint32_t policy, const uint8_t src[NWS][2])
 	h->tb->nwarps = NWS;
 	h->sm.nws = NWS;
 	h->sm.nsched = NS;
+	h->sm.npool = NS;
 	h->sm.sum = h->sum;
 	h->sm.ws = h->ws;
 	h->sm.ord = h->ord;
@@ -204,6 +207,145 @@ static int t_rba(void)
 	CHECK(n == 4 && got[0] == 0 && got[1] == 2 && got[2] == 4 && got[3] == 6,
 	      "ideal banks: %u %u %u %u", got[0], got[1], got[2], got[3]);
 	hsm_fini(&h);
+	return 0;
+}
+
+/*
+ * A fully connected SM (sub-core paper Sec. I, VI-B1), under RBA: warps
+ * of scheduler 0's sub-core issue from scheduler 1 when scheduler 1's own
+ * cannot, and the scores count the SM's 4 banks, (reg + slot) % 4. Scheduler 0's
+ * slots (0 2 4 6) are ready at 100, scheduler 1's (1 3 5 7) at 200, and
+ * scheduler 1's SP unit is busy until 150.
+ */
+static int t_fully_connected(void)
+{
+	static const uint8_t src[NWS][2] = {
+		{ 0, 4 },	/* slot 0: banks 0, 0 of 4 (of scheduler 0's 2: 0, 0) */
+		{ 255, 255 },
+		{ 0, 1 },	/* slot 2: banks 2, 3 (of 2: 0, 1) */
+		{ 255, 255 }, { 255, 255 }, { 255, 255 }, { 255, 255 }, { 255, 255 },
+	};
+	uint32_t got[NWS];
+	struct hsm h;
+	int n;
+
+	hsm_init(&h, VGPU_SCHED_RBA, src);
+	for (uint32_t i = 1; i < NWS; i += 2)
+		h.sum[i].ready = 200;
+	h.fu_free[1 * FU_N + FU_SP] = 150;
+	n = pick_order(&h, 1, 100, got);
+	CHECK(n == 0, "sub-cores: scheduler 1 picks %d at 100", n);
+	n = pick_order(&h, 1, 200, got);
+	CHECK(n == 4 && got[0] == 1, "sub-cores: scheduler 1 at 200 picks its own, %u first",
+	      got[0]);
+	/* one pool, the oldest of equal scores first; the shared SP units: one is free */
+	hsm_fini(&h);
+	hsm_init(&h, VGPU_SCHED_RBA, src);
+	h.sm.fc = true;
+	h.sm.npool = 1;
+	h.sm.ordcap = NWS;
+	h.nord[0] = NWS;
+	h.nord[1] = 0;
+	for (uint32_t i = 0; i < NWS; i++)
+		h.ord[i] = i;
+	for (uint32_t i = 1; i < NWS; i += 2)
+		h.sum[i].ready = 200;
+	h.fu_free[FU_N + 1 * FU_N + FU_SP] = 150;
+	h.fu_free[FU_SP] = 0;	/* the earliest of the shared units */
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 0, 100) == h.ws[0], "scheduler 0 picks slot 0");
+	h.sum[0].ready = UINT64_MAX;
+	n = pick_order(&h, 1, 100, got);
+	CHECK(n == 3 && got[0] == 2 && got[1] == 4 && got[2] == 6,
+	      "fully connected: scheduler 1 picks %d at 100: %u %u %u", n, got[0], got[1],
+	      got[2]);
+	/* RBA over the 4 shared banks: bank 0 busy to 103, bank 2 to 101 */
+	h.bank_free[0] = 103;
+	h.bank_free[2] = 101;
+	CHECK(rba_score(&h.s, &h.sm, 1, 0, 100) == 6, "slot 0: banks 0, 0: %u",
+	      rba_score(&h.s, &h.sm, 1, 0, 100));
+	CHECK(rba_score(&h.s, &h.sm, 0, 2, 100) == 1, "slot 2: banks 2, 3: %u",
+	      rba_score(&h.s, &h.sm, 0, 2, 100));
+	hsm_fini(&h);
+	return 0;
+}
+
+/*
+ * collector_stall (sub-core paper Sec. VI-B1): while every collector unit
+ * of scheduler 0 is busy (its first free at 105) it issues nothing, every
+ * warp ready or not; scheduler 1's are free. From 105 on it picks again.
+ */
+static int t_collector_stall(void)
+{
+	uint64_t cu_next[NS] = { 105, 0 };
+	struct hsm h;
+
+	hsm_init(&h, VGPU_SCHED_RBA, NULL);
+	h.sm.t.cu_next = cu_next;
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 0, 100) == h.ws[0], "without: slot 0");
+	h.sm.cstall = true;
+	CHECK(!h.s.sched->pick(&h.s, &h.sm, 0, 100), "scheduler 0 picked at 100");
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 1, 100) == h.ws[1], "scheduler 1: slot 1");
+	CHECK(h.s.sched->pick(&h.s, &h.sm, 0, 105) == h.ws[0], "at 105: slot 0");
+	hsm_fini(&h);
+	return 0;
+}
+
+/*
+ * The L2 tag port (mem.c port_book()): a NewCAR re-execution books its
+ * access at its future time, 500. As one busy-until time the port then
+ * holds an access arriving at 101 until 501; with the calendar (l2_calendar
+ * = 1) it goes at 101, the cycle after the one booked at 100, and two
+ * cycles wanted at 499 take 499 and 501 around the one booked at 500. A
+ * DRAM channel's calendar (cal_book(), 256 units a cycle) packs transfers
+ * into the free part of each cycle, and a booking far ahead holds back none
+ * before it.
+ */
+static int t_calendar(void)
+{
+	struct vgpu_sim s;
+	struct part p;
+	struct cal d;
+	uint64_t got[5], first;
+
+	memset(&s, 0, sizeof(s));
+	memset(&p, 0, sizeof(p));
+	s.now = 90;
+	got[0] = port_book(&s, &p, 100, 1);
+	got[1] = port_book(&s, &p, 500, 1);
+	got[2] = port_book(&s, &p, 101, 1);
+	CHECK(got[0] == 100 && got[1] == 500 && got[2] == 501,
+	      "busy-until: %llu %llu %llu", (unsigned long long)got[0],
+	      (unsigned long long)got[1], (unsigned long long)got[2]);
+	memset(&p, 0, sizeof(p));
+	p.pcal.use = calloc(CAL_CYCLES, sizeof(*p.pcal.use));
+	CHECK(p.pcal.use, "memory");
+	s.cfg.l2_calendar = 1;
+	got[0] = port_book(&s, &p, 100, 1);
+	got[1] = port_book(&s, &p, 500, 1);
+	got[2] = port_book(&s, &p, 100, 1);
+	CHECK(cal_book(&p.pcal, 1, s.now, 499, 2, &first) == 501 && first == 499,
+	      "two cycles from 499: %llu", (unsigned long long)first);
+	got[3] = port_book(&s, &p, 499, 1);
+	/* the window slides with the current cycle; beyond it, busy-until */
+	s.now = 450;
+	got[4] = port_book(&s, &p, 100, 1);
+	CHECK(got[0] == 100 && got[1] == 500 && got[2] == 101 && got[3] == 502 &&
+	      got[4] == 450, "calendar: %llu %llu %llu %llu %llu",
+	      (unsigned long long)got[0], (unsigned long long)got[1],
+	      (unsigned long long)got[2], (unsigned long long)got[3],
+	      (unsigned long long)got[4]);
+	CHECK(port_book(&s, &p, 450 + CAL_CYCLES, 1) == 450 + CAL_CYCLES &&
+	      port_book(&s, &p, 450 + CAL_CYCLES, 1) == 451 + CAL_CYCLES, "beyond the window");
+	free(p.pcal.use);
+	memset(&d, 0, sizeof(d));
+	d.use = calloc(CAL_CYCLES, sizeof(*d.use));
+	CHECK(d.use, "memory");
+	CHECK(cal_book(&d, 256, 0, 1000, 256, NULL) == 1000, "far ahead");
+	CHECK(cal_book(&d, 256, 0, 100, 300, NULL) == 101, "300/256 from 100");
+	CHECK(cal_book(&d, 256, 0, 100, 100, NULL) == 101, "the rest of 101");
+	CHECK(cal_book(&d, 256, 0, 100, 200, NULL) == 102, "101 full: into 102");
+	CHECK(cal_book(&d, 256, 0, 999, 512, NULL) == 1001, "999, then around 1000");
+	free(d.use);
 	return 0;
 }
 
@@ -440,5 +582,11 @@ int main(void)
 	report("the model reads ELF's program points from a compiled image", t_elf_image());
 	report("progress-aware: Barrier, lagging DiffIter, SameIter by progress (least first "
 	       "when slow), leading DiffIter", t_progress());
+	report("fully connected SM: one warp pool for every scheduler, shared units and banks",
+	       t_fully_connected());
+	report("L2 tag port and DRAM channel: a calendar lets a request go before a later,"
+	       " future booking", t_calendar());
+	report("collector_stall: a scheduler whose collector units are all busy issues nothing",
+	       t_collector_stall());
 	return test_summary();
 }

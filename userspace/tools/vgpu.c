@@ -150,10 +150,13 @@ static void print_stats_header(void)
 	       "# MEMSTL = MCONF + MDEP; CIDLE in %% of all SM cycles; CMEM: every warp waits"
 	       " for memory; IPC: warp-insts per GPU cycle;\n"
 	       "# MSHR: MSHRs busy per L1D miss (mean); DRAM: GB/s at the simulated clock;"
-	       " VTSWAP: Virtual Thread swaps\n");
-	printf("%-12s %-3s %10s %11s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %5s %7s %7s\n",
+	       " VTSWAP: Virtual Thread swaps;\n"
+	       "# RBANK: cycles operand reads waited for a register bank, per warp-inst\n");
+	printf("%-12s %-3s %10s %11s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %5s %7s %7s"
+	       " %6s\n",
 	       "NAME", "CLS", "CYCLES", "WARP-INSTS", "IPC", "ISSUE", "MCONF", "MDEP", "FETCH",
-	       "OTHER", "MEMSTL", "CIDLE", "CMEM", "L1D%", "L2%", "MSHR", "DRAM", "VTSWAP");
+	       "OTHER", "MEMSTL", "CIDLE", "CMEM", "L1D%", "L2%", "MSHR", "DRAM", "VTSWAP",
+	       "RBANK");
 }
 
 static void print_stats_row(const struct vgpu_workload *w, const struct local_run *r)
@@ -163,7 +166,7 @@ static void print_stats_row(const struct vgpu_workload *w, const struct local_ru
 	double secs = r->core_clock_khz ? (double)r->res.cycles / (r->core_clock_khz * 1e3) : 0;
 
 	printf("%-12s %-3s %10" PRIu64 " %11" PRIu64 " %6.2f %6.1f %6.1f %6.1f %6.1f %6.1f"
-	       " %6.1f %6.1f %6.1f %6.1f %6.1f %5.1f %7.1f %7" PRIu64 "\n",
+	       " %6.1f %6.1f %6.1f %6.1f %6.1f %5.1f %7.1f %7" PRIu64 " %6.2f\n",
 	       w->name, w->cls ? w->cls : "-", r->res.cycles, r->res.warp_insts,
 	       r->res.cycles ? (double)r->res.warp_insts / (double)r->res.cycles : 0.0,
 	       pct(st->issue_cycles, st->cycles), pct(st->stall_mem_conflict, st->cycles),
@@ -174,7 +177,8 @@ static void print_stats_row(const struct vgpu_workload *w, const struct local_ru
 	       pct(st->l1d_hits, st->l1d_accesses), pct(st->l2_hits, st->l2_accesses),
 	       misses ? (double)st->mshr_busy / (double)misses : 0.0,
 	       secs > 0 ? (double)(st->dram_read_bytes + st->dram_write_bytes) / secs / 1e9 : 0.0,
-	       st->vt_swaps);
+	       st->vt_swaps,
+	       st->warp_insts ? (double)st->reg_bank_conflicts / (double)st->warp_insts : 0.0);
 }
 
 /*

@@ -39,6 +39,8 @@ extern const struct vgpu_workload workload_sortnet;
 extern const struct vgpu_workload workload_fdtd2d;
 extern const struct vgpu_workload workload_gaussian;
 extern const struct vgpu_workload workload_mandel;
+extern const struct vgpu_workload workload_regbank;
+extern const struct vgpu_workload workload_ifetch;
 
 /* The suite, in the order vgpu list and vgpu run --all show it. */
 const struct vgpu_workload *const vgpu_workloads[] = {
@@ -69,6 +71,8 @@ const struct vgpu_workload *const vgpu_workloads[] = {
 	&workload_fdtd2d,
 	&workload_gaussian,
 	&workload_mandel,
+	&workload_regbank,
+	&workload_ifetch,
 	NULL,
 };
 

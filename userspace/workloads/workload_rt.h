@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workload_rt.h - the one run regbank and ifetch share, on the workload
+ * helpers over the runtime API (workload.h).
+ */
+#ifndef VGPU_WORKLOAD_RT_H
+#define VGPU_WORKLOAD_RT_H
+
+#include "workload.h"
+
+/*
+ * The whole run of a workload whose kernel @name(in, out, n, param) maps
+ * @in_words 32-bit words per thread of in to one word of out, n = the run's
+ * size threads in blocks of @block: @fill(in, want, n, seed) makes the
+ * input and the reference's output; then a context, copies, the launch,
+ * out compared with want.
+ */
+int wrt_run_inout(struct vgpu_device *dev, const struct workload_args *args, const char *name,
+		  uint32_t in_words, int32_t param, uint32_t block,
+		  void (*fill)(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed),
+		  struct workload_result *res, char *msg, size_t msglen);
+
+#endif /* VGPU_WORKLOAD_RT_H */
