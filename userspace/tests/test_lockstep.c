@@ -76,6 +76,24 @@ static const struct vgpu_lockstep_ops t_ops = {
 	.kick = t_kick,
 };
 
+/* The real model at @cycle behind the lock-step over @t; 0 or -1. */
+static int rig(struct transport *t, struct vgpu_lockstep *ls, struct vgpu_sim **sim,
+	       uint64_t cycle)
+{
+	static uint8_t vram[1 << 16];
+	struct vgpu_sim_config cfg;
+
+	memset(t, 0, sizeof(*t));
+	if (vgpu_sim_preset("fermi-gtx480", &cfg))
+		return -1;
+	*sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
+	if (!*sim)
+		return -1;
+	vgpu_sim_set_cycle(*sim, cycle);
+	vgpu_lockstep_init(ls, *sim, &t_ops, t);
+	return 0;
+}
+
 /*
  * A DISPATCH the model refuses, on an idle device: the refusal (a TB_DONE
  * with the error) reaches the command processor at once, in a kick, and is
@@ -84,18 +102,12 @@ static const struct vgpu_lockstep_ops t_ops = {
  */
 static int refused_dispatch_is_kicked(void)
 {
-	static uint8_t vram[1 << 16];
-	struct vgpu_sim_config cfg;
-	struct transport t = { 0 };
+	struct transport t;
 	struct vgpu_lockstep ls;
 	struct vgpu_sim *sim;
 	int ret;
 
-	CHECK(!vgpu_sim_preset("fermi-gtx480", &cfg), "preset");
-	sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
-	CHECK(sim, "model");
-	vgpu_sim_set_cycle(sim, 1234);
-	vgpu_lockstep_init(&ls, sim, &t_ops, &t);
+	CHECK(!rig(&t, &ls, &sim, 1234), "the model behind the lock-step");
 	/* job 7 never began: the model refuses its block */
 	t.cmds[t.ncmds++] = (struct vgpu_cmd){
 		.op = VGPU_CMD_DISPATCH, .job = 7, .tb = 3, .sm = 1, .slot = 2,
@@ -132,18 +144,12 @@ static int refused_dispatch_is_kicked(void)
  */
 static int refusal_turn_commands_come_first(void)
 {
-	static uint8_t vram[1 << 16];
-	struct vgpu_sim_config cfg;
-	struct transport t = { 0 };
+	struct transport t;
 	struct vgpu_lockstep ls;
 	struct vgpu_sim *sim;
 	int ret;
 
-	CHECK(!vgpu_sim_preset("fermi-gtx480", &cfg), "preset");
-	sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
-	CHECK(sim, "model");
-	vgpu_sim_set_cycle(sim, 1000);
-	vgpu_lockstep_init(&ls, sim, &t_ops, &t);
+	CHECK(!rig(&t, &ls, &sim, 1000), "the model behind the lock-step");
 	/* job 9 never began (a launch the model refused): its block is refused */
 	t.cmds[t.ncmds++] = (struct vgpu_cmd){
 		.op = VGPU_CMD_DISPATCH, .job = 9, .tb = 0, .sm = 0, .slot = 0,
@@ -181,18 +187,12 @@ static int refusal_turn_commands_come_first(void)
  */
 static int stale_wake_is_void(void)
 {
-	static uint8_t vram[1 << 16];
-	struct vgpu_sim_config cfg;
-	struct transport t = { 0 };
+	struct transport t;
 	struct vgpu_lockstep ls;
 	struct vgpu_sim *sim;
 	int ret;
 
-	CHECK(!vgpu_sim_preset("fermi-gtx480", &cfg), "preset");
-	sim = vgpu_sim_create(&cfg, vram, sizeof(vram));
-	CHECK(sim, "model");
-	vgpu_sim_set_cycle(sim, 1000);
-	vgpu_lockstep_init(&ls, sim, &t_ops, &t);
+	CHECK(!rig(&t, &ls, &sim, 1000), "the model behind the lock-step");
 	t.cmds[t.ncmds++] = (struct vgpu_cmd){ .op = VGPU_CMD_WAKE_AT, .addr = 11000 };
 	ret = vgpu_lockstep_apply(&ls);
 	CHECK(ret == 0 && ls.wake_at == 11000, "a wake-up at 11000 (%d)", ret);
