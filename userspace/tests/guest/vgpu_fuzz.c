@@ -1813,7 +1813,8 @@ static void op_submit(struct ffile *f)
 	if (!err && unknown_bo && want == ENOENT && untracked_bo(f, unknown_bo, OP_SUBMIT))
 		want = -1;
 	if (!predict_placement(OP_SUBMIT, DRM_IOCTL_VGPU_SUBMIT, err)) {
-		if (spoiled && want > 0 && kind != JK_OTHER)
+		/* A fenceless in-syncobj may be refused (EINVAL) first. */
+		if (spoiled && want > 0 && kind != JK_OTHER && !(with_deps && err == EINVAL))
 			predict(OP_SUBMIT, err, want, spoiled);
 		else if (!spoiled && kind != JK_OTHER && !rogue_device && err != ENOSPC &&
 			 err != ENOMEM && !(with_deps && err == EINVAL))
