@@ -4097,7 +4097,7 @@ static uint64_t job_seen(uint32_t id)
 	const char *p = kcb_text;
 	uint64_t h = 1469598103934665603ull;
 	int n = snprintf(key, sizeof(key), "%u ", id);
-	bool found = false;
+	bool found = false, failed = false;
 
 	snprintf(blk, sizeof(blk), " job %u tb ", id);
 	while (*p) {
@@ -4106,7 +4106,19 @@ static uint64_t job_seen(uint32_t id)
 		bool kcb_line = len > (size_t)n && !strncmp(p, key, (size_t)n);
 		const char *b = kcb_line ? NULL : strstr(p, blk);
 
-		if (kcb_line || (b && (!e || b < e))) {
+		if (kcb_line) {
+			/* The last column: the error the job failed with. */
+			const char *last = p + len;
+
+			while (last > p && last[-1] != ' ')
+				last--;
+			failed = atoi(last) != 0;
+		}
+		/*
+		 * A failed job's blocks are flushed: one that runs on is not
+		 * progress towards its end.
+		 */
+		if (kcb_line || (b && (!e || b < e) && !failed)) {
 			for (size_t i = 0; i < len; i++)
 				h = (h ^ (uint8_t)p[i]) * 1099511628211ull;
 			found |= kcb_line;
