@@ -98,8 +98,12 @@ static struct vgpu_sched_ctx *vgpu_sched_ctx_alloc(struct vgpu_sched *s,
  * @sm: SM.
  * @slot: slot.
  *
- * Frees the save area the TB was resumed from; a preemption still on its
- * way to the daemon keeps its own until the daemon answers.
+ * Frees the save area the TB was resumed from. A preemption still on its
+ * way to the daemon when the TB finished crossed its end: the daemon
+ * refuses it (-ENOENT, the block is gone) and writes no context, so its
+ * record and save area go now rather than with that answer. A record left
+ * waiting for an answer that never came kept every later block of the slot
+ * from being preempted or flushed: a failed job's block ran on for good.
  */
 void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 {
@@ -110,6 +114,9 @@ void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 	ss = vgpu_sched_slot_of(s, sm, slot);
 	vgpu_sched_ctx_free(s, ss->restored);
 	ss->restored = NULL;
+	vgpu_sched_ctx_free(s, ss->pending);
+	ss->pending = NULL;
+	ss->preempting = false;
 	ss->prio = false;
 	ss->reissued = false;
 	ss->tlp_seq = 0;

@@ -134,6 +134,53 @@ static void cancel_running_job(struct kunit *test)
 }
 
 /*
+ * A PREEMPT that crosses its block's end - the block finished before the
+ * daemon saw the command - leaves no record behind: the TB_DONE frees the
+ * save area and clears the slot's preemption, and the daemon's refusal,
+ * when it comes, is ignored. (The record used to wait for that answer;
+ * when it never came, no later block of the slot could be flushed, and a
+ * failed job's block there ran on for good.)
+ */
+static void cancel_crossed_preempt(struct kunit *test)
+{
+	struct mock_hw *hw = mock_new(test, MOCK_RING_MAX);
+	struct mock_job *a = mock_job_new(hw, 1, 256, 8, 0, 1000);
+	struct vgpu_evt evt = { .type = VGPU_EVT_TB_DONE };
+	struct vgpu_sched_slot *ss;
+	struct mock_run r;
+
+	mock_submit(hw, a);
+	mock_apply(hw);
+	KUNIT_ASSERT_EQ(test, hw->nr_run, 1);
+	r = hw->run[0];
+	mutex_lock(&hw->lock);
+	KUNIT_ASSERT_EQ(test, vgpu_sched_preempt_tb(&hw->s, r.sm, r.slot,
+						    VGPU_TECH_SWITCH), 0);
+	ss = vgpu_sched_slot_of(&hw->s, r.sm, r.slot);
+	KUNIT_EXPECT_TRUE(test, ss->preempting);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 1);
+	/* The block ends before the daemon takes the command. */
+	evt.job = a->e.id;
+	evt.tb = r.tb;
+	evt.sm = r.sm;
+	evt.slot = r.slot;
+	evt.cycle = hw->s.cycle;
+	KUNIT_EXPECT_EQ(test, vgpu_sched_event(&hw->s, &evt), 0);
+	KUNIT_EXPECT_FALSE(test, ss->preempting);
+	KUNIT_EXPECT_EQ(test, hw->ctx_live, 0);
+	/* The daemon's refusal of the PREEMPT: nothing is waiting for it. */
+	evt.type = VGPU_EVT_PREEMPTED;
+	evt.flags = VGPU_PREEMPT_SWITCH;
+	evt.status = -ENOENT;
+	KUNIT_EXPECT_EQ(test, vgpu_sched_event(&hw->s, &evt), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, ss->preempting);
+	vgpu_sched_run(&hw->s);
+	mutex_unlock(&hw->lock);
+	KUNIT_EXPECT_EQ(test, a->e.tbs_done, 1);
+	mock_finish(hw);
+}
+
+/*
  * The sync quantum: while a block runs for a long time without an event,
  * the hardware is asked back every sync_quantum cycles, never when nothing
  * runs.
@@ -218,6 +265,7 @@ static struct kunit_case vgpu_cancel_cases[] = {
 	KUNIT_CASE(cancel_timeout_device_limit),
 	KUNIT_CASE(cancel_deadline_rules),
 	KUNIT_CASE(cancel_running_job),
+	KUNIT_CASE(cancel_crossed_preempt),
 	KUNIT_CASE(cancel_sync_quantum),
 	KUNIT_CASE(cancel_cycle_edges),
 	KUNIT_CASE(cancel_clock_at_the_end),
