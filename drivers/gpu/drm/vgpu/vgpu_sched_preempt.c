@@ -101,9 +101,11 @@ static struct vgpu_sched_ctx *vgpu_sched_ctx_alloc(struct vgpu_sched *s,
  * Frees the save area the TB was resumed from. A preemption still on its
  * way to the daemon when the TB finished crossed its end: the daemon
  * refuses it (-ENOENT, the block is gone) and writes no context, so its
- * record and save area go now rather than with that answer. A record left
- * waiting for an answer that never came kept every later block of the slot
- * from being preempted or flushed: a failed job's block ran on for good.
+ * record and save area go now rather than with that answer - which may
+ * never come: the job ends in the same pass, and the daemon drops a job's
+ * unreturned events with it at JOB_END. A record left waiting kept every
+ * later block of the slot from being preempted or flushed: a failed job's
+ * block ran on for good.
  */
 void vgpu_sched_slot_done(struct vgpu_sched *s, u32 sm, u32 slot)
 {
