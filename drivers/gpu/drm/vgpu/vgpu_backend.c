@@ -67,6 +67,9 @@ static_assert(sizeof(struct vgpu_evt) == VGPU_RING_ENTRY_SIZE);
  * @local: the index the kernel owns (command tail, event head), its
  *	trusted copy.
  * @published: command ring: the tail the daemon has been shown.
+ * @consumed: command ring: the daemon's head as far as the kernel accepts
+ *	it - it only moves forward, up to @local - so that room the
+ *	scheduler found stays there while a pass uses it. Device lock.
  */
 struct vgpu_ring {
 	void *base;
@@ -74,6 +77,7 @@ struct vgpu_ring {
 	u32 *tail;
 	u32 local;
 	u32 published;
+	u32 consumed;
 };
 
 /**
@@ -141,6 +145,7 @@ static int vgpu_ring_alloc(struct vgpu_ring *ring)
 	*(u32 *)(ring->base + VGPU_RING_OFF_COUNT) = VGPU_RING_ENTRIES;
 	ring->local = 0;
 	ring->published = 0;
+	ring->consumed = 0;
 	return 0;
 }
 
@@ -168,13 +173,20 @@ static void vgpu_ring_offsets(struct vgpu_ring_offsets *off)
 	off->entry_size = VGPU_RING_ENTRY_SIZE;
 }
 
-/* Commands in the ring; a daemon that wrote a bogus head counts as full. */
+/*
+ * Commands in the ring. A head the daemon wrote behind what it had said
+ * before, or beyond the tail, is not taken: a pass checks for room, then
+ * issues, and a head moving back between the two once made a dispatch
+ * find no room it had just been promised (a WARN with a rogue backend).
+ */
 static u32 vgpu_cmd_pending(struct vgpu_backend *b)
 {
 	/* Pairs with the daemon's release store of head: slots are free. */
-	u32 used = b->cmd.local - smp_load_acquire(b->cmd.head);
+	u32 head = smp_load_acquire(b->cmd.head);
 
-	return min_t(u32, used, VGPU_RING_ENTRIES);
+	if (head - b->cmd.consumed <= b->cmd.local - b->cmd.consumed)
+		b->cmd.consumed = head;
+	return min_t(u32, b->cmd.local - b->cmd.consumed, VGPU_RING_ENTRIES);
 }
 
 static u32 vgpu_cmd_space(void *ctx)
