@@ -181,6 +181,8 @@ struct local_cp {
 	void (*evt_hook)(void *ctx, const struct vgpu_evt *evt);
 	void *evt_hook_ctx;
 	u64 limit_tbs[LOCAL_CP_LIMITS];
+	struct local_cp_kernel_limit kernel_limits[LOCAL_CP_KERNEL_LIMITS];
+	u32 num_kernel_limits;
 };
 
 /* ------------------------------------------------------------------ */
@@ -824,15 +826,27 @@ _Static_assert(LOCAL_CP_LIMITS == VGPU_OCC_COUNT + 1, "the driver's limits and t
  * grid when every TB fits the GPU at once, so that no limit keeps one
  * waiting. Device lock held.
  */
-static void note_limit(struct local_cp *cp, const struct vgpu_tb_res *res, u32 num_tbs)
+static void note_limit(struct local_cp *cp, const char *kernel, const struct vgpu_tb_res *res,
+		       u32 num_tbs)
 {
+	struct local_cp_kernel_limit *k = cp->kernel_limits;
 	enum vgpu_occ_limit why;
-	u32 n = vgpu_smst_occupancy_limit(&cp->sched.smst, res, &why);
+	u32 n = vgpu_smst_occupancy_limit(&cp->sched.smst, res, &why), i;
 
 	if ((u64)num_tbs <= (u64)n * cp->sched.smst.num_sms)
 		cp->limit_tbs[VGPU_OCC_COUNT] += num_tbs;
 	else
 		cp->limit_tbs[why] += num_tbs;
+	/* each kernel's limit on an empty SM, whatever its grid */
+	for (i = 0; i < cp->num_kernel_limits; i++)
+		if (k[i].limit == why && k[i].tbs_per_sm == n && !strcmp(k[i].kernel, kernel))
+			return;
+	if (i == LOCAL_CP_KERNEL_LIMITS)
+		return;
+	snprintf(k[i].kernel, sizeof(k[i].kernel), "%s", kernel);
+	k[i].limit = why;
+	k[i].tbs_per_sm = n;
+	cp->num_kernel_limits++;
 }
 
 void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS])
@@ -840,6 +854,17 @@ void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS])
 	mutex_lock(&cp->lock);
 	memcpy(tbs, cp->limit_tbs, sizeof(cp->limit_tbs));
 	mutex_unlock(&cp->lock);
+}
+
+u32 local_cp_kernel_limits(struct local_cp *cp, struct local_cp_kernel_limit *out, u32 max)
+{
+	u32 n;
+
+	mutex_lock(&cp->lock);
+	n = cp->num_kernel_limits;
+	memcpy(out, cp->kernel_limits, sizeof(*out) * (n < max ? n : max));
+	mutex_unlock(&cp->lock);
+	return n;
 }
 
 int local_cp_syncobj_create(struct local_file *f, uint32_t *handle)
@@ -1066,7 +1091,7 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 		r[i].size = job->bos[i]->node.size;
 	}
 	job->kcb.desc_addr = job->desc.start;
-	note_limit(cp, &res, num_tbs);
+	note_limit(cp, prog->entries[args->entry].name, &res, num_tbs);
 	job_deps_arm(job);
 	vgpu_kcb_deps_arm(&job->kcb);
 	if (out) {

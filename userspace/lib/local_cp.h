@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include <drm/vgpu_drm.h>
+#include <drm/vgpu_program.h>
 
 struct local_cp;
 struct local_file;
@@ -119,6 +120,27 @@ int local_cp_job_info(struct local_file *f, struct drm_vgpu_job_info *info);
  */
 #define LOCAL_CP_LIMITS	5
 void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS]);
+/**
+ * struct local_cp_kernel_limit - what binds one kernel's TBs on an empty SM.
+ * @kernel: its entry point's name.
+ * @limit: vgpu_smst_occupancy_limit()'s &enum vgpu_occ_limit, whatever the
+ *	grid (the limit a grid larger than the GPU meets).
+ * @tbs_per_sm: the TBs that fit under it.
+ */
+struct local_cp_kernel_limit {
+	char kernel[VGPU_PROGRAM_NAME_LEN];
+	uint32_t limit;
+	uint32_t tbs_per_sm;
+};
+
+/* Distinct kernel limits kept (the first so many of a device's launches). */
+#define LOCAL_CP_KERNEL_LIMITS	64
+/*
+ * The distinct (kernel, limit, TBs per SM) of the launches so far, the
+ * first @max into @out in launch order; returns how many there are.
+ */
+uint32_t local_cp_kernel_limits(struct local_cp *cp, struct local_cp_kernel_limit *out,
+				uint32_t max);
 /**
  * struct local_cp_layout - a launch as the driver lays it out for the model.
  * @desc_addr: its job descriptor (struct vgpu_job_desc, ranges, parameters).

@@ -327,6 +327,26 @@ enum vgpu_limit {
  * vgpu_smst_occupancy_limit()); -ENODEV if not local.
  */
 int vgpu_local_limits(struct vgpu_device *dev, uint64_t tbs[VGPU_LIMIT_COUNT]);
+/**
+ * struct vgpu_kernel_limit - what binds one kernel's TBs per SM.
+ * @kernel: the kernel (entry point).
+ * @limit: the limit an empty SM puts on its TBs, whatever the grid (never
+ *	%VGPU_LIMIT_GRID): the one a grid larger than the GPU meets.
+ * @tbs_per_sm: how many fit under it.
+ */
+struct vgpu_kernel_limit {
+	char kernel[VGPU_PROGRAM_NAME_LEN];
+	enum vgpu_limit limit;
+	uint32_t tbs_per_sm;
+};
+/*
+ * The distinct kernel limits of the launches since the device was opened,
+ * in launch order (a kernel launched with other block sizes can appear
+ * more than once): the first @max into @out, *@count how many there are
+ * (at most 64 are kept). -ENODEV if not local.
+ */
+int vgpu_local_kernel_limits(struct vgpu_device *dev, struct vgpu_kernel_limit *out,
+			     unsigned int max, unsigned int *count);
 
 /*
  * For the model's own tests (userspace/tests/test_sim.c), on a local

@@ -206,6 +206,25 @@ int vgpu_local_limits(struct vgpu_device *dev, uint64_t tbs[VGPU_LIMIT_COUNT])
 	return 0;
 }
 
+int vgpu_local_kernel_limits(struct vgpu_device *dev, struct vgpu_kernel_limit *out,
+			     unsigned int max, unsigned int *count)
+{
+	struct local_cp_kernel_limit k[LOCAL_CP_KERNEL_LIMITS];
+	struct vgpu_local *l = vgpu_device_local(dev);
+	uint32_t n;
+
+	if (!l)
+		return -ENODEV;
+	n = local_cp_kernel_limits(local_file_cp(l->file), k, LOCAL_CP_KERNEL_LIMITS);
+	for (uint32_t i = 0; i < n && i < max && i < LOCAL_CP_KERNEL_LIMITS; i++) {
+		memcpy(out[i].kernel, k[i].kernel, sizeof(out[i].kernel));
+		out[i].limit = (enum vgpu_limit)k[i].limit;
+		out[i].tbs_per_sm = k[i].tbs_per_sm;
+	}
+	*count = n;
+	return 0;
+}
+
 int vgpu_local_model_ns(struct vgpu_device *dev, uint64_t *ns)
 {
 	struct vgpu_local *l = vgpu_device_local(dev);

@@ -354,6 +354,74 @@ static int t_limits(void)
 	return 0;
 }
 
+/*
+ * The registry's limits (struct vgpu_workload_limit) are what the driver's
+ * occupancy finds: every workload on every preset of the table, at its
+ * small size (the kernels' block sizes do not change with the size).
+ */
+static int t_registry_limits(void)
+{
+	struct vgpu_kernel_limit got[64];
+
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
+		for (unsigned int c = 0; c < WORKLOAD_LIMIT_PRESETS; c++) {
+			unsigned int n = 0;
+			char msg[512] = "";
+
+			CHECK(workload_limits_measure(*w, vgpu_workload_limit_presets[c],
+						      (*w)->small_size, got, 64, &n, msg,
+						      sizeof(msg)) == 0, "%s", msg);
+			CHECK(n <= 64, "%s: %u kernel limits", (*w)->name, n);
+			CHECK(workload_limits_check(*w, c, got, n, msg, sizeof(msg)) == 0, "%s", msg);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The check itself finds a wrong declaration, an undeclared kernel and a
+ * declared kernel that never ran.
+ */
+static int t_registry_limits_check(void)
+{
+	const struct vgpu_workload *saxpy = vgpu_workload_find("saxpy");
+	struct vgpu_workload_limit wrong[] = {
+		{ "saxpy", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
+		{ "saxpy_stride", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS,
+				    LIM_THREADS } },
+		{ NULL },
+	};
+	struct vgpu_workload_limit extra[4] = { { NULL } };
+	struct vgpu_workload w;
+	struct vgpu_kernel_limit got[8];
+	unsigned int n;
+	char msg[512] = "";
+
+	CHECK(saxpy, "saxpy");
+	w = *saxpy;
+	extra[0] = saxpy->limits[0];
+	extra[1] = saxpy->limits[1];
+	extra[2] = wrong[1];
+	extra[2].kernel = "saxpy_other";
+	CHECK(workload_limits_measure(&w, "fermi-gtx480", w.small_size, got, 8, &n, msg,
+				      sizeof(msg)) == 0, "%s", msg);
+	CHECK(n == 2, "saxpy: %u kernel limits", n);
+	CHECK(workload_limits_check(&w, 0, got, n, msg, sizeof(msg)) == 0, "%s", msg);
+	w.limits = wrong;
+	CHECK(workload_limits_check(&w, 0, got, n, msg, sizeof(msg)) == -EBADMSG &&
+	      strstr(msg, "kernel saxpy is bound by threads") && strstr(msg, "declared tbs"),
+	      "wrong limit: %s", msg);
+	wrong[0] = wrong[1];
+	wrong[1].kernel = "saxpy_other";
+	CHECK(workload_limits_check(&w, 0, got, n, msg, sizeof(msg)) == -EBADMSG &&
+	      strstr(msg, "kernel saxpy (threads") && strstr(msg, "not declared"),
+	      "undeclared: %s", msg);
+	w.limits = extra;
+	CHECK(workload_limits_check(&w, 0, got, n, msg, sizeof(msg)) == -EBADMSG &&
+	      strstr(msg, "declared kernel saxpy_other was not launched"), "not run: %s", msg);
+	return 0;
+}
+
 static int t_tlp_acts(void)
 {
 	uint64_t lo, pa, ga, gc;
@@ -1177,6 +1245,10 @@ int main(void)
 	}
 	report("DYNCTA lowers limits and pauses blocks, DYNCORE turns SMs off (backprop)",
 	       t_tlp_acts());
+	report("the registry's kernel limits are the driver's occupancy on every preset",
+	       t_registry_limits());
+	report("a kernel limit declared wrong, undeclared or never launched is found",
+	       t_registry_limits_check());
 	report("the limit that binds a launch: threads, the grid, none under virtual_thread=max",
 	       t_limits());
 	report("bad values of the TLP attributes are refused; defaults read back",

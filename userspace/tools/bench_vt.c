@@ -43,14 +43,6 @@ static const char *const vt_runs[RUN_N][3] = {
 	[RUN_GTO_VT] = { "gto+vt", "gto", "on" },
 };
 
-static const char *const limit_names[VGPU_LIMIT_COUNT] = {
-	[VGPU_LIMIT_TBS] = "tbs",
-	[VGPU_LIMIT_THREADS] = "threads",
-	[VGPU_LIMIT_REGS] = "regs",
-	[VGPU_LIMIT_SHARED] = "shared",
-	[VGPU_LIMIT_GRID] = "grid",
-};
-
 /**
  * struct vt_bench - the experiment, for its tasks (bench_run_tasks()).
  * @o: the common options (--set: applied to every run before its own).
@@ -161,7 +153,7 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 			if (!r[k].res.cycles)
 				continue;	/* not run */
 			fprintf(f, "%s,%s,%s,%.1f,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%"
-				PRIu64 "\n", b->o.gpu, b->w[i]->name, limit_names[l], pct,
+				PRIu64 "\n", b->o.gpu, b->w[i]->name, workload_limit_name(l), pct,
 				vt_runs[k][0], vt_runs[k][1], vt_runs[k][2], r[k].res.cycles,
 				r[k].res.warp_insts, ipc(&r[k]),
 				ipc_up(&r[k], &r[k == RUN_GTO_VT ? RUN_GTO : RUN_BASE]),
@@ -195,7 +187,7 @@ static void vt_table(const struct vt_bench *b)
 		double pct, v[4];
 		enum vgpu_limit l = vt_limit(&r[RUN_BASE], &pct);
 
-		printf("%-12s %-7s %5.1f %10" PRIu64 " %6.2f", b->w[i]->name, limit_names[l], pct,
+		printf("%-12s %-7s %5.1f %10" PRIu64 " %6.2f", b->w[i]->name, workload_limit_name(l), pct,
 		       r[RUN_BASE].res.cycles, ipc(&r[RUN_BASE]));
 		if (!r[RUN_VT].res.cycles) {
 			printf(" %6s %6s %6s %6s %8s\n", "-", "-", "-", "-", "-");

@@ -13,6 +13,10 @@
  *                                         --counters every counter as an integer
  *   vgpu bench model-speed [...]          how fast the model simulates (bench.c)
  *   vgpu list                             the workload suite and its metadata
+ *   vgpu list --limits [--check [--size S]] [NAME...]  which limit binds each
+ *                                         kernel's TBs per SM on each preset; --check
+ *                                         runs each workload on each preset and
+ *                                         compares (exit 1 on a difference)
  *   vgpu info                             the device's parameters
  *   vgpu compile FILE.ptx [--virtual-tb[=MODE]] [-o OUT]  compile PTX; print the
  *                                         disassembly; --virtual-tb: virtual thread
@@ -57,6 +61,8 @@ static int usage(FILE *f, int status)
 		"       vgpu bench model-speed [--gpu NAME] [--config FILE]"
 		" [--size small|default|large|N] [--threads N]\n"
 		"       vgpu list\n"
+		"       vgpu list --limits [--check [--size S]] [NAME...]   what binds each kernel's\n"
+		"                            TBs per SM on each preset; --check measures it (small size)\n"
 		"       vgpu info\n"
 		"       vgpu compile FILE.ptx [--virtual-tb[=same|lowest|slowest]] [-o IMAGE]\n"
 		"       vgpu ptx [--gpu PRESET] FILE.ptx   resources and analyses per entry (like ptxas -v);\n"
@@ -459,6 +465,70 @@ static int cmd_list(void)
 	return 0;
 }
 
+/* vgpu list --limits [--check [--size S]] [NAME...] */
+static int cmd_list_limits(int argc, char **argv)
+{
+	struct vgpu_kernel_limit got[64];
+	uint64_t size = 0;
+	int which = 1, bad = 0, named = 0;	/* small unless --size */
+	bool check = false;
+
+	for (int i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "--check")) {
+			check = true;
+		} else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+			if (tool_parse_size(argv[++i], &size, &which)) {
+				fprintf(stderr, "vgpu: bad --size '%s'\n", argv[i]);
+				return 2;
+			}
+		} else if (argv[i][0] == '-') {
+			return usage(stderr, 2);
+		} else if (!vgpu_workload_find(argv[i])) {
+			fprintf(stderr, "vgpu: unknown workload '%s'\n", argv[i]);
+			return 2;
+		} else {
+			named++;
+		}
+	}
+	printf("%-12s %-22s", "NAME", "KERNEL");
+	for (int c = 0; c < WORKLOAD_LIMIT_PRESETS; c++)
+		printf(c + 1 < WORKLOAD_LIMIT_PRESETS ? " %-14s" : " %s\n",
+		       vgpu_workload_limit_presets[c]);
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
+		bool want = !named;
+
+		for (int i = 3; i < argc && !want; i++)
+			want = !strcmp(argv[i], (*w)->name) && strcmp(argv[i - 1], "--size");
+		if (!want)
+			continue;
+		for (const struct vgpu_workload_limit *l = (*w)->limits; l && l->kernel; l++) {
+			printf("%-12s %-22s", (*w)->name, l->kernel);
+			for (int c = 0; c < WORKLOAD_LIMIT_PRESETS; c++)
+				printf(c + 1 < WORKLOAD_LIMIT_PRESETS ? " %-14s" : " %s\n",
+				       workload_limit_name(l->on[c]));
+		}
+		for (int c = 0; check && c < WORKLOAD_LIMIT_PRESETS; c++) {
+			const char *gpu = vgpu_workload_limit_presets[c];
+			unsigned int n = 0;
+			char msg[512] = "";
+			int ret;
+
+			ret = workload_limits_measure(*w, gpu, tool_size_of(*w, size, which), got,
+						      64, &n, msg, sizeof(msg));
+			if (!ret)
+				ret = workload_limits_check(*w, c, got, n < 64 ? n : 64, msg,
+							    sizeof(msg));
+			if (ret) {
+				printf("  differs: %s\n", msg);
+				bad++;
+			}
+		}
+	}
+	if (check)
+		printf("%s\n", bad ? "limits differ from the registry" : "limits as declared");
+	return bad ? 1 : 0;
+}
+
 static int cmd_info(void)
 {
 	static const char *const names[DRM_VGPU_PARAM_COUNT] = {
@@ -570,7 +640,8 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0)
-		return cmd_list();
+		return argc > 2 && !strcmp(argv[2], "--limits") ? cmd_list_limits(argc, argv) :
+		       argc > 2 ? usage(stderr, 2) : cmd_list();
 	if (strcmp(argv[1], "info") == 0)
 		return cmd_info();
 	if (strcmp(argv[1], "compile") == 0)

@@ -128,5 +128,10 @@ const struct vgpu_workload workload_backprop = {
 	.default_size = 1 << 16,
 	.large_size = 1 << 20,
 	.size_unit = "inputs (16 hidden units)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "bp_forward", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "bp_adjust", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = backprop_run,
 };

@@ -149,5 +149,10 @@ const struct vgpu_workload workload_bfs = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 22,
 	.size_unit = "nodes",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "bfs_expand", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "bfs_update", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = bfs_run,
 };

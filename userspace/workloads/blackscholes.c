@@ -163,5 +163,9 @@ const struct vgpu_workload workload_blackscholes = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 22,
 	.size_unit = "options",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "blackscholes", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = blackscholes_run,
 };

@@ -82,5 +82,9 @@ const struct vgpu_workload workload_conv1d = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "conv1d", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = conv1d_run,
 };

@@ -92,5 +92,9 @@ const struct vgpu_workload workload_cp = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "lattice side (<= 256 atoms)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "cenergy", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = cp_run,
 };

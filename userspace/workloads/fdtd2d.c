@@ -105,5 +105,11 @@ const struct vgpu_workload workload_fdtd2d = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "rows (columns = rows + 5)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "fdtd_ey", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "fdtd_ex", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "fdtd_hz", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = fdtd2d_run,
 };

@@ -84,5 +84,10 @@ const struct vgpu_workload workload_gaussian = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "gauss_fan1", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
+		{ "gauss_fan2", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = gaussian_run,
 };

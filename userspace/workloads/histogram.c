@@ -91,5 +91,10 @@ const struct vgpu_workload workload_histogram = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "bytes",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "histogram", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "histogram_shared", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = histogram_run,
 };

@@ -99,5 +99,9 @@ const struct vgpu_workload workload_hotspot = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "grid side",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "hotspot", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = hotspot_run,
 };

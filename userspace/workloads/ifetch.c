@@ -55,5 +55,9 @@ const struct vgpu_workload workload_ifetch = {
 	.default_size = 65536,
 	.large_size = 524288,
 	.size_unit = "threads",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "ifetch", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = ifetch_run,
 };

@@ -125,5 +125,10 @@ const struct vgpu_workload workload_kmeans = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 21,
 	.size_unit = "points (8 features, k = 5)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "kmeans_invert", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "kmeans_assign", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = kmeans_run,
 };

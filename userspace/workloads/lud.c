@@ -133,5 +133,11 @@ const struct vgpu_workload workload_lud = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order (x16)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "lud_diagonal", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
+		{ "lud_perimeter", { LIM_TBS, LIM_TBS, LIM_SHARED, LIM_SHARED, LIM_SHARED } },
+		{ "lud_internal", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = lud_run,
 };

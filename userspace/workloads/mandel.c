@@ -88,5 +88,9 @@ const struct vgpu_workload workload_mandel = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "grid edge",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "mandel", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = mandel_run,
 };

@@ -121,5 +121,9 @@ const struct vgpu_workload workload_nbody = {
 	.default_size = 4096,
 	.large_size = 16384,
 	.size_unit = "bodies (x64)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "nbody_step", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = nbody_run,
 };

@@ -109,5 +109,10 @@ const struct vgpu_workload workload_nw = {
 	.default_size = 1024,
 	.large_size = 4096,
 	.size_unit = "sequence length (x16)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "nw_upper", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
+		{ "nw_lower", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
+		{ NULL },
+	},
 	.run = nw_run,
 };

@@ -85,5 +85,9 @@ const struct vgpu_workload workload_pathfinder = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 21,
 	.size_unit = "columns (32 rows)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "pathfinder_row", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = pathfinder_run,
 };

@@ -149,5 +149,10 @@ const struct vgpu_workload workload_reduce = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "reduce", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "reduce_static", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = reduce_run,
 };

@@ -61,5 +61,9 @@ const struct vgpu_workload workload_regbank = {
 	.default_size = 262144,
 	.large_size = 1048576,
 	.size_unit = "threads",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "regbank", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = regbank_run,
 };

@@ -98,5 +98,10 @@ const struct vgpu_workload workload_saxpy = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "saxpy", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "saxpy_stride", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = saxpy_run,
 };

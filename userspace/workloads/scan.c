@@ -97,5 +97,10 @@ const struct vgpu_workload workload_scan = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "scan_block", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "scan_add", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = scan_run,
 };

@@ -86,5 +86,10 @@ const struct vgpu_workload workload_sgemm = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order (x16)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "sgemm_tiled", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "sgemm_naive", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = sgemm_run,
 };

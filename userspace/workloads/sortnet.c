@@ -83,5 +83,11 @@ const struct vgpu_workload workload_sortnet = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 22,
 	.size_unit = "keys (power of two)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "sortnet_shared", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
+		{ "sortnet_global", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "sortnet_merge", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = sortnet_run,
 };

@@ -140,5 +140,10 @@ const struct vgpu_workload workload_spmv = {
 	.default_size = 1 << 16,
 	.large_size = 1 << 20,
 	.size_unit = "rows",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "spmv_scalar", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
+		{ "spmv_vector", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = spmv_run,
 };

@@ -146,5 +146,10 @@ const struct vgpu_workload workload_srad = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "image side",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "srad_coef", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_REGS, LIM_REGS } },
+		{ "srad_update", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = srad_run,
 };

@@ -97,5 +97,9 @@ const struct vgpu_workload workload_stencil3d = {
 	.default_size = 256,
 	.large_size = 512,
 	.size_unit = "grid side (16 planes)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "stencil3d", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = stencil3d_run,
 };

@@ -74,5 +74,10 @@ const struct vgpu_workload workload_transpose = {
 	.default_size = 1024,
 	.large_size = 4096,
 	.size_unit = "rows (columns = rows + 17)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "transpose_naive", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ "transpose_tiled", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = transpose_run,
 };

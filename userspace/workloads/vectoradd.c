@@ -70,5 +70,9 @@ const struct vgpu_workload workload_vectoradd = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "vectoradd", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
+		{ NULL },
+	},
 	.run = vectoradd_run,
 };

@@ -52,6 +52,32 @@ struct workload_result {
 	uint64_t tbs;
 };
 
+/* The presets a workload's kernel limits are declared for, in column order. */
+#define WORKLOAD_LIMIT_PRESETS	5
+extern const char *const vgpu_workload_limit_presets[WORKLOAD_LIMIT_PRESETS];
+
+/* &enum vgpu_limit, short, for the registry's tables. */
+#define LIM_TBS		VGPU_LIMIT_TBS
+#define LIM_THREADS	VGPU_LIMIT_THREADS
+#define LIM_REGS	VGPU_LIMIT_REGS
+#define LIM_SHARED	VGPU_LIMIT_SHARED
+
+/**
+ * struct vgpu_workload_limit - which limit binds one kernel's blocks per SM
+ * on each preset when its grid is larger than the GPU holds at once (Yoon
+ * et al. §II: TB slots and threads are scheduling limits, registers and
+ * shared memory capacity limits): where Virtual Thread can add blocks and
+ * where DYNCTA has blocks to take away.
+ * @kernel: the entry point.
+ * @on: its limit on each of vgpu_workload_limit_presets[] (&enum
+ *	vgpu_limit, never VGPU_LIMIT_GRID). test_local checks every entry
+ *	against the driver's occupancy of a run (workload_limits_check()).
+ */
+struct vgpu_workload_limit {
+	const char *kernel;
+	enum vgpu_limit on[WORKLOAD_LIMIT_PRESETS];
+};
+
 /**
  * struct vgpu_workload - one workload of the suite.
  * @name: short name, also its .cu/.ptx file name.
@@ -69,6 +95,8 @@ struct workload_result {
  * @default_size: problem size when none is given.
  * @large_size: problem size for experiments (--size large).
  * @size_unit: what a size counts ("elements", "nodes", "matrix order" ...).
+ * @limits: what binds each kernel's blocks per SM on each preset, one
+ *	entry per kernel it launches, ended by one with a NULL @kernel.
  * @run: generates the input, runs it on @dev, compares with the CPU
  *	reference. Returns 0 when the result is correct, -EBADMSG when it
  *	differs, another negative errno on a device error; @msg says what.
@@ -83,6 +111,7 @@ struct vgpu_workload {
 	uint64_t default_size;
 	uint64_t large_size;
 	const char *size_unit;
+	const struct vgpu_workload_limit *limits;
 	int (*run)(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen);
 };
@@ -167,5 +196,27 @@ int workload_cmp_u32(const char *what, const uint32_t *got, const uint32_t *want
 		     size_t n, char *msg, size_t msglen);
 int workload_cmp_f32(const char *what, const float *got, const float *want,
 		     size_t n, char *msg, size_t msglen);
+
+/*
+ * The limits of @w's kernels as the driver's occupancy finds them on a
+ * fresh local device of preset @gpu, running @w at @size (seed 1): the
+ * distinct (kernel, limit) of its launches into @out (at most @max), *@n
+ * how many (vgpu_local_kernel_limits()). 0, or a negative errno with @msg.
+ */
+int workload_limits_measure(const struct vgpu_workload *w, const char *gpu, uint64_t size,
+			    struct vgpu_kernel_limit *out, unsigned int max, unsigned int *n,
+			    char *msg, size_t msglen);
+/*
+ * Compares the measured limits @got (@n of them) on preset column @col of
+ * vgpu_workload_limit_presets[] with @w's declaration: every kernel
+ * launched must be declared with the limit found, every kernel declared
+ * must have been launched, and one kernel must not meet two limits.
+ * 0, or -EBADMSG with @msg naming the first difference.
+ */
+int workload_limits_check(const struct vgpu_workload *w, unsigned int col,
+			  const struct vgpu_kernel_limit *got, unsigned int n,
+			  char *msg, size_t msglen);
+/* "tbs", "threads", "regs", "shared", "grid". */
+const char *workload_limit_name(enum vgpu_limit l);
 
 #endif /* VGPU_WORKLOAD_H */
