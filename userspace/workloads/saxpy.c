@@ -12,12 +12,6 @@
 
 #include "workload.h"
 
-static float rand_float(uint64_t *s)
-{
-	/* Uniform in [-1, 1) on a 2^-23 grid: exactly representable. */
-	return (float)((int32_t)(workload_rand(s) >> 40) - (1 << 23)) / (float)(1 << 23);
-}
-
 static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 		     struct workload_result *res, char *msg, size_t msglen)
 {
@@ -48,8 +42,8 @@ static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 	if (ret)
 		goto out;
 	for (uint32_t i = 0; i < n; i++) {
-		x[i] = rand_float(&seed);
-		y[i] = rand_float(&seed);
+		x[i] = workload_randf(&seed);
+		y[i] = workload_randf(&seed);
 	}
 	ret = workload_htod(&w, d[0], x, (size_t)n * 4);
 	if (!ret)
@@ -69,8 +63,8 @@ static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 	/* The reference does what fma.rn.f32 does, so results are bit-exact. */
 	seed = args->seed;
 	for (uint32_t i = 0; i < n; i++) {
-		float xi = rand_float(&seed);
-		float yi = rand_float(&seed);
+		float xi = workload_randf(&seed);
+		float yi = workload_randf(&seed);
 		float want = fmaf(b, xi, fmaf(a, xi, yi));
 
 		if (memcmp(&want, &y[i], sizeof(want)) != 0) {
