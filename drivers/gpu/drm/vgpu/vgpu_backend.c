@@ -173,19 +173,33 @@ static void vgpu_ring_offsets(struct vgpu_ring_offsets *off)
 	off->entry_size = VGPU_RING_ENTRY_SIZE;
 }
 
-/*
- * Commands in the ring. A head the daemon wrote behind what it had said
- * before, or beyond the tail, is not taken: a pass checks for room, then
- * issues, and a head moving back between the two once made a dispatch
- * find no room it had just been promised (a WARN with a rogue backend).
+/**
+ * vgpu_ring_accept_head() - how far the command ring is consumed, after
+ * the daemon wrote @head.
+ * @head: the head the daemon wrote in the shared header.
+ * @consumed: the head accepted so far.
+ * @local: the kernel's tail.
+ *
+ * A head behind @consumed or beyond @local (the indices wrap at 2^32) is
+ * not taken: a pass checks for room, then issues, and a head moving back
+ * between the two once made a dispatch find no room it had just been
+ * promised (a WARN with a rogue backend).
+ *
+ * Return: @head if it lies from @consumed to @local, else @consumed.
  */
+VISIBLE_IF_KUNIT u32 vgpu_ring_accept_head(u32 head, u32 consumed, u32 local)
+{
+	return head - consumed <= local - consumed ? head : consumed;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_ring_accept_head);
+
+/* Commands in the ring, as far as the daemon's head is accepted. */
 static u32 vgpu_cmd_pending(struct vgpu_backend *b)
 {
 	/* Pairs with the daemon's release store of head: slots are free. */
 	u32 head = smp_load_acquire(b->cmd.head);
 
-	if (head - b->cmd.consumed <= b->cmd.local - b->cmd.consumed)
-		b->cmd.consumed = head;
+	b->cmd.consumed = vgpu_ring_accept_head(head, b->cmd.consumed, b->cmd.local);
 	return min_t(u32, b->cmd.local - b->cmd.consumed, VGPU_RING_ENTRIES);
 }
 

@@ -209,4 +209,8 @@ void vgpu_sysfs_fini(struct vgpu_device *vdev);
 /* vgpu_debugfs.c */
 void vgpu_debugfs_init(struct vgpu_device *vdev);
 
+#if IS_ENABLED(CONFIG_KUNIT)
+u32 vgpu_ring_accept_head(u32 head, u32 consumed, u32 local);
+#endif
+
 #endif /* _VGPU_DRV_H_ */
