@@ -851,6 +851,41 @@ static bool untracked_bo(struct ffile *f, uint32_t h, int op)
 }
 
 /*
+ * Before a call that would destroy handle @h, which the fuzzer does not
+ * know: whether the file has such a buffer after all (BO_MMAP_OFFSET finds
+ * it), so that the call's success is no misprediction. A closing call
+ * leaves nothing to cross-check afterwards, so the check comes first.
+ */
+static void untracked_bo_before_close(struct ffile *f, uint32_t h)
+{
+	struct drm_vgpu_bo_mmap_offset mo = { .handle = h };
+
+	if (f->ghosts || !h)
+		return;
+	if (!raw_ioctl(OP_BO_MMAP_OFFSET, f->fd, DRM_IOCTL_VGPU_BO_MMAP_OFFSET, &mo, 0)) {
+		ADD(untracked_handles, 1);
+		f->ghosts = true;
+	}
+}
+
+/*
+ * The same for syncobj handle @h before SYNCOBJ_DESTROY: a wait that does
+ * not block (timeout 0) finds every handle the file has; only a handle it
+ * lacks gives ENOENT.
+ */
+static void untracked_sync_before_destroy(struct ffile *f, uint32_t h)
+{
+	struct drm_syncobj_wait w = { .handles = (uintptr_t)&h, .count_handles = 1 };
+
+	if (f->ghosts || !h)
+		return;
+	if (raw_ioctl(OP_SYNCOBJ_WAIT, f->fd, DRM_IOCTL_SYNCOBJ_WAIT, &w, 0) != ENOENT) {
+		ADD(untracked_handles, 1);
+		f->ghosts = true;
+	}
+}
+
+/*
  * Handles a file has but that no fuzzed call may close: its canary and the
  * buffers its checked jobs write.
  */
@@ -1178,6 +1213,8 @@ static void op_gem_close(struct ffile *f)
 	gc.handle = pick_bo(f, &valid);
 	if (one_in(10))
 		gc.pad = fuzz32() | 1;
+	if (!own_or_canary(f, gc.handle))
+		untracked_bo_before_close(f, gc.handle);
 	err = xioctl(OP_GEM_CLOSE, f->fd, DRM_IOCTL_GEM_CLOSE, &gc, sizeof(gc), 0);
 	if (predict_placement(OP_GEM_CLOSE, DRM_IOCTL_GEM_CLOSE, err)) {
 		if (placed_badly())
@@ -2136,6 +2173,8 @@ static void op_syncobj(struct ffile *f)
 		d.handle = i >= 0 ? f->sync[i] : bad_handle(f, own_sync, f->stale_sync);
 		if (one_in(10))
 			d.pad = fuzz32() | 1;
+		if (i < 0)
+			untracked_sync_before_destroy(f, d.handle);
 		err = xioctl(OP_SYNCOBJ_DESTROY, f->fd, DRM_IOCTL_SYNCOBJ_DESTROY, &d, sizeof(d), 0);
 		if (!predict_placement(OP_SYNCOBJ_DESTROY, DRM_IOCTL_SYNCOBJ_DESTROY, err)) {
 			if (d.pad)
