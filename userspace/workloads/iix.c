@@ -2,7 +2,7 @@
 /*
  * iix: the map phase of an inverted index over n documents of DOC_BYTES
  * bytes of text each (iix.cu), one thread per document. Stands for IIX
- * (Kayiran et al. Sec. 2, Table 1): per-thread sequential scans whose L1
+ * (Kayiran et al. Sec. 3.1, Table 2): per-thread sequential scans whose L1
  * reuse the other blocks of the SM evict. The text is words of 1 to 11
  * lowercase letters separated by one or two spaces; the reference hashes
  * and counts as the kernel does (32-bit unsigned arithmetic): bit-exact.

@@ -1,8 +1,8 @@
 /*
  * iix.cu - the map phase of building an inverted index over documents.
  *
- * Stands for IIX (Mars "inverted index", Kayiran et al. Sec. 2 and Table
- * 1, a Type-M application whose throughput falls as more blocks share an
+ * Stands for IIX (Mars "inverted index", Kayiran et al. Sec. 3.1 and Table
+ * 2, a Type-M application whose throughput falls as more blocks share an
  * SM). Each thread owns one document of doc_words 32-bit words of text
  * and scans it a word (four characters) at a time, hashing its words
  * (FNV-1a; a space ends a word, so does the end of the document). The

@@ -2,7 +2,7 @@
 /*
  * kmrow: one k-means assignment (K centres, F features) over n points
  * stored point-major, a thread per point reading its own row (kmrow.cu).
- * Stands for KM (Rodinia kmeans, Kayiran et al. Table 1): the rows are
+ * Stands for KM (Rodinia kmeans, Kayiran et al. Table 2): the rows are
  * reused from the L1 once per centre, while few blocks share the SM. The
  * points lie around K blobs; the centres are the first K points. The
  * reference computes the distances with the kernel's arithmetic (sub.rn,

@@ -1,7 +1,7 @@
 /*
  * kmrow.cu - the assignment step of k-means on point-major feature rows.
  *
- * Stands for KM (Rodinia kmeans as Kayiran et al. run it, Table 1, a
+ * Stands for KM (Rodinia kmeans as Kayiran et al. run it, Table 2, a
  * Type-M application whose throughput falls as more blocks share an SM).
  * Unlike the suite's kmeans (whose kmeans_invert first makes the loads
  * coalesced), each thread reads its own point's row of nfeatures floats,

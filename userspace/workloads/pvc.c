@@ -2,7 +2,7 @@
 /*
  * pvc: page view count over a log of 32-byte text records (pvc.cu), one
  * thread per RECS consecutive records. Stands for PVC (Kayiran et al.
- * Sec. 2, Table 1): per-thread sequential parsing whose L1 reuse the other
+ * Sec. 3.1, Table 2): per-thread sequential parsing whose L1 reuse the other
  * blocks of the SM evict. A record is "time page status user...\n": the
  * time in 1 to 8 hex digits, the page (0 ... NPAGES - 1) in decimal, the
  * status, each followed by a space, letters up to the newline. Visits come

@@ -1,8 +1,8 @@
 /*
  * pvc.cu - page view count over a web server log.
  *
- * Stands for PVC (Mars "page view count", Kayiran et al. Sec. 2 and Table
- * 1, a Type-M application whose throughput falls as more blocks share an
+ * Stands for PVC (Mars "page view count", Kayiran et al. Sec. 3.1 and Table
+ * 2, a Type-M application whose throughput falls as more blocks share an
  * SM). The log is 32-byte text records, "time page status user...\n" with
  * a hex timestamp, a decimal page number and an HTTP status of variable
  * length, each followed by one space. Each thread owns recs_per_thread
