@@ -89,10 +89,12 @@ static int pvc_run(struct vgpu_device *dev, const struct workload_args *args,
 
 	/* the reference: every status-200 record is a view of its page */
 	for (uint32_t r = 0; r < n * RECS; r++) {
+		char rec[RECORD + 1];	/* the log has no NUL: sscanf would strlen() all of it */
 		unsigned int page, status;
 
-		if (sscanf((const char *)log + (size_t)r * RECORD, "%*x %u %u ", &page,
-			   &status) != 2) {
+		memcpy(rec, log + (size_t)r * RECORD, RECORD);
+		rec[RECORD] = '\0';
+		if (sscanf(rec, "%*x %u %u ", &page, &status) != 2) {
 			snprintf(msg, msglen, "record %u unparsable", r);
 			ret = -EINVAL;
 			goto out;
