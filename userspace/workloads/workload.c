@@ -41,6 +41,9 @@ extern const struct vgpu_workload workload_gaussian;
 extern const struct vgpu_workload workload_mandel;
 extern const struct vgpu_workload workload_regbank;
 extern const struct vgpu_workload workload_ifetch;
+extern const struct vgpu_workload workload_iix;
+extern const struct vgpu_workload workload_pvc;
+extern const struct vgpu_workload workload_kmrow;
 
 /* The suite, in the order vgpu list and vgpu run --all show it. */
 const struct vgpu_workload *const vgpu_workloads[] = {
@@ -73,6 +76,9 @@ const struct vgpu_workload *const vgpu_workloads[] = {
 	&workload_mandel,
 	&workload_regbank,
 	&workload_ifetch,
+	&workload_iix,
+	&workload_pvc,
+	&workload_kmrow,
 	NULL,
 };
 
