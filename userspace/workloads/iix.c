@@ -132,5 +132,9 @@ const struct vgpu_workload workload_iix = {
 	.default_size = 32768,
 	.large_size = 262144,
 	.size_unit = "documents",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "iix_map", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = iix_run,
 };

@@ -108,5 +108,9 @@ const struct vgpu_workload workload_kmrow = {
 	.default_size = 32768,
 	.large_size = 262144,
 	.size_unit = "points (32 features, k = 4)",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "kmrow_assign", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_REGS, LIM_REGS } },
+		{ NULL },
+	},
 	.run = kmrow_run,
 };

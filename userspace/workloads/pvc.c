@@ -121,5 +121,9 @@ const struct vgpu_workload workload_pvc = {
 	.default_size = 32768,
 	.large_size = 262144,
 	.size_unit = "threads",
+	.limits = (const struct vgpu_workload_limit[]){
+		{ "pvc_count", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
+		{ NULL },
+	},
 	.run = pvc_run,
 };
