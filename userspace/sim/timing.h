@@ -10,7 +10,10 @@
  * DRAM channels and row buffers, each a busy-until time), when its result
  * is ready. The scoreboard then holds the warp's dependent instructions
  * until then. Everything is a function of the issue order, which is
- * deterministic, so cycle counts are too.
+ * deterministic, so cycle counts are too. The exception: under Virtual
+ * Thread a load transaction that meets a reservation failure is timed
+ * when its SM's load queue replays it (sim.c, Sec. IV-D), in the serial
+ * phase, SMs in index order.
  */
 #ifndef VGPU_TIMING_H
 #define VGPU_TIMING_H
