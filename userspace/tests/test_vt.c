@@ -414,8 +414,8 @@ static int t_vt_queue(void)
 	}
 	CHECK(max0 == VT_LQ_SIZE, "block 0's load queued %u transactions, expected %u", max0,
 	      VT_LQ_SIZE);
-	CHECK(both > 0, "block 0's entries waited in the inactive queue beside block 1's (%u cycles)",
-	      both);
+	CHECK(both > 0,
+	      "block 0's entries waited in the inactive queue beside block 1's (%u cycles)", both);
 	CHECK(early == 0, "no entry of swapped-out block 0 went before block 1's (%u did)", early);
 	CHECK(vt_finish(&e, sm->ntbs) == 0 && vt_outputs_ok(&e), "both blocks compute in[32i] + 1");
 	CHECK(sm->t.st.vt_swaps >= 1 && sm->t.st.vt_lq_queued >= 2 * VT_LQ_SIZE &&
