@@ -636,7 +636,108 @@ static uint64_t car_enqueue(struct sm *sm, struct warp *w, uint64_t *t, uint64_t
 	return ready;
 }
 
-/* One L1D load transaction at *@t; returns its data time, may delay *@t. */
+/*
+ * Virtual Thread (Yoon et al. Sec. IV-D, after Mascar): a load transaction
+ * that meets a reservation failure goes to the SM's active queue instead
+ * of stalling the LD/ST unit, and is timed when sim.c replays it. With the
+ * active queue full (VT_LQ_SIZE entries of active blocks) it is not
+ * queued: the unit stalls as without the queue. Returns whether it went.
+ */
+static bool lq_enqueue(struct mctx *c, struct sm *sm, struct warp *w, uint64_t line,
+		       uint8_t sect)
+{
+	uint32_t act = 0, r;
+
+	for (uint32_t i = 0; i < sm->nlq; i++)
+		act += !sm->lq[i].w->tb->inactive;
+	if (act >= VT_LQ_SIZE || sm->nlq >= VT_LQ_CAP)
+		return false;
+	if (!sm->lq_cur) {
+		/* the instruction's first queued transaction: a free record */
+		for (r = 0; sm->lrec[r].left; r++)
+			;
+		sm->lrec[r] = (struct lq_rec){ .w = w };
+		sm->lq_cur = (uint8_t)(r + 1);
+	}
+	r = sm->lq_cur - 1u;
+	sm->lrec[r].left++;
+	sm->lq[sm->nlq++] = (struct lq_ent){ .w = w, .line = line, .sect = sect,
+					     .rec = (uint8_t)r };
+	CNT(c, vt_lq_queued, 1);
+	return true;
+}
+
+uint64_t mem_lq_when(const struct sm *sm, const struct lq_ent *e, uint64_t now)
+{
+	const struct smt *st = &sm->t;
+	const struct cache *c = &st->l1d;
+	const struct cline *ways = c->l + (size_t)(e->line % c->sets) * c->assoc;
+	uint64_t way = UINT64_MAX, m = UINT64_MAX;
+
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		const struct cline *x = &ways[i];
+		uint64_t t = x->tag && x->fill > now ? x->fill : now;
+
+		if (x->tag == e->line + 1) {
+			if ((x->valid & e->sect) == e->sect)
+				return now;	/* a hit: no MSHR */
+			way = now;		/* its own line: an MSHR only */
+			break;
+		}
+		if (t < way)
+			way = t;
+	}
+	for (uint32_t i = 0; i < st->nmshr; i++)
+		if (st->mshr[i] < m)
+			m = st->mshr[i];
+	return max64(now, max64(way, m));
+}
+
+uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e, uint64_t t)
+{
+	struct mctx cx = { s, &sm->t.st, &e->w->tb->job_st }, *c = &cx;
+	struct smt *st = &sm->t;
+	uint32_t nm = s->cfg.l1d_mshrs, mi = 0, busy = 0;
+	uint64_t wait, back, line = e->line;
+	uint8_t sect = e->sect;
+	struct cline *x;
+	bool hit;
+
+	/* as l1_load() past its access count; the caller checked mem_lq_when() */
+	x = cache_look(&st->l1d, line, line, t, &hit, &wait);
+	if (x && hit && (x->valid & sect) == sect) {
+		CNT(c, l1d_hits, 1);
+		return max64(t + s->cfg.l1d_latency, x->fill);
+	}
+	if (!x) {
+		t = wait;
+		x = cache_look(&st->l1d, line, line, t, &hit, &wait);
+		if (!x)
+			return t + s->cfg.l2_latency;
+	}
+	for (uint32_t i = 1; i < nm; i++)
+		if (st->mshr[i] < st->mshr[mi])
+			mi = i;
+	if (st->mshr[mi] > t)
+		t = st->mshr[mi];
+	for (uint32_t i = 0; i < nm; i++)
+		busy += st->mshr[i] > t;
+	CNT(c, mshr_busy, busy);
+	back = l2_access(c, line, sect, t + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
+	if (!hit) {
+		x->tag = line + 1;
+		x->valid = 0;
+	}
+	x->valid |= sect;
+	x->fill = back;
+	st->mshr[mi] = back;
+	return back;
+}
+
+/*
+ * One L1D load transaction at *@t; returns its data time, may delay *@t;
+ * LQ_QUEUED: it went to the Virtual Thread load queue.
+ */
 static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t line,
 			uint8_t sect, uint64_t *t)
 {
@@ -660,6 +761,8 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 	if (!x) {
 		/* every way of the set has a fill pending: reservation fail */
 		CNT(c, mshr_fails, 1);
+		if (s->vt && lq_enqueue(c, sm, w, line, sect))
+			return LQ_QUEUED;
 		if (s->cfg.newcar)
 			tx = car_enqueue(sm, w, t, wait);
 		else
@@ -674,6 +777,8 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 	if (st->mshr[mi] > tx) {
 		/* no free MSHR: the LD/ST unit waits for one (reservation fail) */
 		CNT(c, mshr_fails, 1);
+		if (s->vt && lq_enqueue(c, sm, w, line, sect))
+			return LQ_QUEUED;
 		if (s->cfg.newcar)
 			tx = car_enqueue(sm, w, t, st->mshr[mi]);
 		else
@@ -816,6 +921,8 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		switch (r->kind) {
 		case MR_LD:
 			done = l1_load(&c, sm, w, lines[k], sects[k], &t);
+			if (done == LQ_QUEUED)
+				done = 0;	/* timed when replayed */
 			break;
 		case MR_ST:
 			/* write-through, write-evict at L1D */

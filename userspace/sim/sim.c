@@ -936,10 +936,179 @@ static void stats_add(struct vgpu_sim_stats *d, const struct vgpu_sim_stats *a)
 
 /* Removes a block from its SM (no event). */
 static void tb_detach(struct vgpu_sim *s, struct sm *sm, struct tb *tb);
+static uint64_t tb_drained(const struct tb *tb, uint64_t now);
+
+/*
+ * Virtual Thread's load queues (Yoon et al. Sec. IV-D, after Mascar; the
+ * entries: sim_int.h struct lq_ent, made by mem.c l1_load()). A load
+ * transaction that met a reservation failure waits in the queue, its
+ * instruction's registers at LQ_WAIT (the warp waits for memory, which the
+ * swap-out condition sees). In the serial phase, SMs in index order, the
+ * L1D of an SM takes one queued transaction a cycle when it can (a hit, or
+ * a free MSHR and a victim way): the oldest of the active queue, the
+ * inactive queue's oldest only while the active queue is empty (Sec.
+ * IV-D: "the loads from the active queue are always given higher
+ * priority"). Only the timing waits: the load executed at issue.
+ */
+
+/* The entry the L1D of @sm takes next. */
+static uint32_t lq_head(const struct sm *sm)
+{
+	for (uint32_t i = 0; i < sm->nlq; i++)
+		if (!sm->lq[i].w->tb->inactive)
+			return i;
+	return 0;
+}
+
+/* When the L1D of @sm may take its next queued transaction, from @now on. */
+static void lq_update(struct sm *sm, uint64_t now)
+{
+	if (sm->nlq)
+		sm->lq_next = mem_lq_when(sm, &sm->lq[lq_head(sm)], now);
+}
+
+/* Takes entry @i out of the queues, the others keeping their order. */
+static void lq_remove(struct sm *sm, uint32_t i)
+{
+	memmove(sm->lq + i, sm->lq + i + 1, (sm->nlq - i - 1) * sizeof(*sm->lq));
+	sm->nlq--;
+}
+
+/* The load @w just issued has transactions queued: its results wait for them. */
+static void lq_hold(struct sm *sm, struct warp *w, const struct itime *ti, uint64_t done)
+{
+	struct lq_rec *r = &sm->lrec[sm->lq_cur - 1];
+
+	sm->lq_cur = 0;
+	r->done = done;
+	r->ndst = ti->ndst;
+	memcpy(r->dst, ti->dst, ti->ndst);
+	r->pred = (ti->flags & IT_PRED_W) != 0;
+	for (unsigned int i = 0; i < ti->ndst; i++)
+		w->sb[ti->dst[i]] = LQ_WAIT << 1 | 1;
+	if (r->pred)
+		w->pred_rdy = LQ_WAIT;
+}
+
+static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now);
+static void fetches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now);
+static void sm_update_next(struct vgpu_sim *s, struct sm *sm);
+
+/*
+ * A queued transaction of record @ri was replayed at @now or later, its
+ * data at @done. With its instruction's last, the registers get their
+ * ready time; a warp that waited for them prepares again, an inactive
+ * block may become ready (Sec. IV-B: its pending writes are done).
+ */
+static void lq_done(struct vgpu_sim *s, struct sm *sm, uint32_t ri, uint64_t done,
+		    uint64_t now)
+{
+	struct lq_rec *r = &sm->lrec[ri];
+	struct warp *w = r->w;
+	struct tb *tb = w->tb;
+
+	if (done > r->done)
+		r->done = done;
+	if (--r->left)
+		return;
+	for (uint32_t i = 0; i < r->ndst; i++)
+		w->sb[r->dst[i]] = r->done << 1 | 1;
+	if (r->pred)
+		w->pred_rdy = r->done;
+	if (tb->inactive) {
+		uint64_t d = tb_drained(tb, now);
+
+		tb->vt_ready = d > tb->vt_saved ? d : tb->vt_saved;
+		if (tb->vt_ready < sm->vt_next)
+			sm->vt_next = tb->vt_ready;
+		return;
+	}
+	if (w->ready < LQ_WAIT || sm->ws[w->slot] != w)
+		return;
+	/* the cycles so far in the class they had (no warp of the SM changes between visits) */
+	sm_catch_up(s, sm, now);
+	warp_prepare(sm, w, now);
+	fetches_done(s, sm, now);
+	if (w->state == W_RUN && w->ready < tb->vt_resume) {
+		w->ready = tb->vt_resume;
+		w->why = WHY_OTHER;
+		sim_wsync(sm, w);
+	}
+	sm_update_next(s, sm);
+	if (sm->next <= now)
+		sm->next = now + 1;
+}
+
+/* The L1D of @sm takes its next queued transaction at @now if it can. */
+static void lq_serve(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+{
+	uint32_t i = lq_head(sm);
+	struct lq_ent e = sm->lq[i];
+	struct tb *tb = e.w->tb;
+	uint64_t done;
+
+	sm->lq_next = mem_lq_when(sm, &e, now);
+	if (sm->lq_next > now)
+		return;
+	lq_remove(sm, i);
+	done = mem_lq_replay(s, sm, &e, now);
+	if (tb->inactive) {
+		sm->t.st.vt_lq_inactive++;
+		tb->job_st.vt_lq_inactive++;
+	}
+	lq_done(s, sm, e.rec, done, now);
+	lq_update(sm, now + 1);
+}
+
+/*
+ * @tb stops for a context switch at @now: the memory system takes its
+ * queued transactions at once, oldest first, each when the L1D can (its
+ * save waits for every result in flight).
+ */
+static void lq_flush(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
+{
+	for (uint32_t i = 0; i < sm->nlq;) {
+		struct lq_ent e = sm->lq[i];
+
+		if (e.w->tb != tb) {
+			i++;
+			continue;
+		}
+		lq_remove(sm, i);
+		lq_done(s, sm, e.rec, mem_lq_replay(s, sm, &e, mem_lq_when(sm, &e, now)), now);
+	}
+	lq_update(sm, now);
+}
+
+/* @tb leaves its SM: its queued transactions are dropped with it. */
+static void lq_drop(struct sm *sm, const struct tb *tb, uint64_t now)
+{
+	for (uint32_t i = 0; i < sm->nlq;) {
+		if (sm->lq[i].w->tb != tb) {
+			i++;
+			continue;
+		}
+		sm->lrec[sm->lq[i].rec].left--;
+		lq_remove(sm, i);
+	}
+	lq_update(sm, now);
+}
+
+/* Whether @out's queued transactions fit the inactive queue (a swap-out moves them). */
+static bool lq_fits_inactive(const struct sm *sm, const struct tb *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < sm->nlq; i++)
+		n += sm->lq[i].w->tb->inactive || sm->lq[i].w->tb == out;
+	return n <= VT_LQ_SIZE;
+}
 
 static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t now)
 {
 	tb_detach(s, sm, tb);
+	if (sm->nlq)
+		lq_drop(sm, tb, now);
 	if (tb->prio)
 		sm->nprio--;
 	if (tb->paused)
@@ -1161,6 +1330,7 @@ static void vt_swap_in(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_
 	at += vgpu_vt_swap_cycles(tb->nwarps);
 	sm->vt_port = at;
 	tb->inactive = false;
+	tb->vt_resume = at;
 	sm_classify_again(sm);
 	sm->ninact--;
 	tb_attach(s, sm, tb, now, at);
@@ -1182,6 +1352,8 @@ static void vt_swap_out(struct sm *sm, struct tb *tb, uint64_t drained, uint64_t
 	sm->vt_port = at;
 	tb->inactive = true;
 	sm_classify_again(sm);
+	/* a queued load keeps it waiting (drained at LQ_WAIT): lq_done() */
+	tb->vt_saved = at;
 	tb->vt_ready = drained > at ? drained : at;
 	tb->vt_seq = sm->vt_seq++;
 	sm->ninact++;
@@ -1229,6 +1401,9 @@ static void vt_pass(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 
 		if (!out || !vt_stalled(out, now))
 			continue;
+		/* Sec. IV-D: its queued loads move to the inactive queue, which must hold them */
+		if (sm->nlq && !lq_fits_inactive(sm, out))
+			continue;
 		in = vt_pick(s, sm, now, free_warp_slots(sm) + out->live);
 		if (!in)
 			continue;
@@ -1248,6 +1423,8 @@ static void vt_pass(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		sm_update_next(s, sm);
 		if (sm->next <= now)
 			sm->next = now + 1;
+		/* the queue served first may be another */
+		lq_update(sm, now + 1);
 	}
 }
 
@@ -1387,12 +1564,13 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	tb->kidx = ka_join(s, sm, j);
 	if (inactive) {
 		tb->inactive = true;
-		tb->vt_ready = resume;
+		tb->vt_ready = tb->vt_saved = resume;
 		tb->vt_seq = sm->vt_seq++;
 		sm->ninact++;
 		if (resume < sm->vt_next)
 			sm->vt_next = resume;
 	} else {
+		tb->vt_resume = resume;
 		tb_attach(s, sm, tb, s->cycle, resume);
 	}
 	/* C_idle: an SM without blocks while others have some (DYNCTA) */
@@ -1444,7 +1622,11 @@ static void sm_pend_update(struct vgpu_sim *s, struct sm *sm)
 static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t addr,
 			 bool ideal)
 {
-	uint64_t drained = tb_drained(tb, s->cycle);
+	uint64_t drained;
+
+	if (sm->nlq)
+		lq_flush(s, sm, tb, s->cycle);
+	drained = tb_drained(tb, s->cycle);
 
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
@@ -1840,17 +2022,20 @@ uint64_t vgpu_sim_cycle(const struct vgpu_sim *s)
 /* The pending times of inactive @tb's warps move by @delta (no warp slot). */
 static void tb_shift(struct tb *tb, int64_t delta)
 {
-	tb->vt_ready += (uint64_t)delta;
+	/* LQ_WAIT (a queued load, sim_int.h) is no cycle: it stays */
+	if (tb->vt_ready < LQ_WAIT)
+		tb->vt_ready += (uint64_t)delta;
 	for (uint32_t i = 0; i < tb->nwarps; i++) {
 		struct warp *w = &tb->warps[i];
 
-		w->ready += (uint64_t)delta;
-		if (w->pred_rdy)
+		if (w->ready < LQ_WAIT)
+			w->ready += (uint64_t)delta;
+		if (w->pred_rdy && w->pred_rdy < LQ_WAIT)
 			w->pred_rdy += (uint64_t)delta;
 		if (w->car_until)
 			w->car_until += (uint64_t)delta;
 		for (uint32_t r = 0; r <= tb->job->entry.regs_per_thread; r++)
-			if (w->sb[r])
+			if (w->sb[r] && w->sb[r] >> 1 < LQ_WAIT)
 				w->sb[r] += (uint64_t)(delta * 2);
 	}
 }
@@ -1870,22 +2055,30 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 
 			if (!w)
 				continue;
-			w->ready += (uint64_t)delta;
+			if (w->ready < LQ_WAIT)
+				w->ready += (uint64_t)delta;
 			sim_wsync(sm, w);
-			if (w->pred_rdy)
+			if (w->pred_rdy && w->pred_rdy < LQ_WAIT)
 				w->pred_rdy += (uint64_t)delta;
 			if (w->car_until)
 				w->car_until += (uint64_t)delta;
 			for (uint32_t r = 0; r <= w->tb->job->entry.regs_per_thread; r++)
-				if (w->sb[r])
+				if (w->sb[r] && w->sb[r] >> 1 < LQ_WAIT)
 					w->sb[r] += (uint64_t)(delta * 2);
 		}
+		for (uint32_t k = 0; k < VT_LQ_CAP; k++)
+			if (sm->lrec[k].left)
+				sm->lrec[k].done += (uint64_t)delta;
 		for (uint32_t k = 0; k < s->nslots; k++) {
 			struct tb *tb = sm->slots[k];
 
 			if (!tb)
 				continue;
 			tb->start += (uint64_t)delta;
+			if (tb->vt_saved > s->cycle)
+				tb->vt_saved += (uint64_t)delta;
+			if (tb->vt_resume > s->cycle)
+				tb->vt_resume += (uint64_t)delta;
 			if (tb->inactive)
 				tb_shift(tb, delta);
 			if (tb->switching) {
@@ -1913,8 +2106,10 @@ void vgpu_sim_set_cycle(struct vgpu_sim *s, uint64_t cycle)
 	}
 	if (s->resident) {
 		mem_shift(s, delta);
-		for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++)
+		for (uint32_t i = 0; i < s->cfg.desc.num_sms; i++) {
 			sm_update_next(s, &s->sms[i]);
+			lq_update(&s->sms[i], cycle);
+		}
 	}
 	s->cycle = cycle;
 }
@@ -2211,6 +2406,8 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 			w->sb[ti->dst[i]] = done << 1 | is_mem;
 		if (ti->flags & IT_PRED_W)
 			w->pred_rdy = done;
+		if (sm->lq_cur)
+			lq_hold(sm, w, ti, done);
 	}
 	s->sched->issued(s, sm, k, w, is_mem);
 	if (w->state == W_DONE) {
@@ -2302,6 +2499,8 @@ static int sm_phase_b(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm->mem_warp = NULL;
 	if (w && !w->tb->ended)
 		issue(s, sm, sm->mem_sched, w, now);
+	/* a load may have queued, or brought the line a queued one waits for */
+	lq_update(sm, now);
 	fetches_done(s, sm, now);
 	for (uint32_t i = 0; i < sm->nended; i++) {
 		struct tb *tb = sm->ended[i];
@@ -2362,6 +2561,13 @@ static int cycle(struct vgpu_sim *s, uint64_t now, bool pend, bool vt)
 				ret = r;
 		}
 	}
+	/* Virtual Thread's load queues, SMs in index order */
+	for (uint32_t i = 0; s->vt && i < nsm; i++) {
+		struct sm *sm = &s->sms[i];
+
+		if (sm->nlq && sm->lq_next <= now)
+			lq_serve(s, sm, now);
+	}
 	/* context switches end after the cycle's work, SMs in index order */
 	for (uint32_t i = 0; pend && i < nsm; i++) {
 		if (s->sms[i].pend <= now) {
@@ -2398,6 +2604,8 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 
 			if (sm->ntbs && sm->next < t)
 				t = sm->next;
+			if (sm->nlq && sm->lq_next < t)
+				t = sm->lq_next;
 			if (sm->pend < pend)
 				pend = sm->pend;
 			/* Virtual Thread: a block became ready, or a place is free */

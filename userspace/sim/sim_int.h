@@ -102,6 +102,42 @@ enum { W_RUN = 0, W_BAR, W_DONE, W_STOP, W_VTB };
 
 struct tb;
 
+/*
+ * Virtual Thread's load queues (Yoon et al. Sec. IV-D, after Mascar): a
+ * global load transaction that meets a reservation failure at the L1D
+ * waits in its SM's queue and is timed when it is replayed. One array in
+ * age order holds both queues: an entry of an active block is in the
+ * active queue, one of an inactive block in the inactive queue, so a swap
+ * moves a block's entries between them in age order (Table I: 30 and 30).
+ */
+#define VT_LQ_SIZE	30
+#define VT_LQ_CAP	(2 * VT_LQ_SIZE)
+/* the ready cycle of a result whose load waits in a queue: not yet known */
+#define LQ_WAIT		(UINT64_MAX >> 2)
+
+struct warp;
+
+/* One queued transaction: its line and sectors, and its instruction's record. */
+struct lq_ent {
+	struct warp *w;
+	uint64_t line;
+	uint8_t sect;
+	uint8_t rec;		/* index into sm->lrec */
+};
+
+/*
+ * A load instruction with transactions in a queue: the registers it
+ * writes (their scoreboard entries wait at LQ_WAIT), the latest data time
+ * of its transactions timed so far, and how many are still queued.
+ */
+struct lq_rec {
+	struct warp *w;
+	uint64_t done;
+	uint16_t left;		/* 0: the record is free */
+	uint8_t ndst, pred;
+	uint8_t dst[IT_MAXOP];
+};
+
 struct warp {
 	struct tb *tb;
 	uint32_t *regs;		/* [reg][lane] */
@@ -175,6 +211,12 @@ struct tb {
 	 */
 	bool inactive;
 	uint64_t vt_ready, vt_seq;
+	/*
+	 * ...the cycle its saved state is in (vt_ready without the writes
+	 * still to come from its queued loads), and the cycle its warps issue
+	 * from after a swap-in (Eq. 2) or a restore
+	 */
+	uint64_t vt_saved, vt_resume;
 	/* counted for the job, added to job->st when the block leaves (SMs on
 	 * other threads may count for the same job) */
 	struct vgpu_sim_stats job_st;
@@ -288,6 +330,17 @@ struct sm {
 	uint64_t vt_next;
 	bool vt_due;
 	uint64_t vt_port, vt_seq;
+	/*
+	 * ...its load queues (struct lq_ent, oldest first), the records of
+	 * their instructions, the earliest cycle the L1D may take the entry
+	 * served next (with nlq), and the record of the load being issued + 1
+	 * (0: none).
+	 */
+	struct lq_ent lq[VT_LQ_CAP];
+	uint32_t nlq;
+	struct lq_rec lrec[VT_LQ_CAP];
+	uint64_t lq_next;
+	uint8_t lq_cur;
 	/* kernel-aware warp scheduling (sched.c) */
 	bool ka;		/* pick with ka_pick(): a mode other than none, nk >= 2 */
 	bool kon;		/* a mode other than none (x% is measured) */

@@ -10,7 +10,10 @@
  * DRAM channels and row buffers, each a busy-until time), when its result
  * is ready. The scoreboard then holds the warp's dependent instructions
  * until then. Everything is a function of the issue order, which is
- * deterministic, so cycle counts are too.
+ * deterministic, so cycle counts are too. The exception: under Virtual
+ * Thread a load transaction that meets a reservation failure is timed
+ * when its SM's load queue replays it (sim.c, Sec. IV-D), in the serial
+ * phase, SMs in index order.
  */
 #ifndef VGPU_TIMING_H
 #define VGPU_TIMING_H
@@ -188,5 +191,15 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now);
 /* Makes the L2 accesses of sm->fetch in order and sets each entry's avail. */
 void mem_fetch_resolve(struct vgpu_sim *s, struct sm *sm, uint64_t now);
+/* l1_load(): the transaction went to the SM's Virtual Thread load queue */
+#define LQ_QUEUED	UINT64_MAX
+struct lq_ent;
+/*
+ * Virtual Thread's load queues (sim_int.h struct lq_ent): the earliest
+ * cycle from @now on at which the L1D of @sm can take queued @e (a hit, or
+ * a free MSHR and a victim way), and its replay at @t: its data time.
+ */
+uint64_t mem_lq_when(const struct sm *sm, const struct lq_ent *e, uint64_t now);
+uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e, uint64_t t);
 
 #endif /* VGPU_TIMING_H */

@@ -344,6 +344,10 @@ int vgpu_sim_step(struct vgpu_sim *sim, uint64_t limit, struct vgpu_evt *out,
  * @reg_bank_conflicts: cycles instructions waited in their collector unit
  *	for a register bank another read held, summed over instructions (the
  *	wait for a free collector unit not counted).
+ * @vt_lq_queued: Virtual Thread: L1D load transactions that met a
+ *	reservation failure and waited in the SM's load queue (Sec. IV-D).
+ * @vt_lq_inactive: ... of them, those replayed from the inactive queue
+ *	(their block swapped out).
  */
 struct vgpu_sim_stats {
 	uint64_t warp_insts;
@@ -371,6 +375,8 @@ struct vgpu_sim_stats {
 	uint64_t vt_swaps;
 	uint64_t reg_reads;
 	uint64_t reg_bank_conflicts;
+	uint64_t vt_lq_queued;
+	uint64_t vt_lq_inactive;
 };
 /* Totals over all SMs and jobs. */
 void vgpu_sim_get_stats(const struct vgpu_sim *sim, struct vgpu_sim_stats *st);

@@ -64,8 +64,29 @@ static const char incbar_ptx[] =
 	"	st.global.u32 [%rd5], %r9;\n"
 	"	ret;\n}\n";
 
+/*
+ * out[gid] = in[32 * gid] + 1: each lane's word on a line of its own, so a
+ * warp's load is 32 L1D transactions (with two MSHRs, 30 reservation
+ * failures: Virtual Thread's load queue, Sec. IV-D)
+ */
+static const char spread_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry spread(.param .u64 in, .param .u64 out)\n{\n"
+	"	.reg .b32 %r<8>;\n	.reg .b64 %rd<8>;\n"
+	"	ld.param.u64 %rd1, [in];\n	ld.param.u64 %rd2, [out];\n"
+	"	mov.u32 %r1, %tid.x;\n	mov.u32 %r2, %ctaid.x;\n	mov.u32 %r3, %ntid.x;\n"
+	"	mad.lo.s32 %r4, %r2, %r3, %r1;\n"
+	"	mul.wide.u32 %rd3, %r4, 128;\n	add.s64 %rd4, %rd1, %rd3;\n"
+	"	mul.wide.u32 %rd6, %r4, 4;\n	add.s64 %rd5, %rd2, %rd6;\n"
+	"	ld.global.u32 %r5, [%rd4];\n	add.s32 %r6, %r5, 1;\n"
+	"	st.global.u32 [%rd5], %r6;\n"
+	"	ret;\n}\n";
+
 #define VRAM	(8u << 20)
 #define NBLK	2
+
+/* vt_setup(): in[] words this far apart (spread_ptx: 32), L1D MSHRs (0: the preset's) */
+static uint32_t in_stride = 1, cfg_mshrs;
 
 struct vt_env {
 	uint8_t *vram;
@@ -106,6 +127,8 @@ static int vt_setup(struct vt_env *e, const char *ptx, const char *entry, uint32
 		return -1;
 	cfg.desc.num_sms = 1;
 	cfg.desc.max_tbs_per_sm = 1;
+	if (cfg_mshrs)
+		cfg.l1d_mshrs = cfg_mshrs;
 	e->sim = vgpu_sim_create(&cfg, e->vram, VRAM);
 	if (!e->sim || vgpu_compile_ptx(ptx, strlen(ptx), &e->image, &size, err, sizeof(err)))
 		return -1;
@@ -118,14 +141,14 @@ static int vt_setup(struct vt_env *e, const char *ptx, const char *entry, uint32
 	e->threads = threads;
 	e->regs_tb = threads * pe->regs_per_thread;
 	e->shared_tb = pe->shared_static;
-	e->in = vt_alloc(e, NBLK * threads * 4);
+	e->in = vt_alloc(e, NBLK * threads * 4 * in_stride);
 	e->out = vt_alloc(e, NBLK * threads * 4);
 	for (uint32_t i = 0; i < NBLK * threads; i++) {
 		uint32_t v = 1000 + i;
 
-		memcpy(e->vram + e->in + i * 4, &v, 4);
+		memcpy(e->vram + e->in + i * 4 * in_stride, &v, 4);
 	}
-	rg[0] = (struct vgpu_mem_range){ e->in, NBLK * threads * 4 };
+	rg[0] = (struct vgpu_mem_range){ e->in, NBLK * threads * 4 * in_stride };
 	rg[1] = (struct vgpu_mem_range){ e->out, NBLK * threads * 4 };
 	params[0] = e->in;
 	params[1] = e->out;
@@ -338,11 +361,106 @@ static int t_vt_preempt(void)
 	return fails;
 }
 
+/* Queued transactions of @tb on @sm. */
+static uint32_t lq_of(const struct sm *sm, const struct tb *tb)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < sm->nlq; i++)
+		n += sm->lq[i].w->tb == tb;
+	return n;
+}
+
+/*
+ * Sec. IV-D's two load queues: block 0's load meets 30 reservation
+ * failures and queues them; block 0 waits for memory and swaps out, its
+ * entries moving to the inactive queue; block 1's later load queues 30
+ * of its own in the active queue, and the L1D takes all of those before
+ * any of block 0's older ones. Without Virtual Thread nothing queues: the
+ * LD/ST unit stalls until an MSHR frees, as before.
+ */
+static int t_vt_queue(void)
+{
+	struct vt_env e;
+	struct sm *sm;
+	struct tb *b0, *b1;
+	uint32_t n0 = 0, n1 = 0, both = 0, early = 0, max0 = 0;
+	uint64_t off_busy = 0;
+	int fails = 0;
+
+	in_stride = 32;
+	cfg_mshrs = 2;
+	CHECK(vt_setup(&e, spread_ptx, "spread", 32) == 0, "setup");
+	sm = &e.sim->sms[0];
+	CHECK(vgpu_sim_set_virtual_thread(e.sim, VGPU_VT_ON) == 0 &&
+	      vt_dispatch(&e, 0, 0, 0) == 0 && vt_dispatch(&e, 1, 1, 0) == 0, "dispatch");
+	b0 = sm->slots[0];
+	b1 = sm->slots[1];
+	while (sm->ntbs == NBLK && vgpu_sim_busy(e.sim)) {
+		struct vgpu_evt ev[4];
+		uint32_t m0, m1;
+
+		if (vgpu_sim_step(e.sim, vgpu_sim_cycle(e.sim) + 1, ev, 4) != 0)
+			break;
+		m0 = lq_of(sm, b0);
+		m1 = lq_of(sm, b1);
+		if (m0 > max0)
+			max0 = m0;
+		/* one of block 0's entries went while block 1 still had some */
+		early += m0 < n0 && n1 && b0->inactive;
+		both += m0 && m1 && b0->inactive && !b1->inactive;
+		n0 = m0;
+		n1 = m1;
+	}
+	CHECK(max0 == VT_LQ_SIZE, "block 0's load queued %u transactions, expected %u", max0,
+	      VT_LQ_SIZE);
+	CHECK(both > 0,
+	      "block 0's entries waited in the inactive queue beside block 1's (%u cycles)", both);
+	CHECK(early == 0, "no entry of swapped-out block 0 went before block 1's (%u did)", early);
+	CHECK(vt_finish(&e, sm->ntbs) == 0 && vt_outputs_ok(&e), "both blocks compute in[32i] + 1");
+	CHECK(sm->t.st.vt_swaps >= 1 && sm->t.st.vt_lq_queued >= 2 * VT_LQ_SIZE &&
+	      sm->t.st.vt_lq_inactive == VT_LQ_SIZE,
+	      "counters: %llu swaps, %llu queued, %llu from the inactive queue",
+	      (unsigned long long)sm->t.st.vt_swaps, (unsigned long long)sm->t.st.vt_lq_queued,
+	      (unsigned long long)sm->t.st.vt_lq_inactive);
+	CHECK(sm->nlq == 0, "nothing left in the queues");
+	vt_fini(&e);
+	both = 0;
+
+	CHECK(vt_setup(&e, spread_ptx, "spread", 32) == 0, "setup (off)");
+	sm = &e.sim->sms[0];
+	CHECK(vt_dispatch(&e, 0, 0, 0) == 0, "off: dispatch");
+	while (vgpu_sim_busy(e.sim)) {
+		struct vgpu_evt ev[4];
+		uint64_t now;
+
+		if (vgpu_sim_step(e.sim, vgpu_sim_cycle(e.sim) + 1, ev, 4) != 0)
+			break;
+		now = vgpu_sim_cycle(e.sim);
+		if (sm->t.ldst_free > now && sm->t.ldst_free - now > off_busy)
+			off_busy = sm->t.ldst_free - now;
+		both += sm->nlq != 0;
+	}
+	CHECK(sm->ntbs == 0 && both == 0 && sm->t.st.vt_lq_queued == 0 &&
+	      sm->t.st.mshr_fails >= VT_LQ_SIZE,
+	      "off: nothing queues (%llu reservation failures)",
+	      (unsigned long long)sm->t.st.mshr_fails);
+	CHECK(off_busy > e.sim->cfg.l2_latency,
+	      "off: the LD/ST unit stalls for the MSHRs (busy %llu cycles ahead)",
+	      (unsigned long long)off_busy);
+	vt_fini(&e);
+	in_stride = 1;
+	cfg_mshrs = 0;
+	return fails;
+}
+
 int main(void)
 {
 	report("Virtual Thread swaps a block waiting for memory (Eq. 2 timing)", t_vt_swap());
 	report("Virtual Thread modes: off, on, max; a barrier wait is no memory stall",
 	       t_vt_modes());
 	report("Virtual Thread: preemption of an inactive block", t_vt_preempt());
+	report("Virtual Thread: loads of a swapped-out block wait behind active ones (Sec. IV-D)",
+	       t_vt_queue());
 	return test_summary();
 }

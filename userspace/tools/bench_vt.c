@@ -143,7 +143,7 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 	if (!f)
 		return -errno;
 	fprintf(f, "gpu,workload,limit,limit_pct,run,warp_sched,virtual_thread,cycles,warp_insts,"
-		"ipc,speedup,vt_swaps\n");
+		"ipc,speedup,vt_swaps,vt_lq_queued,vt_lq_inactive\n");
 	for (unsigned int i = 0; i < b->nw; i++) {
 		const struct local_run *r = b->runs[i];
 		double pct;
@@ -153,11 +153,11 @@ static int vt_csv(const struct vt_bench *b, const char *path)
 			if (!r[k].res.cycles)
 				continue;	/* not run */
 			fprintf(f, "%s,%s,%s,%.1f,%s,%s,%s,%" PRIu64 ",%" PRIu64 ",%.4f,%.4f,%"
-				PRIu64 "\n", b->o.gpu, b->w[i]->name, workload_limit_name(l), pct,
-				vt_runs[k][0], vt_runs[k][1], vt_runs[k][2], r[k].res.cycles,
-				r[k].res.warp_insts, ipc(&r[k]),
+				PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", b->o.gpu, b->w[i]->name,
+				workload_limit_name(l), pct, vt_runs[k][0], vt_runs[k][1],
+				vt_runs[k][2], r[k].res.cycles, r[k].res.warp_insts, ipc(&r[k]),
 				ipc_up(&r[k], &r[k == RUN_GTO_VT ? RUN_GTO : RUN_BASE]),
-				r[k].st.vt_swaps);
+				r[k].st.vt_swaps, r[k].st.vt_lq_queued, r[k].st.vt_lq_inactive);
 		}
 	}
 	return fclose(f) ? -errno : 0;
