@@ -262,6 +262,40 @@ static int t_suite_tlp(const char *const *attrs, bool twice)
 	return suite_runs_agree(twice);
 }
 
+/*
+ * Virtual Thread with the preemption stress, at sizes where blocks are
+ * held beyond the scheduling limit long enough to store: such a block is
+ * beyond the daemon's status table, so the scheduler cannot see that it
+ * crossed its idempotence boundary and must never flush it (flushed, it
+ * ran again from its start on its own output: saxpy, compact, scan and
+ * fdtd2d gave wrong results). Every run must match its CPU reference.
+ */
+static int t_vt_stress(void)
+{
+	static const char *const names[] = { "saxpy", "compact", "scan", "fdtd2d" };
+	static const char *const modes[] = { "on", "max" };
+
+	for (size_t m = 0; m < 2; m++) {
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			const struct vgpu_workload *w = vgpu_workload_find(names[i]);
+			struct workload_args args = { .size = w ? w->medium_size : 0, .seed = 1 };
+			struct workload_result res = { 0 };
+			struct vgpu_device *dev;
+			char msg[256] = "";
+			int ret;
+
+			CHECK(w, "%s", names[i]);
+			CHECK(open_local(&dev) == 0, "open_local");
+			CHECK(vgpu_local_attr_store(dev, "virtual_thread", modes[m]) == 0 &&
+			      vgpu_local_attr_store(dev, "preempt_stress", "2000") == 0, "attributes");
+			ret = w->run(dev, &args, &res, msg, sizeof(msg));
+			vgpu_device_close(dev);
+			CHECK(ret == 0, "virtual_thread=%s %s: %s", modes[m], names[i], msg);
+		}
+	}
+	return 0;
+}
+
 /* A counter "KEY N" of the local debugfs file @file. */
 static int debugfs_counter(struct vgpu_device *dev, const char *file, const char *key,
 			   uint64_t *v)
@@ -1243,6 +1277,8 @@ int main(void)
 			report(name, t_suite_tlp(modes[m], !modes[m][2]));
 		}
 	}
+	report("virtual_thread on and max with preempt_stress: blocks beyond the status table are"
+	       " never flushed (medium size, results as the CPU's)", t_vt_stress());
 	report("DYNCTA lowers limits and pauses blocks, DYNCORE turns SMs off (backprop)",
 	       t_tlp_acts());
 	report("the registry's kernel limits are the driver's occupancy on every preset",

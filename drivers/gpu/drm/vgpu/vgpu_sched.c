@@ -1115,7 +1115,10 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_set_alloc_mode);
  * Caller holds the device lock.
  *
  * Return: 0; -ENODATA when there is no table, the slot is free or the
- * daemon has not yet reported the TB now in it.
+ * daemon has not yet reported the TB now in it (with a current table: it
+ * has not run); -ERANGE for a TB in a slot the table does not have (one
+ * Virtual Thread holds beyond max_tbs_per_sm), which may have run for long
+ * and crossed its idempotence boundary.
  */
 int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 			   u64 *warp_insts, u32 *flags, u64 *start_cycle)
@@ -1125,12 +1128,14 @@ int vgpu_sched_tb_progress(const struct vgpu_sched *s, u32 sm, u32 slot,
 
 	lockdep_assert_held(s->lock);
 	sl = vgpu_smst_slot(&s->smst, sm, slot);
+	if (!s->tb_status || !sl || !sl->job)
+		return -ENODATA;
 	/*
 	 * The table has max_tbs_per_sm slots per SM: the blocks Virtual
 	 * Thread holds beyond them are not reported.
 	 */
-	if (!s->tb_status || !sl || !sl->job || slot >= s->desc.max_tbs_per_sm)
-		return -ENODATA;
+	if (slot >= s->desc.max_tbs_per_sm)
+		return -ERANGE;
 	ts = &s->tb_status[sm * s->desc.max_tbs_per_sm + slot];
 	if (READ_ONCE(ts->job) != sl->job->id || READ_ONCE(ts->tb) != sl->tb)
 		return -ENODATA;

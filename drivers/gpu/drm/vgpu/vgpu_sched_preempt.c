@@ -278,6 +278,7 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 	const struct vgpu_smst_slot *sl = vgpu_smst_slot(&s->smst, sm, slot);
 	u64 insts, start;
 	u32 flags;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	t->ctx_bytes = sl->job->ctx_bytes;
@@ -290,7 +291,13 @@ static void vgpu_sched_tb_stats(struct vgpu_sched *s, u32 sm, u32 slot,
 		t->crossed = true;
 		return;
 	}
-	if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags, &start)) {
+	ret = vgpu_sched_tb_progress(s, sm, slot, &insts, &flags, &start);
+	if (ret == -ERANGE) {
+		/* Beyond the table (Virtual Thread): it may have crossed. */
+		t->crossed = true;
+		return;
+	}
+	if (ret) {
 		/* Dispatched since the daemon's last report: just started. */
 		t->known = true;
 		return;
@@ -795,9 +802,21 @@ void vgpu_sched_stress(struct vgpu_sched *s)
 		 */
 		if (((s->stress_rng >> 32) & 1) &&
 		    !vgpu_sched_slot_of(s, sm, slot)->reissued) {
-			if (vgpu_sched_tb_progress(s, sm, slot, &insts, &flags,
-						   NULL))
+			/*
+			 * Not reported: dispatched since the last kick, so
+			 * not run (flushable), unless it is beyond the table,
+			 * where it may have run for long (never flushed).
+			 */
+			switch (vgpu_sched_tb_progress(s, sm, slot, &insts,
+						       &flags, NULL)) {
+			case 0:
+				break;
+			case -ERANGE:
+				flags = VGPU_TB_STATUS_CROSSED_BOUNDARY;
+				break;
+			default:
 				flags = 0;
+			}
 			if (!(flags & VGPU_TB_STATUS_CROSSED_BOUNDARY))
 				tech = VGPU_TECH_FLUSH;
 		}
