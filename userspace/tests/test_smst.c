@@ -61,9 +61,34 @@ static int t_limits(void)
 	return 0;
 }
 
+/*
+ * Under Virtual Thread (on) a block's shared memory also holds its context
+ * region (Yoon et al. Sec. IV-B), so fewer fit; a block that fills the
+ * SM's shared memory alone takes no region, so it still fits once (with
+ * one it would never be placed and its job would wait for good).
+ */
+static int t_vt_context_region(void)
+{
+	struct vgpu_smst st;
+
+	CHECK(vgpu_smst_init(&st, &fermi) == 0, "init");
+	CHECK(vgpu_smst_set_vt(&st, VGPU_VT_ON) == 0, "virtual_thread on");
+	/* 128 threads: 384 bytes of region; 3 x (16 K + 384) > 48 K */
+	CHECK(expect(&st, 128, 8, 16 * 1024, 2, VGPU_OCC_SHARED) == 0, "16 KB with its region");
+	CHECK(expect(&st, 128, 8, 48 * 1024, 1, VGPU_OCC_SHARED) == 0, "48 KB, no room for one");
+	CHECK(expect(&st, 32, 8, 48 * 1024 - 128, 1, VGPU_OCC_SHARED) == 0,
+	      "48 KB less one unit, no room for one");
+	CHECK(vgpu_smst_set_vt(&st, VGPU_VT_MAX) == 0, "virtual_thread max");
+	CHECK(expect(&st, 128, 8, 16 * 1024, 3, VGPU_OCC_SHARED) == 0, "max: no region");
+	vgpu_smst_fini(&st);
+	return 0;
+}
+
 int main(void)
 {
 	report("vgpu_smst_occupancy_limit(): the binding limit, a tie to the capacity limit",
 	       t_limits());
+	report("virtual_thread on: a block's context region counts unless it leaves no room"
+	       " for the block itself", t_vt_context_region());
 	return test_summary();
 }

@@ -246,16 +246,22 @@ static int vgpu_smst_dir(const struct vgpu_smst *st, const struct vgpu_sm *sm,
  * What a TB takes on an SM: under Virtual Thread (%VGPU_VT_ON) its
  * shared-memory range also holds the state saved when it is swapped out
  * (Yoon et al. Sec. IV-B, the context region), so that the capacity limit
- * accounts for it.
+ * accounts for it. A TB whose own shared memory leaves no room for the
+ * region on an empty SM takes none: with it, it would never be placed and
+ * its job would wait for good (the region is where the model charges the
+ * swap's transfer; it holds no data the model reads back).
  */
 static struct vgpu_tb_res vgpu_smst_taken(const struct vgpu_smst *st,
 					  const struct vgpu_tb_res *res)
 {
 	struct vgpu_tb_res r = *res;
+	u32 area;
 
-	if (st->vt == VGPU_VT_ON)
-		r.shared += round_up(vgpu_vt_ctx_bytes(res->warps),
-				     st->shared_unit);
+	if (st->vt != VGPU_VT_ON)
+		return r;
+	area = round_up(vgpu_vt_ctx_bytes(res->warps), st->shared_unit);
+	if (res->shared + area <= st->shared_units * st->shared_unit)
+		r.shared += area;
 	return r;
 }
 
