@@ -84,25 +84,8 @@ static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
 					  WORKLOAD_ARGS(&d[1], &d[2], &d[3], &n, &nf, &nk));
 		if (ret)
 			break;
-		for (uint32_t i = 0; i < n; i++) {
-			float best_d = 3.402823466e38f;
-			uint32_t best = 0;
-
-			for (uint32_t k = 0; k < K; k++) {
-				float dist = 0.0f;
-
-				for (int f = 0; f < F; f++) {
-					float diff = pts[i * F + f] - c[k * F + f];
-
-					dist = fmaf(diff, diff, dist);
-				}
-				if (dist < best_d) {
-					best_d = dist;
-					best = k;
-				}
-			}
-			want[i] = best;
-		}
+		for (uint32_t i = 0; i < n; i++)
+			want[i] = workload_nearest(pts + (size_t)i * F, c, K, F);
 		ret = workload_check_u32(&w, "membership", d[3], want, n);
 		if (!ret)
 			new_centres(pts, want, n, c);

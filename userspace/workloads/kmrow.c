@@ -70,25 +70,8 @@ static int kmrow_run(struct vgpu_device *dev, const struct workload_args *args,
 	if (ret)
 		goto out;
 
-	for (uint32_t i = 0; i < n; i++) {
-		float best_d = 3.402823466e38f;
-		uint32_t best = 0;
-
-		for (uint32_t k = 0; k < K; k++) {
-			float dist = 0.0f;
-
-			for (int f = 0; f < F; f++) {
-				float diff = pts[i * F + f] - pts[k * F + f];
-
-				dist = fmaf(diff, diff, dist);
-			}
-			if (dist < best_d) {
-				best_d = dist;
-				best = k;
-			}
-		}
-		want[i] = best;
-	}
+	for (uint32_t i = 0; i < n; i++)
+		want[i] = workload_nearest(pts + (size_t)i * F, pts, K, F);
 	ret = workload_check_u32(&w, "membership", d[2], want, n);
 out:
 	workload_close(&w);

@@ -7,6 +7,7 @@
 #include "compiler/vgpu_compile.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,6 +251,27 @@ float workload_randf(uint64_t *state)
 {
 	return (float)((int32_t)(workload_rand(state) >> 40) - (1 << 23)) /
 	       (float)(1 << 23);
+}
+
+uint32_t workload_nearest(const float *p, const float *centres, uint32_t k, uint32_t f)
+{
+	float best_d = 3.402823466e38f;
+	uint32_t best = 0;
+
+	for (uint32_t j = 0; j < k; j++) {
+		float dist = 0.0f;
+
+		for (uint32_t i = 0; i < f; i++) {
+			float diff = p[i] - centres[(size_t)j * f + i];
+
+			dist = fmaf(diff, diff, dist);
+		}
+		if (dist < best_d) {
+			best_d = dist;
+			best = j;
+		}
+	}
+	return best;
 }
 
 uint32_t workload_randn(uint64_t *state, uint32_t n)

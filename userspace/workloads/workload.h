@@ -191,6 +191,12 @@ uint64_t workload_rand(uint64_t *state);
 float workload_randf(uint64_t *state);
 /* Uniform integer in [0, n). */
 uint32_t workload_randn(uint64_t *state, uint32_t n);
+/*
+ * The k-means reference: the first of @k centres (rows of @f floats at
+ * @centres) nearest to point @p, by squared distance summed with fmaf()
+ * in feature order, as kmeans.cu and kmrow.cu do.
+ */
+uint32_t workload_nearest(const float *p, const float *centres, uint32_t k, uint32_t f);
 /* Compare @n results with the reference, bit for bit; report the first miss. */
 int workload_cmp_u32(const char *what, const uint32_t *got, const uint32_t *want,
 		     size_t n, char *msg, size_t msglen);
