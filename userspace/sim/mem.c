@@ -667,6 +667,43 @@ static bool lq_enqueue(struct mctx *c, struct sm *sm, struct warp *w, uint64_t l
 	return true;
 }
 
+/* The MSHR that frees first (the lowest index among equals). */
+static inline uint32_t l1_mshr_first_free(const struct smt *st, uint32_t nm)
+{
+	uint32_t mi = 0;
+
+	for (uint32_t i = 1; i < nm; i++)
+		if (st->mshr[i] < st->mshr[mi])
+			mi = i;
+	return mi;
+}
+
+/*
+ * An L1D miss sent at @tx with MSHR @mi into way @x (@hit: the line is
+ * there, sectors missing): the L2's answer fills the way and frees the
+ * MSHR at the returned time.
+ */
+static uint64_t l1_miss(struct mctx *c, struct smt *st, struct cline *x, bool hit,
+			uint64_t line, uint8_t sect, uint32_t mi, uint64_t tx)
+{
+	struct vgpu_sim *s = c->s;
+	uint32_t busy = 0;
+	uint64_t back;
+
+	for (uint32_t i = 0; i < s->cfg.l1d_mshrs; i++)
+		busy += st->mshr[i] > tx;
+	CNT(c, mshr_busy, busy);
+	back = l2_access(c, line, sect, tx + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
+	if (!hit) {
+		x->tag = line + 1;
+		x->valid = 0;
+	}
+	x->valid |= sect;
+	x->fill = back;
+	st->mshr[mi] = back;
+	return back;
+}
+
 uint64_t mem_lq_when(const struct sm *sm, const struct lq_ent *e, uint64_t now)
 {
 	const struct smt *st = &sm->t;
@@ -697,8 +734,8 @@ uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e
 {
 	struct mctx cx = { s, &sm->t.st, &e->w->tb->job_st }, *c = &cx;
 	struct smt *st = &sm->t;
-	uint32_t nm = s->cfg.l1d_mshrs, mi = 0, busy = 0;
-	uint64_t wait, back, line = e->line;
+	uint64_t wait, line = e->line;
+	uint32_t mi;
 	uint8_t sect = e->sect;
 	struct cline *x;
 	bool hit;
@@ -715,23 +752,10 @@ uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e
 		if (!x)
 			return t + s->cfg.l2_latency;
 	}
-	for (uint32_t i = 1; i < nm; i++)
-		if (st->mshr[i] < st->mshr[mi])
-			mi = i;
+	mi = l1_mshr_first_free(st, s->cfg.l1d_mshrs);
 	if (st->mshr[mi] > t)
 		t = st->mshr[mi];
-	for (uint32_t i = 0; i < nm; i++)
-		busy += st->mshr[i] > t;
-	CNT(c, mshr_busy, busy);
-	back = l2_access(c, line, sect, t + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
-	if (!hit) {
-		x->tag = line + 1;
-		x->valid = 0;
-	}
-	x->valid |= sect;
-	x->fill = back;
-	st->mshr[mi] = back;
-	return back;
+	return l1_miss(c, st, x, hit, line, sect, mi, t);
 }
 
 /*
@@ -743,8 +767,8 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 {
 	struct vgpu_sim *s = c->s;
 	struct smt *st = &sm->t;
-	uint32_t nm = s->cfg.l1d_mshrs, mi = 0, busy = 0;
-	uint64_t wait, back, tx;
+	uint32_t nm = s->cfg.l1d_mshrs, mi;
+	uint64_t wait, tx;
 	struct cline *x;
 	bool hit;
 
@@ -771,9 +795,7 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 		if (!x)
 			return tx + s->cfg.l2_latency;
 	}
-	for (uint32_t i = 1; i < nm; i++)
-		if (st->mshr[i] < st->mshr[mi])
-			mi = i;
+	mi = l1_mshr_first_free(st, nm);
 	if (st->mshr[mi] > tx) {
 		/* no free MSHR: the LD/ST unit waits for one (reservation fail) */
 		CNT(c, mshr_fails, 1);
@@ -784,18 +806,7 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 		else
 			tx = *t = st->mshr[mi];
 	}
-	for (uint32_t i = 0; i < nm; i++)
-		busy += st->mshr[i] > tx;
-	CNT(c, mshr_busy, busy);
-	back = l2_access(c, line, sect, tx + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
-	if (!hit) {
-		x->tag = line + 1;
-		x->valid = 0;
-	}
-	x->valid |= sect;
-	x->fill = back;
-	st->mshr[mi] = back;
-	return back;
+	return l1_miss(c, st, x, hit, line, sect, mi, tx);
 }
 
 uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
