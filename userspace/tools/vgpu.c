@@ -469,9 +469,10 @@ static int cmd_list(void)
 static int cmd_list_limits(int argc, char **argv)
 {
 	struct vgpu_kernel_limit got[64];
+	bool check = false, named = false, picked[64] = { false };
 	uint64_t size = 0;
-	int which = 1, bad = 0, named = 0;	/* small unless --size */
-	bool check = false;
+	int which = 1, bad = 0;	/* small unless --size */
+	size_t k;
 
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--check")) {
@@ -483,11 +484,14 @@ static int cmd_list_limits(int argc, char **argv)
 			}
 		} else if (argv[i][0] == '-') {
 			return usage(stderr, 2);
-		} else if (!vgpu_workload_find(argv[i])) {
-			fprintf(stderr, "vgpu: unknown workload '%s'\n", argv[i]);
-			return 2;
 		} else {
-			named++;
+			for (k = 0; vgpu_workloads[k] && strcmp(vgpu_workloads[k]->name, argv[i]); k++)
+				;
+			if (!vgpu_workloads[k] || k >= sizeof(picked)) {
+				fprintf(stderr, "vgpu: unknown workload '%s'\n", argv[i]);
+				return 2;
+			}
+			picked[k] = named = true;
 		}
 	}
 	printf("%-12s %-22s", "NAME", "KERNEL");
@@ -495,11 +499,8 @@ static int cmd_list_limits(int argc, char **argv)
 		printf(c + 1 < WORKLOAD_LIMIT_PRESETS ? " %-14s" : " %s\n",
 		       vgpu_workload_limit_presets[c]);
 	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
-		bool want = !named;
-
-		for (int i = 3; i < argc && !want; i++)
-			want = !strcmp(argv[i], (*w)->name) && strcmp(argv[i - 1], "--size");
-		if (!want)
+		k = (size_t)(w - vgpu_workloads);
+		if (named && (k >= sizeof(picked) || !picked[k]))
 			continue;
 		for (const struct vgpu_workload_limit *l = (*w)->limits; l && l->kernel; l++) {
 			printf("%-12s %-22s", (*w)->name, l->kernel);
