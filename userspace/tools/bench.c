@@ -28,7 +28,7 @@ static const struct bench_cmd {
 	  bench_classify },
 	{ "chimera", "[--workloads A,B,...|default|all] [--budget-us 5,10,15,20] "
 	  "[--policies switch,drain,flush,chimera,...] [--period-us 50] [--rt-us 10] "
-	  "[--size N] [--csv FILE] [--svg FILE]",
+	  "[--size N] [--sizes NAME=N,...] [--csv FILE] [--svg FILE]",
 	  "a periodic real-time task preempting half the SMs under each preemption policy:"
 	  " deadline violations, throughput overhead, techniques (thesis Sec. 4.4.1-4.4.3)",
 	  bench_chimera },
@@ -42,6 +42,11 @@ static const struct bench_cmd {
 	  "Virtual Thread against the LRR baseline, MAX, GTO and GTO+VT on the workloads a"
 	  " scheduling limit binds: IPC speed-up (Yoon et al. Sec. V)",
 	  bench_vt },
+	{ "sizes", "--min-us US [--workloads A,B,...|all] [--gpu NAME] "
+	  "[--size small|medium|default|large|N] [--set KEY=VALUE]...",
+	  "per workload, a problem size at which it runs at least US microseconds alone:"
+	  " the --sizes option of pairs and chimera",
+	  bench_sizes },
 };
 
 static int bench_usage(FILE *f, int status)

@@ -29,6 +29,33 @@ int bench_chimera(int argc, char **argv);
 int bench_tlp(int argc, char **argv);
 /* vgpu bench vt ...: argv[0] is "vt" (bench_vt.c). */
 int bench_vt(int argc, char **argv);
+/* vgpu bench sizes ...: argv[0] is "sizes" (bench_sizes.c). */
+int bench_sizes(int argc, char **argv);
+
+/* The most workloads one --sizes option names. */
+#define BENCH_MAX_SIZES		64
+
+/**
+ * struct bench_sizes - --sizes NAME=N,...: a problem size per workload,
+ *	over the bench's --size (bench_sizes.c).
+ * @w: the workloads named.
+ * @size: the size of each.
+ * @n: how many.
+ */
+struct bench_sizes {
+	const struct vgpu_workload *w[BENCH_MAX_SIZES];
+	uint64_t size[BENCH_MAX_SIZES];
+	unsigned int n;
+};
+
+/*
+ * --sizes @spec for "vgpu bench @bench" into @s: each entry names a known
+ * workload once, with a size it takes; otherwise said, -EINVAL.
+ */
+int bench_parse_sizes(const char *bench, const char *spec, struct bench_sizes *s);
+/* @w's size: the one --sizes gave (@s may be NULL), else tool_size_of(@n, @which). */
+uint64_t bench_size_of(const struct bench_sizes *s, const struct vgpu_workload *w, uint64_t n,
+		       int which);
 
 /**
  * struct bench_saved_attr - a device attribute: on the render node the value

@@ -56,7 +56,7 @@
 #include "vgpu.h"
 #include "workloads/workload.h"
 
-#define MAX_WORKLOADS	32
+#define MAX_WORKLOADS	64
 #define MAX_BUDGETS	8
 #define MAX_REQ		4096
 
@@ -163,6 +163,7 @@ struct chimera_opts {
 	uint32_t period_us, rt_us;
 	uint64_t size;
 	int size_which;
+	struct bench_sizes sizes;
 	const char *csv, *svg;
 	const char *set[BENCH_MAX_SETS];	/* KEY=VALUE */
 	unsigned int nset;
@@ -397,7 +398,7 @@ static int run_one(const struct chimera_opts *o, const struct bench_target *t,
 {
 	struct run_arg ra = {
 		.rt = rt, .budget_us = budget_us, .max_req = max_req, .w = w,
-		.args = { .size = tool_size_of(w, o->size, o->size_which), .seed = 1 },
+		.args = { .size = bench_size_of(&o->sizes, w, o->size, o->size_which), .seed = 1 },
 	};
 	uint64_t counters[4], lat, deadline = (uint64_t)budget_us * rt->khz / 1000;
 	struct bench_counted counted = {
@@ -588,6 +589,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 		{ "period-us", required_argument, NULL, 'P' },
 		{ "rt-us", required_argument, NULL, 'r' },
 		{ "size", required_argument, NULL, 'n' },
+		{ "sizes", required_argument, NULL, 'z' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "svg", required_argument, NULL, 'g' },
 		{ "set", required_argument, NULL, 'S' },
@@ -599,7 +601,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:c:g:S:" BENCH_TARGET_SHORTOPTS, opts,
+	while ((opt = getopt_long(argc, argv, "w:b:p:P:r:n:z:c:g:S:" BENCH_TARGET_SHORTOPTS, opts,
 				  NULL)) != -1) {
 		char *end;
 		unsigned long v;
@@ -636,6 +638,10 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case 'z':
+			if (bench_parse_sizes("chimera", optarg, &o->sizes))
+				return -EINVAL;
+			break;
 		case 'c':
 			o->csv = optarg;
 			break;
@@ -666,8 +672,13 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 		wl = wl_default;
 	}
 	if (!strcmp(wl, "all")) {
-		for (size_t i = 0; vgpu_workloads[i] && o->nw < MAX_WORKLOADS; i++)
+		for (size_t i = 0; vgpu_workloads[i]; i++) {
+			if (o->nw == MAX_WORKLOADS) {
+				fprintf(stderr, "vgpu bench: at most %d workloads\n", MAX_WORKLOADS);
+				return -EINVAL;
+			}
 			o->w[o->nw++] = vgpu_workloads[i];
+		}
 	} else {
 		for (char *t = strtok(wl, ","); t; t = strtok(NULL, ",")) {
 			if (o->nw == MAX_WORKLOADS) {
@@ -710,7 +721,7 @@ usage:
 	fprintf(stderr, "usage: vgpu bench chimera [--workloads A,B,...|default|all] "
 		"[--budget-us 5,10,15,20] [--policies switch,drain,flush,chimera,...] "
 		"[--period-us 50] [--rt-us 10] [--size small|medium|default|large|N] "
-		"[--set KEY=VALUE]... [--csv FILE] [--svg FILE] " BENCH_TARGET_USAGE "\n");
+		"[--sizes NAME=N,...] [--set KEY=VALUE]... [--csv FILE] [--svg FILE] " BENCH_TARGET_USAGE "\n");
 	return -EINVAL;
 }
 
@@ -932,6 +943,13 @@ int bench_chimera(int argc, char **argv)
 	       PRIu64 " cycles (%u us) from %" PRIu64 "; partition policy spatial\n",
 	       run.rt.grid, run.rt.shared, run.rt.spin, run.rt.cycles, o.rt_us, run.rt.period,
 	       o.period_us, run.rt.first);
+	if (o.sizes.n) {
+		printf("sizes (--sizes, else --size):");
+		for (unsigned int i = 0; i < o.nw; i++)
+			printf(" %s=%" PRIu64, o.w[i]->name,
+			       bench_size_of(&o.sizes, o.w[i], o.size, o.size_which));
+		printf("\n");
+	}
 	fflush(stdout);
 	run.print = t.jobs <= 1;
 	ret = bench_run_tasks(o.nb * o.nw, t.jobs, chimera_task, &run);

@@ -76,6 +76,7 @@ struct bench_opts {
 	unsigned int nset;
 	uint64_t size;
 	int size_which;		/* as tool_parse_size() gives */
+	struct bench_sizes sizes;	/* --sizes: per workload, over size */
 	uint64_t seed;
 	const char *csv, *svg, *classes;
 	struct bench_target_opts target;
@@ -149,7 +150,7 @@ static int run_group(const struct bench_opts *o, const struct bench_target *t,
 	for (unsigned int i = 0; i < n; i++) {
 		ga.w[i] = w[i];
 		ga.args[i] = (struct workload_args){
-			.size = tool_size_of(w[i], o->size, o->size_which),
+			.size = bench_size_of(&o->sizes, w[i], o->size, o->size_which),
 			.seed = o->seed,
 		};
 	}
@@ -379,6 +380,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 		{ "workloads", required_argument, NULL, 'w' },
 		{ "policies", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'n' },
+		{ "sizes", required_argument, NULL, 'z' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "svg", required_argument, NULL, 'g' },
@@ -391,7 +393,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "w:p:n:s:c:g:k:W:S:" BENCH_TARGET_SHORTOPTS, opts,
+	while ((opt = getopt_long(argc, argv, "w:p:n:z:s:c:g:k:W:S:" BENCH_TARGET_SHORTOPTS, opts,
 				  NULL)) != -1) {
 		char *end;
 		int taken = bench_target_opt(opt, optarg, &o->target);
@@ -413,6 +415,10 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 					optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'z':
+			if (bench_parse_sizes("pairs", optarg, &o->sizes))
+				return -EINVAL;
 			break;
 		case 's':
 			errno = 0;
@@ -445,7 +451,7 @@ static int parse_opts(int argc, char **argv, struct bench_opts *o, char **wl, ch
 	if (optind != argc || !*wl) {
 		fprintf(stderr, "usage: vgpu bench pairs --workloads A,B[,...] "
 			"[--policies PARTITION[/PREEMPT][:KSCHED],...] [--with W] [--set KEY=VALUE]... "
-			"[--size small|medium|default|large|N] [--seed S] "
+			"[--size small|medium|default|large|N] [--sizes NAME=N,...] [--seed S] "
 			"[--csv FILE] [--svg FILE] [--classes FILE] " BENCH_TARGET_USAGE "\n");
 		return -EINVAL;
 	}
@@ -753,8 +759,15 @@ int bench_pairs(int argc, char **argv)
 	run.print = t.jobs <= 1;
 
 	/* Alone: each workload on an idle GPU, all SMs its own (fcfs). */
-	printf("classes: %s\nalone (fcfs, cycles):\n",
-	       o.classes ? o.classes : "the registry's (thesis Table 5.3)");
+	printf("classes: %s\n", o.classes ? o.classes : "the registry's (thesis Table 5.3)");
+	if (o.sizes.n) {
+		printf("sizes (--sizes, else --size):");
+		for (unsigned int i = 0; i < o.nw; i++)
+			printf(" %s=%" PRIu64, o.w[i]->name,
+			       bench_size_of(&o.sizes, o.w[i], o.size, o.size_which));
+		printf("\n");
+	}
+	printf("alone (fcfs, cycles):\n");
 	fflush(stdout);
 	ret = bench_run_tasks(o.nw + nr, t.jobs, pairs_task, &run);
 	if (ret)

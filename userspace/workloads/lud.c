@@ -66,6 +66,9 @@ static void ref_step(float *a, uint32_t n, uint32_t k)
 #undef A
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_lud;
+
 static int lud_run(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen)
 {
@@ -77,10 +80,9 @@ static int lud_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *a, *want;
 	int ret;
 
-	if (n == 0 || n % BS || n > 4096) {
-		snprintf(msg, msglen, "size (matrix order) must be a multiple of 16, at most 4096");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_lud, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	a = malloc(bytes);
 	want = malloc(bytes);
 	if (!a || !want) {
@@ -133,6 +135,8 @@ const struct vgpu_workload workload_lud = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order (x16)",
+	.size_step = BS,
+	.max_size = 4096,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "lud_diagonal", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
 		{ "lud_perimeter", { LIM_TBS, LIM_TBS, LIM_SHARED, LIM_SHARED, LIM_SHARED } },

@@ -48,6 +48,9 @@ static void ref_step(const float *pos, const float *vel, float *npos, float *nve
 	}
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_nbody;
+
 static int nbody_run(struct vgpu_device *dev, const struct workload_args *args,
 		     struct workload_result *res, char *msg, size_t msglen)
 {
@@ -61,10 +64,9 @@ static int nbody_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *ref[4];
 	int ret, cur = 0;
 
-	if (n == 0 || n % TB || n > (1u << 20)) {
-		snprintf(msg, msglen, "size (bodies) must be a multiple of %d", TB);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_nbody, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	ref[0] = malloc(b * 4);
 	if (!ref[0]) {
 		snprintf(msg, msglen, "out of memory");
@@ -121,6 +123,8 @@ const struct vgpu_workload workload_nbody = {
 	.default_size = 4096,
 	.large_size = 16384,
 	.size_unit = "bodies (x64)",
+	.size_step = TB,
+	.max_size = 1u << 20,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "nbody_step", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_REGS, LIM_REGS } },
 		{ NULL },

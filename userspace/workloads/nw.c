@@ -15,6 +15,9 @@
 #define B 16
 #define PENALTY 10
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_nw;
+
 static int nw_run(struct vgpu_device *dev, const struct workload_args *args,
 		  struct workload_result *res, char *msg, size_t msglen)
 {
@@ -27,10 +30,9 @@ static int nw_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint8_t *sa, *sb;
 	int ret;
 
-	if (n == 0 || n % B || n > 8192) {
-		snprintf(msg, msglen, "size (sequence length) must be a multiple of 16, at most 8192");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_nw, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	score = calloc(1, sizes[0]);
 	ref = malloc(sizes[1]);
 	want = malloc(sizes[0] + 2 * (size_t)n);
@@ -109,6 +111,8 @@ const struct vgpu_workload workload_nw = {
 	.default_size = 1024,
 	.large_size = 4096,
 	.size_unit = "sequence length (x16)",
+	.size_step = B,
+	.max_size = 8192,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "nw_upper", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
 		{ "nw_lower", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },

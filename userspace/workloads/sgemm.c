@@ -13,6 +13,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_sgemm;
+
 static int sgemm_run(struct vgpu_device *dev, const struct workload_args *args,
 		     struct workload_result *res, char *msg, size_t msglen)
 {
@@ -26,10 +29,9 @@ static int sgemm_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *a, *b, *want;
 	int ret;
 
-	if (n == 0 || n % 16 || n > 4096) {
-		snprintf(msg, msglen, "size (matrix order) must be a multiple of 16, at most 4096");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_sgemm, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	a = malloc(bytes);
 	b = malloc(bytes);
 	want = malloc(bytes);
@@ -86,6 +88,8 @@ const struct vgpu_workload workload_sgemm = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order (x16)",
+	.size_step = 16,
+	.max_size = 4096,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "sgemm_tiled", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "sgemm_naive", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_REGS, LIM_REGS } },

@@ -7,6 +7,7 @@
 #include "compiler/vgpu_compile.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -92,6 +93,20 @@ const struct vgpu_workload *vgpu_workload_find(const char *name)
 			return *w;
 	}
 	return NULL;
+}
+
+int workload_size_check(const struct vgpu_workload *w, uint64_t n, char *msg, size_t msglen)
+{
+	if (n && (!w->size_step || n % w->size_step == 0) && (!w->max_size || n <= w->max_size))
+		return 0;
+	if (w->max_size)
+		snprintf(msg, msglen, "size %" PRIu64 " (%s): must be a multiple of %" PRIu64
+			 ", at most %" PRIu64, n, w->size_unit, w->size_step ? w->size_step : 1,
+			 w->max_size);
+	else
+		snprintf(msg, msglen, "size %" PRIu64 " (%s): must be a multiple of %" PRIu64,
+			 n, w->size_unit, w->size_step ? w->size_step : 1);
+	return -EINVAL;
 }
 
 const struct vgpu_embedded_ptx *workload_ptx(const char *name)

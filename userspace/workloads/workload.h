@@ -95,6 +95,8 @@ struct vgpu_workload_limit {
  * @default_size: problem size when none is given.
  * @large_size: problem size for experiments (--size large).
  * @size_unit: what a size counts ("elements", "nodes", "matrix order" ...).
+ * @size_step: sizes it takes are multiples of this (0: any size).
+ * @max_size: the largest size it takes (0: no limit of its own).
  * @limits: what binds each kernel's blocks per SM on each preset, one
  *	entry per kernel it launches, ended by one with a NULL @kernel.
  * @run: generates the input, runs it on @dev, compares with the CPU
@@ -111,6 +113,8 @@ struct vgpu_workload {
 	uint64_t default_size;
 	uint64_t large_size;
 	const char *size_unit;
+	uint64_t size_step;
+	uint64_t max_size;
 	const struct vgpu_workload_limit *limits;
 	int (*run)(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen);
@@ -118,6 +122,11 @@ struct vgpu_workload {
 
 extern const struct vgpu_workload *const vgpu_workloads[];
 const struct vgpu_workload *vgpu_workload_find(const char *name);
+/*
+ * Whether @w takes problem size @n (@size_step, @max_size): 0, or -EINVAL
+ * with @msg saying what it takes.
+ */
+int workload_size_check(const struct vgpu_workload *w, uint64_t n, char *msg, size_t msglen);
 
 /*
  * VGPU_COMPILE_* options workload_open() compiles with (vgpu run

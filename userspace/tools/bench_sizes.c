@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench_sizes.c - problem sizes chosen per workload for experiments at the
+ * papers' scale: "vgpu bench sizes" finds, for each workload, a size at
+ * which it runs at least --min-us alone on a preset, and the other benches
+ * take the result as --sizes NAME=N,... (Documentation/experiments.rst,
+ * "Sizes by run time").
+ *
+ * The thesis' Chimera experiments run every benchmark for milliseconds
+ * (Ch. IV §4.4.1: a real-time task every 1 ms), its Maestro experiments for
+ * tens of 50,000-cycle epochs (Ch. V §5.5); the suite's named sizes are
+ * uneven (at "large", sgemm runs 250 million cycles and blackscholes under
+ * one million), so one size for all cannot give every workload the same
+ * time. The search runs the workload alone on a fresh local device, as
+ * the benches measure T_alone, and grows the size until the sum of its
+ * launches' cycles reaches the target; each step after the first assumes
+ * cycles grow as a power of the size, the exponent taken from the last two
+ * runs. Everything is in simulated cycles, so the same command finds the
+ * same sizes on any host.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+/* Runs one search may take before it gives up. */
+#define SIZES_MAX_PROBES	12
+/* Aim this much past the target, so that rounding to a step still reaches it. */
+#define SIZES_AIM		1.03
+/* The most one step multiplies the size by, when the exponent is unknown or small. */
+#define SIZES_FIRST_GROWTH	2.0
+#define SIZES_MAX_GROWTH	16.0
+
+/**
+ * struct sizes_found - one workload's search, in memory the workers share.
+ * @size: the size found (0: none).
+ * @cycles: its cycles alone.
+ * @start: the size the search began at.
+ * @start_cycles: the cycles there.
+ * @probes: runs it took.
+ */
+struct sizes_found {
+	uint64_t size, cycles, start, start_cycles;
+	unsigned int probes;
+};
+
+/**
+ * struct sizes_bench - the search, for its tasks (bench_run_tasks()).
+ * @o: the common options.
+ * @w: the workloads; @nw: how many.
+ * @target: cycles to reach (--min-us at the preset's clock).
+ * @found: per workload, shared with the workers.
+ */
+struct sizes_bench {
+	struct bench_wl_opts o;
+	const struct vgpu_workload **w;
+	unsigned int nw;
+	uint64_t target;
+	struct sizes_found *found;
+};
+
+/* @s rounded up to @w's size step, and not past its largest size. */
+static uint64_t sizes_round(const struct vgpu_workload *w, double s)
+{
+	uint64_t step = w->size_step ? w->size_step : 1;
+	uint64_t n = s >= 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(s);
+
+	n = (n + step - 1) / step * step;
+	if (w->max_size && n > w->max_size)
+		n = w->max_size / step * step;
+	return n ? n : step;
+}
+
+/* The next size to try after (@s, @c), the run before it (@ps, @pc) or none. */
+static uint64_t sizes_next(const struct vgpu_workload *w, uint64_t target, uint64_t s, uint64_t c,
+			   uint64_t ps, uint64_t pc)
+{
+	double want = SIZES_AIM * (double)target / (double)(c ? c : 1);
+	double growth = want < SIZES_FIRST_GROWTH ? want : SIZES_FIRST_GROWTH;
+	uint64_t step = w->size_step ? w->size_step : 1;
+	uint64_t n;
+
+	if (ps && pc && c > pc && s > ps) {
+		/* c ~ s^e: e from the last two runs, within reason */
+		double e = log((double)c / (double)pc) / log((double)s / (double)ps);
+
+		if (e < 0.25)
+			e = 0.25;
+		if (e > 4)
+			e = 4;
+		growth = pow(want, 1 / e);
+		if (growth > SIZES_MAX_GROWTH)
+			growth = SIZES_MAX_GROWTH;
+	}
+	n = sizes_round(w, (double)s * growth);
+	/* always grow by at least a step, or the search would stand still */
+	if (n <= s)
+		n = sizes_round(w, (double)(s + step));
+	return n;
+}
+
+/* Task @i: the search for workload @i. */
+static int sizes_task(unsigned int i, void *arg)
+{
+	struct sizes_bench *b = arg;
+	const struct vgpu_workload *w = b->w[i];
+	struct sizes_found *f = &b->found[i];
+	uint64_t s = sizes_round(w, (double)tool_size_of(w, b->o.size, b->o.which));
+	uint64_t ps = 0, pc = 0;
+	struct local_run *run;
+	char label[64];
+	int ret = 0;
+
+	run = malloc(sizeof(*run));
+	if (!run)
+		return -ENOMEM;
+	f->start = s;
+	for (;;) {
+		snprintf(label, sizeof(label), "size %" PRIu64, s);
+		ret = local_bench_run("sizes", label, b->o.gpu, b->o.sets, b->o.nset, NULL, 0, w,
+				      s, 0, run);
+		if (ret)
+			break;
+		if (!f->probes++)
+			f->start_cycles = run->res.cycles;
+		if (run->res.cycles >= b->target) {
+			f->size = s;
+			f->cycles = run->res.cycles;
+			break;
+		}
+		if (f->probes == SIZES_MAX_PROBES || (w->max_size && s + (w->size_step ? w->size_step
+									: 1) > w->max_size)) {
+			fprintf(stderr, "vgpu bench sizes: %s: %" PRIu64 " cycles at size %" PRIu64
+				" after %u runs, short of %" PRIu64 "%s\n", w->name,
+				(uint64_t)run->res.cycles, s, f->probes, b->target,
+				f->probes == SIZES_MAX_PROBES ? "" : " (its largest size)");
+			ret = -ERANGE;
+			break;
+		}
+		{
+			uint64_t n = sizes_next(w, b->target, s, run->res.cycles, ps, pc);
+
+			ps = s;
+			pc = run->res.cycles;
+			s = n;
+		}
+	}
+	free(run);
+	return ret;
+}
+
+static int sizes_usage(FILE *f, int status)
+{
+	fprintf(f, "usage: vgpu bench sizes --min-us US [--local] [--workloads A,B,...|all]"
+		" [--gpu NAME] [--size small|medium|default|large|N] [--set KEY=VALUE]... [-j N]\n"
+		"  per workload, a problem size at which it runs at least US microseconds alone\n"
+		"  (its launches' cycles at the preset's clock), searched upwards from --size;\n"
+		"  prints a table and the --sizes option of bench pairs and bench chimera;\n"
+		"  defaults: --gpu fermi-30sm --size default --workloads all\n");
+	return status;
+}
+
+int bench_sizes(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		BENCH_WL_LONGOPTS,
+		{ "min-us", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct sizes_bench b = { 0 };
+	struct vgpu_sim_config cfg;
+	size_t found_size = 0;
+	double min_us = 0;
+	char *end;
+	int opt, ret;
+
+	bench_wl_init(&b.o, "fermi-30sm", "all", "default");
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, BENCH_WL_SHORTOPTS "m:h", opts, NULL)) != -1) {
+		ret = bench_wl_opt("sizes", opt, optarg, &b.o);
+		if (ret < 0)
+			return 2;
+		if (ret)
+			continue;
+		if (opt == 'h')
+			return sizes_usage(stdout, 0);
+		if (opt != 'm')
+			return sizes_usage(stderr, 2);
+		min_us = strtod(optarg, &end);
+		if (*end || !(min_us > 0) || min_us > 1e7) {
+			fprintf(stderr, "vgpu bench sizes: bad --min-us '%s' (microseconds, more "
+				"than 0, at most 10 s)\n", optarg);
+			return 2;
+		}
+	}
+	if (optind != argc)
+		return sizes_usage(stderr, 2);
+	if (!(min_us > 0)) {
+		fprintf(stderr, "vgpu bench sizes: --min-us is required\n");
+		return sizes_usage(stderr, 2);
+	}
+	if (bench_wl_config("sizes", &b.o, &cfg))
+		return 2;
+	b.target = (uint64_t)ceil(min_us * cfg.desc.core_clock_khz / 1000.0);
+	if (bench_workloads("sizes", b.o.workloads, NULL, NULL, &b.w, &b.nw)) {
+		free(b.w);
+		return 2;
+	}
+	found_size = sizeof(*b.found) * b.nw;
+	b.found = bench_shared_alloc(found_size);
+	if (!b.found) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = bench_run_tasks(b.nw, b.o.jobs, sizes_task, &b);
+	if (ret)
+		goto out;
+	printf("sizes at which each workload runs at least %g us alone on %s (%" PRIu64
+	       " cycles at %u kHz), searched from --size %s\n", min_us, b.o.gpu, b.target,
+	       cfg.desc.core_clock_khz, b.o.size_name);
+	printf("%-12s %10s %12s %10s %12s %9s %6s\n", "NAME", "FROM", "CYCLES", "SIZE", "CYCLES",
+	       "US", "RUNS");
+	for (unsigned int i = 0; i < b.nw; i++) {
+		const struct sizes_found *f = &b.found[i];
+
+		printf("%-12s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %9.1f %6u\n",
+		       b.w[i]->name, f->start, f->start_cycles, f->size, f->cycles,
+		       (double)f->cycles * 1000.0 / cfg.desc.core_clock_khz, f->probes);
+	}
+	printf("--sizes ");
+	for (unsigned int i = 0; i < b.nw; i++)
+		printf("%s%s=%" PRIu64, i ? "," : "", b.w[i]->name, b.found[i].size);
+	printf("\n");
+out:
+	if (ret)
+		fprintf(stderr, "vgpu bench sizes: failed: %s\n", strerror(-ret));
+	if (b.found)
+		bench_shared_free(b.found, found_size);
+	free(b.w);
+	return ret ? 1 : 0;
+}
+
+int bench_parse_sizes(const char *bench, const char *spec, struct bench_sizes *s)
+{
+	char buf[2048], *save = NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (snprintf(buf, sizeof(buf), "%s", spec) >= (int)sizeof(buf)) {
+		fprintf(stderr, "vgpu bench %s: --sizes is longer than %zu characters\n", bench,
+			sizeof(buf) - 1);
+		return -EINVAL;
+	}
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '='), msg[160];
+		const struct vgpu_workload *w;
+		uint64_t n;
+		int which;
+
+		if (!eq) {
+			fprintf(stderr, "vgpu bench %s: --sizes entry '%s' is not NAME=SIZE\n", bench,
+				t);
+			return -EINVAL;
+		}
+		*eq = 0;
+		w = vgpu_workload_find(t);
+		if (!w) {
+			fprintf(stderr, "vgpu bench %s: --sizes: unknown workload '%s'\n", bench, t);
+			return -EINVAL;
+		}
+		if (tool_parse_size(eq + 1, &n, &which)) {
+			fprintf(stderr, "vgpu bench %s: --sizes %s: bad size '%s' (small, medium, "
+				"default, large or N)\n", bench, t, eq + 1);
+			return -EINVAL;
+		}
+		n = tool_size_of(w, n, which);
+		if (workload_size_check(w, n, msg, sizeof(msg))) {
+			fprintf(stderr, "vgpu bench %s: --sizes %s: %s\n", bench, t, msg);
+			return -EINVAL;
+		}
+		for (unsigned int i = 0; i < s->n; i++) {
+			if (s->w[i] == w) {
+				fprintf(stderr, "vgpu bench %s: --sizes names %s twice\n", bench, t);
+				return -EINVAL;
+			}
+		}
+		if (s->n == BENCH_MAX_SIZES) {
+			fprintf(stderr, "vgpu bench %s: --sizes names more than %d workloads\n", bench,
+				BENCH_MAX_SIZES);
+			return -EINVAL;
+		}
+		s->w[s->n] = w;
+		s->size[s->n++] = n;
+	}
+	return 0;
+}
+
+uint64_t bench_size_of(const struct bench_sizes *s, const struct vgpu_workload *w, uint64_t n,
+		       int which)
+{
+	for (unsigned int i = 0; s && i < s->n; i++)
+		if (s->w[i] == w)
+			return s->size[i];
+	return tool_size_of(w, n, which);
+}
