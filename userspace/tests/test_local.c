@@ -416,6 +416,41 @@ static int t_registry_limits(void)
  * The check itself finds a wrong declaration, an undeclared kernel and a
  * declared kernel that never ran.
  */
+/*
+ * Every named size of every workload is one it takes (size_step, max_size);
+ * sgemm refuses a matrix order off its step, in its run as in the check,
+ * naming the size.
+ */
+static int t_registry_sizes(void)
+{
+	const struct vgpu_workload *sgemm = vgpu_workload_find("sgemm");
+	struct workload_args args = { .size = 40, .seed = 1 };
+	struct workload_result res = { 0 };
+	struct vgpu_device *dev;
+	char msg[256] = "";
+
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
+		const uint64_t named[4] = { (*w)->small_size, (*w)->medium_size,
+					    (*w)->default_size, (*w)->large_size };
+
+		for (int k = 0; k < 4; k++)
+			CHECK(!named[k] || workload_size_check(*w, named[k], msg, sizeof(msg)) == 0,
+			      "%s: named size %" PRIu64 ": %s", (*w)->name, named[k], msg);
+	}
+	CHECK(sgemm && sgemm->size_step == 16 && sgemm->max_size == 4096, "sgemm's size step");
+	CHECK(workload_size_check(sgemm, 40, msg, sizeof(msg)) == -EINVAL &&
+	      strstr(msg, "size 40") && strstr(msg, "multiple of 16"), "40 refused: %s", msg);
+	CHECK(workload_size_check(sgemm, 4112, msg, sizeof(msg)) == -EINVAL &&
+	      strstr(msg, "at most 4096"), "4112 refused: %s", msg);
+	CHECK(workload_size_check(sgemm, 48, msg, sizeof(msg)) == 0, "48 taken");
+	msg[0] = 0;
+	CHECK(open_local(&dev) == 0, "open_local");
+	CHECK(sgemm->run(dev, &args, &res, msg, sizeof(msg)) == -EINVAL && strstr(msg, "size 40") &&
+	      res.launches == 0, "sgemm's run refuses 40: %s", msg);
+	vgpu_device_close(dev);
+	return 0;
+}
+
 static int t_registry_limits_check(void)
 {
 	const struct vgpu_workload *saxpy = vgpu_workload_find("saxpy");
@@ -1285,6 +1320,8 @@ int main(void)
 	       t_registry_limits());
 	report("a kernel limit declared wrong, undeclared or never launched is found",
 	       t_registry_limits_check());
+	report("every named size is one its workload takes; sgemm refuses one off its step",
+	       t_registry_sizes());
 	report("the limit that binds a launch: threads, the grid, none under virtual_thread=max",
 	       t_limits());
 	report("bad values of the TLP attributes are refused; defaults read back",

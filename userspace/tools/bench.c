@@ -43,7 +43,7 @@ static const struct bench_cmd {
 	  " scheduling limit binds: IPC speed-up (Yoon et al. Sec. V)",
 	  bench_vt },
 	{ "sizes", "--min-us US [--workloads A,B,...|all] [--gpu NAME] "
-	  "[--size small|medium|default|large|N] [--set KEY=VALUE]...",
+	  "[--size small|medium|default|large|N] [--vram-mb N] [--set KEY=VALUE]...",
 	  "per workload, a problem size at which it runs at least US microseconds alone:"
 	  " the --sizes option of pairs and chimera",
 	  bench_sizes },

@@ -32,6 +32,8 @@
 #define SIZES_MAX_PROBES	12
 /* Aim this much past the target, so that rounding to a step still reaches it. */
 #define SIZES_AIM		1.03
+/* A size whose run is at most this much past the target is taken. */
+#define SIZES_TOLERANCE		1.3
 /* The most one step multiplies the size by, when the exponent is unknown or small. */
 #define SIZES_FIRST_GROWTH	2.0
 #define SIZES_MAX_GROWTH	16.0
@@ -54,15 +56,46 @@ struct sizes_found {
  * @o: the common options.
  * @w: the workloads; @nw: how many.
  * @target: cycles to reach (--min-us at the preset's clock).
+ * @vram_size: --vram-mb in bytes, 0 for the local device's default.
  * @found: per workload, shared with the workers.
  */
 struct sizes_bench {
 	struct bench_wl_opts o;
+	uint64_t vram_size;
 	const struct vgpu_workload **w;
 	unsigned int nw;
 	uint64_t target;
 	struct sizes_found *found;
 };
+
+/*
+ * @w alone at size @n on a fresh local device of @b's preset, memory and
+ * --set options; 0 when it passed its check against the CPU reference.
+ */
+static int sizes_run(const struct sizes_bench *b, const struct vgpu_workload *w, uint64_t n,
+		     struct local_run *out)
+{
+	struct workload_args args = { .seed = 1, .size = n };
+	struct vgpu_sim_config cfg;
+	struct bench_target t;
+	unsigned int threads;
+	int ret;
+
+	ret = local_config(b->o.gpu, NULL, 0, &cfg, &threads);
+	if (ret)
+		return ret;
+	local_target(&t, &cfg);
+	t.vram_size = b->vram_size;
+	ret = bench_target_apply_sets(&t, b->o.sets, b->o.nset);
+	if (!ret)
+		ret = local_run_workload(&t, w, &args, out);
+	if (!ret && out->ret) {
+		fprintf(stderr, "vgpu bench sizes: %s (size %" PRIu64 "): %s\n", w->name, n,
+			out->msg);
+		ret = out->ret;
+	}
+	return ret;
+}
 
 /* @s rounded up to @w's size step, and not past its largest size. */
 static uint64_t sizes_round(const struct vgpu_workload *w, double s)
@@ -104,16 +137,45 @@ static uint64_t sizes_next(const struct vgpu_workload *w, uint64_t target, uint6
 	return n;
 }
 
-/* Task @i: the search for workload @i. */
+/*
+ * Between @lo (short of the target, @clo cycles) and @hi (past it, @chi):
+ * where a power law through the two reaches the target, or their geometric
+ * middle when that falls outside; 0 when no size lies between them.
+ */
+static uint64_t sizes_between(const struct vgpu_workload *w, uint64_t target, uint64_t lo,
+			      uint64_t clo, uint64_t hi, uint64_t chi)
+{
+	uint64_t step = w->size_step ? w->size_step : 1;
+	double e, s;
+	uint64_t n;
+
+	if (lo + step >= hi)
+		return 0;
+	e = chi > clo ? log((double)chi / (double)clo) / log((double)hi / (double)lo) : 0;
+	s = e > 0 ? (double)lo * pow(SIZES_AIM * (double)target / (double)clo, 1 / e) : 0;
+	n = sizes_round(w, s);
+	if (!(s > 0) || n <= lo || n >= hi)
+		n = sizes_round(w, sqrt((double)lo * (double)hi));
+	if (n <= lo || n >= hi)
+		n = lo + step;
+	return n;
+}
+
+/*
+ * Task @i: the search for workload @i. Upwards until a run reaches the
+ * target; then, while that run is more than SIZES_TOLERANCE past it (small
+ * sizes, where latency rather than work sets the time, make cycles grow
+ * more slowly than they will), between the last short run and the first
+ * long one.
+ */
 static int sizes_task(unsigned int i, void *arg)
 {
 	struct sizes_bench *b = arg;
 	const struct vgpu_workload *w = b->w[i];
 	struct sizes_found *f = &b->found[i];
 	uint64_t s = sizes_round(w, (double)tool_size_of(w, b->o.size, b->o.which));
-	uint64_t ps = 0, pc = 0;
+	uint64_t lo = 0, clo = 0, plo = 0, pclo = 0, hi = 0, chi = 0;
 	struct local_run *run;
-	char label[64];
 	int ret = 0;
 
 	run = malloc(sizeof(*run));
@@ -121,34 +183,39 @@ static int sizes_task(unsigned int i, void *arg)
 		return -ENOMEM;
 	f->start = s;
 	for (;;) {
-		snprintf(label, sizeof(label), "size %" PRIu64, s);
-		ret = local_bench_run("sizes", label, b->o.gpu, b->o.sets, b->o.nset, NULL, 0, w,
-				      s, 0, run);
+		ret = sizes_run(b, w, s, run);
 		if (ret)
 			break;
 		if (!f->probes++)
 			f->start_cycles = run->res.cycles;
 		if (run->res.cycles >= b->target) {
-			f->size = s;
-			f->cycles = run->res.cycles;
+			hi = s;
+			chi = run->res.cycles;
+		} else {
+			plo = lo;
+			pclo = clo;
+			lo = s;
+			clo = run->res.cycles;
+		}
+		if (hi && (!lo || (double)chi <= SIZES_TOLERANCE * (double)b->target ||
+			   f->probes == SIZES_MAX_PROBES ||
+			   !(s = sizes_between(w, b->target, lo, clo, hi, chi)))) {
+			f->size = hi;
+			f->cycles = chi;
 			break;
 		}
-		if (f->probes == SIZES_MAX_PROBES || (w->max_size && s + (w->size_step ? w->size_step
-									: 1) > w->max_size)) {
+		if (hi)
+			continue;
+		if (f->probes == SIZES_MAX_PROBES || (w->max_size && lo + (w->size_step ?
+								 w->size_step : 1) > w->max_size)) {
 			fprintf(stderr, "vgpu bench sizes: %s: %" PRIu64 " cycles at size %" PRIu64
-				" after %u runs, short of %" PRIu64 "%s\n", w->name,
-				(uint64_t)run->res.cycles, s, f->probes, b->target,
+				" after %u runs, short of %" PRIu64 "%s\n", w->name, clo, lo,
+				f->probes, b->target,
 				f->probes == SIZES_MAX_PROBES ? "" : " (its largest size)");
 			ret = -ERANGE;
 			break;
 		}
-		{
-			uint64_t n = sizes_next(w, b->target, s, run->res.cycles, ps, pc);
-
-			ps = s;
-			pc = run->res.cycles;
-			s = n;
-		}
+		s = sizes_next(w, b->target, lo, clo, plo, pclo);
 	}
 	free(run);
 	return ret;
@@ -157,7 +224,8 @@ static int sizes_task(unsigned int i, void *arg)
 static int sizes_usage(FILE *f, int status)
 {
 	fprintf(f, "usage: vgpu bench sizes --min-us US [--local] [--workloads A,B,...|all]"
-		" [--gpu NAME] [--size small|medium|default|large|N] [--set KEY=VALUE]... [-j N]\n"
+		" [--gpu NAME] [--size small|medium|default|large|N] [--vram-mb N]"
+		" [--set KEY=VALUE]... [-j N]\n"
 		"  per workload, a problem size at which it runs at least US microseconds alone\n"
 		"  (its launches' cycles at the preset's clock), searched upwards from --size;\n"
 		"  prints a table and the --sizes option of bench pairs and bench chimera;\n"
@@ -170,6 +238,7 @@ int bench_sizes(int argc, char **argv)
 	static const struct option opts[] = {
 		BENCH_WL_LONGOPTS,
 		{ "min-us", required_argument, NULL, 'm' },
+		{ "vram-mb", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -182,7 +251,7 @@ int bench_sizes(int argc, char **argv)
 
 	bench_wl_init(&b.o, "fermi-30sm", "all", "default");
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, BENCH_WL_SHORTOPTS "m:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, BENCH_WL_SHORTOPTS "m:V:h", opts, NULL)) != -1) {
 		ret = bench_wl_opt("sizes", opt, optarg, &b.o);
 		if (ret < 0)
 			return 2;
@@ -190,6 +259,14 @@ int bench_sizes(int argc, char **argv)
 			continue;
 		if (opt == 'h')
 			return sizes_usage(stdout, 0);
+		if (opt == 'V') {
+			struct bench_target_opts t = { 0 };
+
+			if (bench_target_opt(opt, optarg, &t) < 0)
+				return 2;
+			b.vram_size = t.vram_size;
+			continue;
+		}
 		if (opt != 'm')
 			return sizes_usage(stderr, 2);
 		min_us = strtod(optarg, &end);
