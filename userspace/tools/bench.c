@@ -22,7 +22,8 @@ static const struct bench_cmd {
 	  "[--seed S] [--csv FILE] [--svg FILE] [--classes FILE]",
 	  "every pair run together under each partition policy: ANTT and STP (thesis Eq. 4.1, 4.2)",
 	  bench_pairs },
-	{ "classify", "[--gpu NAME] [--size small|medium|default|large|N] [--out FILE]",
+	{ "classify", "[--gpu NAME] [--workloads A,B,...|all] [--size small|medium|default|large|N] "
+	  "[--sizes NAME=N,...] [--vram-mb N] [--out FILE]",
 	  "COM/MEM class of each workload by the Table 5.3 rule (speed-up 1 -> 16 SMs > 12)"
 	  " on the in-process model",
 	  bench_classify },
