@@ -42,6 +42,11 @@ static const struct bench_cmd {
 	  "Virtual Thread against the LRR baseline, MAX, GTO and GTO+VT on the workloads a"
 	  " scheduling limit binds: IPC speed-up (Yoon et al. Sec. V)",
 	  bench_vt },
+	{ "preempt-cost", "[--workloads A,B,...|all] [--gpu NAME] "
+	  "[--size small|medium|default|large|N] [--set KEY=VALUE]... [--csv FILE]",
+	  "per kernel: TBs per SM, mean TB time, estimated drain time, context per TB, estimated"
+	  " switch time, idempotent region (thesis Table 4.2)",
+	  bench_preempt_cost },
 };
 
 static int bench_usage(FILE *f, int status)
