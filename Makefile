@@ -220,6 +220,8 @@ guest: module $(GUEST_PROGS) $(GUEST_SCRIPTS) $(B)/share/src/userspace/tests/ptx
 $(B)/host/test_%: $(B)/host/obj/userspace/tests/test_%.o $(B)/host/obj/userspace/tests/tap.o \
 		$(call LIBS,host)
 	$(call link,host)
+# test_preempt_cost checks what vgpu bench preempt-cost measures.
+$(B)/host/test_preempt_cost: $(B)/host/obj/userspace/tools/preempt_cost.o
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 # Objects made through pattern rules are kept, not deleted as intermediates.

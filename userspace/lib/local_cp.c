@@ -38,6 +38,7 @@
 #include "vgpu_kcb.h"
 #include "vgpu_knob.h"
 #include "vgpu_launch.h"
+#include "vgpu_preempt.h"
 #include "vgpu_program_image.h"
 #include "vgpu_sched.h"
 #include "vgpu_sim.h"
@@ -155,6 +156,9 @@ struct local_file {
  * @evt_hook: called with every event the model posts (the driving thread),
  *	or NULL; local_cp_set_evt_hook().
  * @evt_hook_ctx: its argument.
+ * @launch_hook: called with every launch accepted (device lock held), or
+ *	NULL; local_cp_set_launch_hook().
+ * @launch_hook_ctx: its argument.
  */
 struct local_cp {
 	struct mutex lock;
@@ -180,6 +184,8 @@ struct local_cp {
 	u32 evt_tail;
 	void (*evt_hook)(void *ctx, const struct vgpu_evt *evt);
 	void *evt_hook_ctx;
+	void (*launch_hook)(void *ctx, const struct local_cp_launch *l);
+	void *launch_hook_ctx;
 	u64 limit_tbs[LOCAL_CP_LIMITS];
 	struct local_cp_kernel_limit kernel_limits[LOCAL_CP_KERNEL_LIMITS];
 	u32 num_kernel_limits;
@@ -849,6 +855,26 @@ static void note_limit(struct local_cp *cp, const char *kernel, const struct vgp
 	cp->num_kernel_limits++;
 }
 
+/* The launch hook's view of KCB entry @e of entry point @pe; device lock held. */
+static void note_launch(struct local_cp *cp, const struct vgpu_kcb_entry *e,
+			const struct vgpu_program_entry *pe)
+{
+	struct local_cp_launch l = {
+		.job = e->id,
+		.num_tbs = e->num_tbs,
+		.threads = e->block[0] * e->block[1] * e->block[2],
+		.regs_per_thread = pe->regs_per_thread,
+		.shared = e->res.shared,
+		.local_per_thread = pe->local_per_thread,
+		.tbs_per_sm = vgpu_smst_occupancy(&cp->sched.smst, &e->res),
+		.ctx_bytes = e->ctx_bytes,
+		.idempotent = e->idempotent,
+	};
+
+	snprintf(l.kernel, sizeof(l.kernel), "%s", pe->name);
+	cp->launch_hook(cp->launch_hook_ctx, &l);
+}
+
 void local_cp_limits(struct local_cp *cp, uint64_t tbs[LOCAL_CP_LIMITS])
 {
 	mutex_lock(&cp->lock);
@@ -1092,6 +1118,8 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	}
 	job->kcb.desc_addr = job->desc.start;
 	note_limit(cp, prog->entries[args->entry].name, &res, num_tbs);
+	if (cp->launch_hook)
+		note_launch(cp, &job->kcb, &prog->entries[args->entry]);
 	job_deps_arm(job);
 	vgpu_kcb_deps_arm(&job->kcb);
 	if (out) {
@@ -1167,6 +1195,33 @@ void local_cp_set_evt_hook(struct local_cp *cp,
 	cp->evt_hook = hook;
 	cp->evt_hook_ctx = ctx;
 	mutex_unlock(&cp->lock);
+}
+
+void local_cp_set_launch_hook(struct local_cp *cp,
+			      void (*hook)(void *ctx, const struct local_cp_launch *l),
+			      void *ctx)
+{
+	mutex_lock(&cp->lock);
+	cp->launch_hook = hook;
+	cp->launch_hook_ctx = ctx;
+	mutex_unlock(&cp->lock);
+}
+
+void local_cp_preempt_estimate(struct local_cp *cp, uint64_t ctx_bytes,
+			       uint64_t remaining_insts, uint64_t tb_cycles,
+			       uint64_t warp_insts, uint64_t *sm_bw_fp,
+			       uint64_t *switch_cycles, uint64_t *drain_cycles)
+{
+	struct vgpu_sched *s = &cp->sched;
+	u64 cpi = vgpu_preempt_cpi_fp(tb_cycles, warp_insts);
+
+	mutex_lock(&cp->lock);
+	/* the scheduler's share (vgpu_sched_sm_bw_fp()) */
+	*sm_bw_fp = vgpu_preempt_sm_bw_fp(s->desc.mem_bandwidth_mbs, s->desc.core_clock_khz,
+					  s->smst.num_sms);
+	mutex_unlock(&cp->lock);
+	*switch_cycles = vgpu_preempt_switch_latency(ctx_bytes, *sm_bw_fp);
+	*drain_cycles = cpi ? vgpu_preempt_drain_latency(remaining_insts, cpi) : U64_MAX;
 }
 
 static int64_t now_ns(void)

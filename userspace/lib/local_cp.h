@@ -176,6 +176,56 @@ int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 void local_cp_set_evt_hook(struct local_cp *cp,
 			   void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx);
 
+/**
+ * struct local_cp_launch - a launch as the driver's code took it.
+ * @job: its job id, as its events name it.
+ * @kernel: its entry point's name.
+ * @num_tbs: thread blocks of its grid.
+ * @threads: threads of one block.
+ * @regs_per_thread: the entry's registers per thread.
+ * @shared: shared-memory bytes of one block, static and dynamic.
+ * @local_per_thread: the entry's .local bytes per thread.
+ * @tbs_per_sm: blocks that fit an empty SM (vgpu_smst_occupancy()).
+ * @ctx_bytes: one block's saved context, what the scheduler's preemption
+ *	estimates count (&vgpu_kcb_entry.ctx_bytes).
+ * @idempotent: the kernel as a whole is idempotent
+ *	(&vgpu_kcb_entry.idempotent): strict idempotence may flush it.
+ */
+struct local_cp_launch {
+	uint32_t job;
+	char kernel[VGPU_PROGRAM_NAME_LEN];
+	uint32_t num_tbs;
+	uint32_t threads;
+	uint32_t regs_per_thread;
+	uint32_t shared;
+	uint32_t local_per_thread;
+	uint32_t tbs_per_sm;
+	uint64_t ctx_bytes;
+	bool idempotent;
+};
+
+/*
+ * @hook is called with every launch the device accepts, on the submitting
+ * thread with the device lock held (it must not call into the device),
+ * before any of its blocks can run (NULL: none).
+ */
+void local_cp_set_launch_hook(struct local_cp *cp,
+			      void (*hook)(void *ctx, const struct local_cp_launch *l),
+			      void *ctx);
+/*
+ * Chimera's cost estimates (Park, dissertation, §4.3.2) as the device's
+ * scheduler makes them, by the driver's vgpu_preempt.c: one SM's share of
+ * the DRAM bandwidth (*@sm_bw_fp, bytes per cycle in 1/1024), the cycles
+ * to save @ctx_bytes of context through it (*@switch_cycles), and the
+ * cycles to execute @remaining_insts warp instructions at the CPI of
+ * @tb_cycles over @warp_insts (*@drain_cycles; U64_MAX when @warp_insts
+ * is 0).
+ */
+void local_cp_preempt_estimate(struct local_cp *cp, uint64_t ctx_bytes,
+			       uint64_t remaining_insts, uint64_t tb_cycles,
+			       uint64_t warp_insts, uint64_t *sm_bw_fp,
+			       uint64_t *switch_cycles, uint64_t *drain_cycles);
+
 /* DRM_IOCTL_VGPU_CLOCK_SYNC. */
 int local_cp_clock_sync(struct local_file *f, bool join, uint32_t rank);
 

@@ -363,6 +363,65 @@ uint8_t *vgpu_local_vram(struct vgpu_device *dev, uint64_t *size);
  */
 int vgpu_local_set_evt_hook(struct vgpu_device *dev,
 			    void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx);
+/**
+ * struct vgpu_local_launch - a launch as the local device's driver code took
+ *	it, for vgpu_local_set_launch_hook().
+ * @job: its job id, as its events name it (&vgpu_evt.job).
+ * @kernel: its entry point's name.
+ * @num_tbs: thread blocks of its grid.
+ * @threads: threads of one block.
+ * @regs_per_thread: the entry's registers per thread.
+ * @shared: shared-memory bytes of one block, static and dynamic.
+ * @local_per_thread: the entry's .local bytes per thread.
+ * @tbs_per_sm: blocks that fit an empty SM (the driver's occupancy).
+ * @ctx_bytes: one block's saved context (uapi vgpu_ctx_bytes()): what a
+ *	context switch moves and the scheduler's preemption estimates count.
+ * @idempotent: the kernel as a whole is idempotent (no atomic, no global
+ *	overwrite): strict idempotence may flush its blocks.
+ */
+struct vgpu_local_launch {
+	uint32_t job;
+	char kernel[VGPU_PROGRAM_NAME_LEN];
+	uint32_t num_tbs;
+	uint32_t threads;
+	uint32_t regs_per_thread;
+	uint32_t shared;
+	uint32_t local_per_thread;
+	uint32_t tbs_per_sm;
+	uint64_t ctx_bytes;
+	bool idempotent;
+};
+/*
+ * @hook sees every launch the local device accepts, on the submitting
+ * thread, before any of its blocks runs; it must not call into the device
+ * (NULL: none). -ENODEV if not local.
+ */
+int vgpu_local_set_launch_hook(struct vgpu_device *dev,
+			       void (*hook)(void *ctx, const struct vgpu_local_launch *l),
+			       void *ctx);
+/**
+ * struct vgpu_local_preempt_est - Chimera's cost estimates (Park,
+ *	dissertation, §4.3.2) as the local device's scheduler makes them (the
+ *	driver's vgpu_preempt.c), for vgpu_local_preempt_estimate().
+ * @sm_bw_fp: one SM's share of the DRAM bandwidth, bytes per cycle in
+ *	1/1024.
+ * @switch_cycles: cycles to save the context given through that share.
+ * @drain_cycles: cycles to execute the warp instructions given at the CPI
+ *	given; UINT64_MAX when no CPI is known.
+ */
+struct vgpu_local_preempt_est {
+	uint64_t sm_bw_fp;
+	uint64_t switch_cycles;
+	uint64_t drain_cycles;
+};
+/*
+ * The estimates for @ctx_bytes of context to save and @remaining_insts
+ * warp instructions to drain at a kernel's CPI of @tb_cycles over
+ * @warp_insts (its blocks' sums) into @out. -ENODEV if not local.
+ */
+int vgpu_local_preempt_estimate(struct vgpu_device *dev, uint64_t ctx_bytes,
+				uint64_t remaining_insts, uint64_t tb_cycles,
+				uint64_t warp_insts, struct vgpu_local_preempt_est *out);
 /*
  * Closes @dev's file and opens a new one on the same local device, as a
  * program that exits and the next one that starts: in between no file is

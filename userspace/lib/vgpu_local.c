@@ -26,10 +26,14 @@
  * struct vgpu_local - one vgpu_device's file of a local device.
  * @file: the file (it holds a reference on the device).
  * @model_ns: host time spent in the model (waits).
+ * @launch_hook: vgpu_local_set_launch_hook()'s hook, or NULL.
+ * @launch_ctx: its argument.
  */
 struct vgpu_local {
 	struct local_file *file;
 	uint64_t model_ns;
+	void (*launch_hook)(void *ctx, const struct vgpu_local_launch *l);
+	void *launch_ctx;
 };
 
 /* A vgpu_device for a new file of @cp. */
@@ -117,6 +121,9 @@ void vgpu_local_close(struct vgpu_local *l)
 {
 	if (!l)
 		return;
+	/* the device may outlive this file: its hook must not outlive @l */
+	if (l->launch_hook && l->file)
+		local_cp_set_launch_hook(local_file_cp(l->file), NULL, NULL);
 	local_cp_close(l->file);
 	free(l);
 }
@@ -260,6 +267,56 @@ int vgpu_local_set_evt_hook(struct vgpu_device *dev,
 	if (!l)
 		return -ENODEV;
 	local_cp_set_evt_hook(local_file_cp(l->file), hook, ctx);
+	return 0;
+}
+
+/* The device's launch hook: local_cp's view of a launch as libvgpu's. */
+static void launch_hook(void *ctx, const struct local_cp_launch *cl)
+{
+	struct vgpu_local *l = ctx;
+	struct vgpu_local_launch v = {
+		.job = cl->job,
+		.num_tbs = cl->num_tbs,
+		.threads = cl->threads,
+		.regs_per_thread = cl->regs_per_thread,
+		.shared = cl->shared,
+		.local_per_thread = cl->local_per_thread,
+		.tbs_per_sm = cl->tbs_per_sm,
+		.ctx_bytes = cl->ctx_bytes,
+		.idempotent = cl->idempotent,
+	};
+
+	memcpy(v.kernel, cl->kernel, sizeof(v.kernel));
+	l->launch_hook(l->launch_ctx, &v);
+}
+
+int vgpu_local_set_launch_hook(struct vgpu_device *dev,
+			       void (*hook)(void *ctx, const struct vgpu_local_launch *l),
+			       void *ctx)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return -ENODEV;
+	local_cp_set_launch_hook(local_file_cp(l->file), NULL, NULL);
+	l->launch_hook = hook;
+	l->launch_ctx = ctx;
+	if (hook)
+		local_cp_set_launch_hook(local_file_cp(l->file), launch_hook, l);
+	return 0;
+}
+
+int vgpu_local_preempt_estimate(struct vgpu_device *dev, uint64_t ctx_bytes,
+				uint64_t remaining_insts, uint64_t tb_cycles,
+				uint64_t warp_insts, struct vgpu_local_preempt_est *out)
+{
+	struct vgpu_local *l = vgpu_device_local(dev);
+
+	if (!l)
+		return -ENODEV;
+	local_cp_preempt_estimate(local_file_cp(l->file), ctx_bytes, remaining_insts, tb_cycles,
+				  warp_insts, &out->sm_bw_fp, &out->switch_cycles,
+				  &out->drain_cycles);
 	return 0;
 }
 

@@ -1185,8 +1185,11 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 		m &= d->flags & DI_GN ? ~p : p;
 	}
-	if ((d->flags & DI_IB) && m)
+	if ((d->flags & DI_IB) && m && !tb->crossed_boundary) {
 		tb->crossed_boundary = true;
+		tb->cross_cycles = now - tb->start;
+		tb->cross_insts = tb->warp_insts;
+	}
 	tb->warp_insts++;
 	w->insts++;
 	w->ready = now + s->lat[d->lat];

@@ -1134,6 +1134,13 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 		device_idle(s, now);
 }
 
+void vgpu_sim_set_tb_hook(struct vgpu_sim *s,
+			  void (*hook)(void *ctx, const struct vgpu_sim_tb_end *e), void *ctx)
+{
+	s->tb_hook = hook;
+	s->tb_hook_ctx = ctx;
+}
+
 static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int status,
 		     uint64_t now)
 {
@@ -1156,6 +1163,21 @@ static int finish_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, int statu
 			    tb->job->entry.code_end / 8,
 	};
 
+	if (s->tb_hook) {
+		struct vgpu_sim_tb_end te = {
+			.job = e.job,
+			.tb = e.tb,
+			.sm = e.sm,
+			.status = status,
+			.cycles = e.tb_cycles,
+			.warp_insts = e.warp_insts,
+			.crossed = tb->crossed_boundary,
+			.cross_cycles = tb->cross_cycles,
+			.cross_insts = tb->cross_insts,
+		};
+
+		s->tb_hook(s->tb_hook_ctx, &te);
+	}
 	tb->job->st.tbs_done++;
 	tb->job->last = now;
 	sm->t.st.tbs_done++;

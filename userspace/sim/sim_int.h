@@ -187,6 +187,8 @@ struct tb {
 	uint32_t fault_pc;	/* decoded index of the instruction that ended it */
 	bool fault_pc_set;	/* ...when it ended on one (VGPU_EVT_F_FAULT_PC) */
 	bool crossed_boundary;	/* executed a VGPU_I_BOUNDARY instruction */
+	/* ...that many cycles after @start, after that many warp instructions */
+	uint64_t cross_cycles, cross_insts;
 	bool prio;		/* issue priority (vgpu_sim_set_tb_priority()) */
 	bool paused;		/* DYNCTA: issues last (vgpu_sim_set_tb_paused()) */
 	uint8_t kidx;		/* its kernel's index on the SM (struct kern) */
@@ -371,6 +373,9 @@ struct vgpu_sim {
 	uint32_t resident;	/* thread blocks */
 	uint32_t lat[4];
 	struct vgpu_evt *evq;	/* pending events */
+	/* vgpu_sim_set_tb_hook() */
+	void (*tb_hook)(void *ctx, const struct vgpu_sim_tb_end *e);
+	void *tb_hook_ctx;
 	uint32_t nev, evhead, evcap;
 	struct vgpu_sim_stats stats;
 	/* timing model */

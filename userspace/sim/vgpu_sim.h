@@ -290,6 +290,42 @@ bool vgpu_sim_busy(const struct vgpu_sim *sim);
  * that state otherwise carries over, as on a real GPU.
  */
 void vgpu_sim_reset(struct vgpu_sim *sim);
+/**
+ * struct vgpu_sim_tb_end - a block that ended, for vgpu_sim_set_tb_hook().
+ * @job: its job.
+ * @tb: its index in the grid.
+ * @sm: the SM it ran on.
+ * @status: what its TB_DONE event says (0, or the fault).
+ * @cycles: cycles from its dispatch to its end (TB_DONE's tb_cycles).
+ * @warp_insts: warp instructions it executed.
+ * @crossed: it crossed its idempotence boundary (an atomic or a global
+ *	overwrite; Chimera's relaxed idempotence, TB_DONE's
+ *	%VGPU_EVT_F_CROSSED_BOUNDARY).
+ * @cross_cycles: when @crossed, the cycles from its dispatch to the issue
+ *	of the first instruction that crossed: how long it was idempotent.
+ *	Zero for a block restored from a context saved after it crossed.
+ * @cross_insts: when @crossed, the warp instructions it had executed
+ *	before that one.
+ */
+struct vgpu_sim_tb_end {
+	uint32_t job;
+	uint32_t tb;
+	uint32_t sm;
+	int32_t status;
+	uint64_t cycles;
+	uint64_t warp_insts;
+	bool crossed;
+	uint64_t cross_cycles;
+	uint64_t cross_insts;
+};
+/*
+ * @hook sees every block that ends (not one preempted), when it posts its
+ * TB_DONE event, on the thread that runs the model (NULL: none). For
+ * tools that characterise kernels (vgpu bench preempt-cost): it changes
+ * no cycle.
+ */
+void vgpu_sim_set_tb_hook(struct vgpu_sim *sim,
+			  void (*hook)(void *ctx, const struct vgpu_sim_tb_end *e), void *ctx);
 /*
  * Fills the thread-block status table (uapi vgpu_backend.h): entry
  * sm * @slots_per_sm + slot for every slot, the block in it and how far it

@@ -48,6 +48,11 @@ static const struct bench_cmd {
 	  "per workload, a problem size at which it runs at least US microseconds alone:"
 	  " the --sizes option of pairs and chimera",
 	  bench_sizes },
+	{ "preempt-cost", "[--workloads A,B,...|all] [--gpu NAME] "
+	  "[--size small|medium|default|large|N] [--set KEY=VALUE]... [--csv FILE]",
+	  "per kernel: TBs per SM, mean TB time, estimated drain time, context per TB, estimated"
+	  " switch time, idempotent region (thesis Table 4.2)",
+	  bench_preempt_cost },
 };
 
 static int bench_usage(FILE *f, int status)

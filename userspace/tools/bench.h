@@ -29,6 +29,8 @@ int bench_chimera(int argc, char **argv);
 int bench_tlp(int argc, char **argv);
 /* vgpu bench vt ...: argv[0] is "vt" (bench_vt.c). */
 int bench_vt(int argc, char **argv);
+/* vgpu bench preempt-cost ...: argv[0] is "preempt-cost" (bench_preempt_cost.c). */
+int bench_preempt_cost(int argc, char **argv);
 /* vgpu bench sizes ...: argv[0] is "sizes" (bench_sizes.c). */
 int bench_sizes(int argc, char **argv);
 

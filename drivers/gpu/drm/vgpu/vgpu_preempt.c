@@ -79,6 +79,51 @@ u64 vgpu_preempt_switch_latency(u64 ctx_bytes, u64 sm_bw_fp)
 EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_switch_latency);
 
 /**
+ * vgpu_preempt_sm_bw_fp() - one SM's share of the memory bandwidth.
+ * @mem_bandwidth_mbs: the device's DRAM bandwidth in MB/s.
+ * @core_clock_khz: its core clock in kHz.
+ * @num_sms: its SMs.
+ *
+ * §4.2.4: an SM saves its context through its share of the bandwidth
+ * only. MB/s over kHz is bytes per cycle (x 1000).
+ *
+ * Return: bytes per cycle, fixed point (&vgpu_preempt_params.sm_bw_fp), at
+ * least 1; Table 4.1's 4.22 (4325) when the device does not give its
+ * bandwidth, clock or SMs.
+ */
+u64 vgpu_preempt_sm_bw_fp(u64 mem_bandwidth_mbs, u64 core_clock_khz,
+			  u32 num_sms)
+{
+	u64 per_cycle;
+
+	if (!mem_bandwidth_mbs || !core_clock_khz || !num_sms)
+		return 4325;
+	per_cycle = sat_mul_div(sat_mul(mem_bandwidth_mbs, 1000),
+				VGPU_PREEMPT_FP_ONE,
+				sat_mul(core_clock_khz, num_sms));
+	return max(per_cycle, 1ull);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_sm_bw_fp);
+
+/**
+ * vgpu_preempt_cpi_fp() - cycles per warp instruction, fixed point.
+ * @cycles: cycles of the TBs measured.
+ * @insts: warp instructions they executed.
+ *
+ * The kernel's average CPI of a TB (&vgpu_preempt_kernel.tb_cpi_fp) from
+ * its finished TBs' summed cycles and instructions (§4.3.2).
+ *
+ * Return: @cycles / @insts, fixed point, saturating; 0 when @insts is 0.
+ */
+u64 vgpu_preempt_cpi_fp(u64 cycles, u64 insts)
+{
+	if (!insts)
+		return 0;
+	return sat_mul_div(cycles, VGPU_PREEMPT_FP_ONE, insts);
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_cpi_fp);
+
+/**
  * vgpu_preempt_switch_overhead() - instructions a context switch costs.
  * @save_cycles: the save latency (vgpu_preempt_switch_latency()).
  * @sm_ipc_fp: the kernel's warp instructions per cycle on one SM, fixed

@@ -268,6 +268,9 @@ const char *vgpu_preempt_tech_name(enum vgpu_preempt_tech tech);
 u64 vgpu_preempt_switch_latency(u64 ctx_bytes, u64 sm_bw_fp);
 u64 vgpu_preempt_switch_overhead(u64 save_cycles, u64 sm_ipc_fp);
 u64 vgpu_preempt_drain_latency(u64 remaining_insts, u64 tb_cpi_fp);
+u64 vgpu_preempt_sm_bw_fp(u64 mem_bandwidth_mbs, u64 core_clock_khz,
+			  u32 num_sms);
+u64 vgpu_preempt_cpi_fp(u64 cycles, u64 insts);
 bool vgpu_preempt_flush_allowed(const struct vgpu_preempt_tb *tb,
 				enum vgpu_preempt_idem idem);
 void vgpu_preempt_estimate(const struct vgpu_preempt_input *in,

@@ -390,8 +390,7 @@ static void vgpu_sched_kernel_stats(const struct vgpu_sched *s,
 		return;
 	k->avg_tb_insts = div_u64(e->warp_insts, e->tbs_done);
 	k->max_tb_insts = e->max_tb_insts;
-	k->tb_cpi_fp = div64_u64(e->tb_cycles << VGPU_PREEMPT_FP_SHIFT,
-				 e->warp_insts);
+	k->tb_cpi_fp = vgpu_preempt_cpi_fp(e->tb_cycles, e->warp_insts);
 	/* An SM runs occupancy-many TBs at once, each at 1 / CPI. */
 	k->sm_ipc_fp = div64_u64((e->warp_insts << VGPU_PREEMPT_FP_SHIFT) *
 				 max(vgpu_smst_occupancy(&s->smst, &e->res), 1u),
@@ -401,15 +400,8 @@ static void vgpu_sched_kernel_stats(const struct vgpu_sched *s,
 
 static u64 vgpu_sched_sm_bw_fp(const struct vgpu_sched *s)
 {
-	u64 per_cycle;
-
-	/* MB/s over kHz is bytes per cycle (x 1000); default Table 4.1's. */
-	if (!s->desc.mem_bandwidth_mbs || !s->desc.core_clock_khz)
-		return 4325;
-	per_cycle = div64_u64((u64)s->desc.mem_bandwidth_mbs * 1000 <<
-			      VGPU_PREEMPT_FP_SHIFT,
-			      (u64)s->desc.core_clock_khz * s->smst.num_sms);
-	return max(per_cycle, 1ull);
+	return vgpu_preempt_sm_bw_fp(s->desc.mem_bandwidth_mbs,
+				     s->desc.core_clock_khz, s->smst.num_sms);
 }
 
 /* @v's TBs on @sm not already being preempted, into @slots; their number. */

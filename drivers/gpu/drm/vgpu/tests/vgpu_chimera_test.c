@@ -77,6 +77,26 @@ static void chimera_switch_latency(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_switch_latency(1, 0), U64_MAX);
 }
 
+/* An SM's bandwidth share and a kernel's CPI, as the scheduler takes them. */
+static void chimera_sm_bw_cpi(struct kunit *test)
+{
+	/* Table 4.1: 177.4 GB/s over 30 SMs at 1.4 GHz, 4.2238 bytes/cycle. */
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_sm_bw_fp(177400, 1400000, 30),
+			4325ull);
+	/* 100 GB/s, 1 GHz, 25 SMs: 4 bytes per cycle. */
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_sm_bw_fp(100000, 1000000, 25),
+			4ull * FP);
+	/* A device that does not say: Table 4.1's; never zero. */
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_sm_bw_fp(0, 1400000, 30), 4325ull);
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_sm_bw_fp(177400, 1400000, 0),
+			4325ull);
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_sm_bw_fp(1, 1000000, 80), 1ull);
+	/* 3000 cycles over 1000 instructions: CPI 3.0; none: 0. */
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_cpi_fp(3000, 1000), 3ull * FP);
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_cpi_fp(1, 3), 341ull);
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_cpi_fp(3000, 0), 0ull);
+}
+
 /* Context switch overhead: 2 × latency × the SM's IPC (§4.3.2). */
 static void chimera_switch_overhead(struct kunit *test)
 {
@@ -858,6 +878,7 @@ static void chimera_scale(struct kunit *test)
 
 static struct kunit_case vgpu_chimera_cases[] = {
 	KUNIT_CASE(chimera_switch_latency),
+	KUNIT_CASE(chimera_sm_bw_cpi),
 	KUNIT_CASE(chimera_switch_overhead),
 	KUNIT_CASE(chimera_drain_latency),
 	KUNIT_CASE(chimera_flush_allowed),
