@@ -103,8 +103,10 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
-		sm->minr2 = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr2));
-		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
+		for (sm->mleaves = 1; sm->mleaves < sm->ordcap; sm->mleaves *= 2)
+			;
+		sm->mtree = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N * 2 * sm->mleaves,
+				       sizeof(*sm->mtree));
 		sm->rwords = (sm->ordcap + 63) / 64;
 		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
 				       sizeof(*sm->rmask));
@@ -122,7 +124,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->minr2 || !sm->mdirty || !sm->rmask ||
+		if (!sm->sum || !sm->minr || !sm->mtree || !sm->rmask ||
 		    !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
@@ -134,7 +136,9 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		for (uint32_t k = 0; k < s->nws_cap; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		for (uint32_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N; k++)
-			sm->minr[k] = sm->minr2[k] = UINT64_MAX;
+			sm->minr[k] = UINT64_MAX;
+		for (size_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N * 2 * sm->mleaves; k++)
+			sm->mtree[k] = UINT64_MAX;
 		sm->t.idle_since = UINT64_MAX;
 		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
@@ -197,8 +201,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->snext);
 			free(sm->sum);
 			free(sm->minr);
-			free(sm->minr2);
-			free(sm->mdirty);
+			free(sm->mtree);
 			free(sm->rmask);
 			free(sm->fetch);
 			free(sm->ended);
@@ -598,53 +601,14 @@ static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	}
 }
 
-/*
- * Per pool and unit whose earliest warp rose or left: the earliest
- * ready warp again (sim_wsum_move() keeps the others).
- */
-static void sm_minima(struct vgpu_sim *s, struct sm *sm)
-{
-	uint32_t ns = sm->npool;
-
-	(void)s;
-	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t *m = &sm->minr[q * FU_N], *m2 = &sm->minr2[q * FU_N];
-		uint8_t d = sm->mdirty[q];
-
-		if (!d)
-			continue;
-		for (uint32_t f = 0; f < FU_N; f++)
-			if (d >> f & 1)
-				m[f] = m2[f] = UINT64_MAX;
-		/* a warp not in W_RUN has ready UINT64_MAX: only running ones count */
-		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
-			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
-				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
-				const struct wsum *x = &sm->sum[k];
-				uint8_t f = x->fu;
-
-				if (!(d >> f & 1) || x->ready >= m2[f])
-					continue;
-				if (x->ready < m[f]) {
-					m2[f] = m[f];
-					m[f] = x->ready;
-				} else {
-					m2[f] = x->ready;
-				}
-			}
-		}
-		sm->mdirty[q] = 0;
-	}
-}
-
 /* Earliest cycle at which each pool of @sm could issue, and the SM's. */
 static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 {
 	uint32_t ns = sm->npool;
 	uint64_t next = UINT64_MAX, *minr = sm->minr;
 
+	(void)s;
 	/* when the unit takes each scheduler's earliest warp for it */
-	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
@@ -729,7 +693,6 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	 * unit makes the class a conflict; whether every warp waits for memory
 	 * then needs the LD/ST warps that wait for something else to be none.
 	 */
-	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		const uint64_t *m = sm->minr + (size_t)q * FU_N;
 
@@ -1440,7 +1403,6 @@ int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
 		struct sm *sm = &s->sms[i];
 
 		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
-		memset(sm->mdirty, (1u << FU_N) - 1, s->cfg.schedulers_per_sm);
 		sm->cls_ok = false;
 		sm->vt_next = UINT64_MAX;
 		sm->vt_due = false;

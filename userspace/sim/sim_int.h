@@ -266,18 +266,15 @@ struct sm {
 	uint32_t ordcap;	/* ord entries per pool */
 	uint64_t *snext;	/* per pool: earliest cycle it may issue */
 	/*
-	 * [pool][FU_N]: the earliest ready warp for the unit, kept exact
-	 * as warps change (sim_wsum_move()); a minimum whose warp rose or left
-	 * is worked out again by sm_minima(), for the units in mdirty[q]
+	 * [pool][FU_N]: the earliest ready warp for the unit, kept exact as
+	 * warps change (sim_wsum_move()): the root of a min-tree over the
+	 * pool's warp slots, [pool][FU_N][2 * mleaves], leaf i being slot
+	 * q + i * npool (its ready time when it runs on the unit, else
+	 * UINT64_MAX), node n the lower of 2n and 2n + 1
 	 */
 	uint64_t *minr;
-	/*
-	 * [pool][FU_N]: at most the second earliest ready warp for the
-	 * unit (exact after a rescan, lower later): a minimum whose warp rises
-	 * no further than this stays its warp's, without a rescan
-	 */
-	uint64_t *minr2;
-	uint8_t *mdirty;	/* per pool: 1 << unit, minr[q][unit] is stale */
+	uint64_t *mtree;
+	uint32_t mleaves;	/* a power of two, at least ordcap */
 	/*
 	 * [pool][rwords]: bit i of pool q is warp slot q + i * npool,
 	 * set while it holds a warp in W_RUN (wsum.run), so that scans visit
@@ -512,34 +509,43 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t p, uint32_t slot,
 	return sm->t.fu_free[p * FU_N + x->fu] <= now;
 }
 
+/* Leaf @i of the min-tree of pool @q and unit @f takes @v; the root is minr's. */
+static inline void sim_mtree_set(struct sm *sm, uint32_t q, uint32_t f, uint32_t i, uint64_t v)
+{
+	uint64_t *t = sm->mtree + ((size_t)q * FU_N + f) * 2 * sm->mleaves;
+	uint32_t n = sm->mleaves + i;
+
+	t[n] = v;
+	for (n >>= 1; n; n >>= 1) {
+		uint64_t m = t[2 * n] < t[2 * n + 1] ? t[2 * n] : t[2 * n + 1];
+
+		/* the node keeps its minimum: so do those above it */
+		if (t[n] == m)
+			return;
+		t[n] = m;
+	}
+	sm->minr[q * FU_N + f] = t[1];
+}
+
 /*
  * Warp slot @slot's summary moves from (@oready, @ofu) to (@nready, @nfu):
- * the minimum of its scheduler and unit takes a lower ready time at once;
- * one the warp held stays its own if it rises no further than the lower
- * bound on the second earliest, else it is worked out again by
- * sm_minima() (sim.c). The stall class of the SM's state must be worked
- * out again too.
+ * the min-trees of its pool's units, and so the earliest ready warp per
+ * unit, follow. The stall class of the SM's state must be worked out
+ * again too.
  */
 static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, uint8_t ofu,
 				 uint64_t nready, uint8_t nfu)
 {
-	uint32_t q = slot % sm->npool;
-	uint64_t *m = sm->minr + (size_t)q * FU_N, *m2 = sm->minr2 + (size_t)q * FU_N;
+	uint32_t q = slot % sm->npool, i = slot / sm->npool;
 
 	sm->cls_ok = false;
-	if (oready != UINT64_MAX && oready <= m[ofu] && (oready != nready || ofu != nfu)) {
-		if (!(sm->mdirty[q] >> ofu & 1) && ofu == nfu && nready <= m2[ofu]) {
-			/* it was the earliest and still is */
-			m[ofu] = nready;
-			return;
-		}
-		sm->mdirty[q] |= (uint8_t)(1u << ofu);
-	}
-	if (nready < m[nfu]) {
-		m2[nfu] = m[nfu];
-		m[nfu] = nready;
-	} else if (nready < m2[nfu]) {
-		m2[nfu] = nready;
+	if (ofu != nfu) {
+		if (oready != UINT64_MAX)
+			sim_mtree_set(sm, q, ofu, i, UINT64_MAX);
+		if (nready != UINT64_MAX)
+			sim_mtree_set(sm, q, nfu, i, nready);
+	} else if (oready != nready) {
+		sim_mtree_set(sm, q, nfu, i, nready);
 	}
 }
 
