@@ -80,7 +80,8 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	if (s->nws_cap < VGPU_VT_VIRTUAL_WARPS)
 		s->nws_cap = VGPU_VT_VIRTUAL_WARPS;
 	s->sms = sim_calloc(nsm, sizeof(*s->sms));
-	if (!s->sms)
+	s->due = sim_calloc(nsm, sizeof(*s->due));
+	if (!s->sms || !s->due)
 		goto fail;
 	for (uint32_t i = 0; i < nsm; i++) {
 		struct sm *sm = &s->sms[i];
@@ -224,6 +225,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 		s->jobs = j->next;
 		free_job(j);
 	}
+	free(s->due);
 	free(s->evq);
 	free(s);
 }
@@ -2491,33 +2493,30 @@ static void phase_a_thread(void *arg, uint32_t tid)
 }
 
 /*
- * Simulates cycle @now of every SM due then; 0 or a negative error. @pend:
- * some SM has a context switch ending by @now; @vt: some SM has inactive
- * blocks or a Virtual Thread pass due (the passes that have nothing to do
- * are skipped).
+ * Simulates cycle @now of the @ndue SMs in @due (their indices, in index
+ * order: those with blocks whose next cycle is @now); 0 or a negative
+ * error. @pend: some SM has a context switch ending by @now; @vt: some SM
+ * has inactive blocks or a Virtual Thread pass due (the passes that have
+ * nothing to do are skipped).
  */
-static int cycle(struct vgpu_sim *s, uint64_t now, bool pend, bool vt)
+static int cycle(struct vgpu_sim *s, uint64_t now, bool pend, bool vt, const uint32_t *due,
+		 uint32_t ndue)
 {
-	uint32_t nsm = s->cfg.desc.num_sms, due = 0;
+	uint32_t nsm = s->cfg.desc.num_sms;
 	int ret = 0;
 
-	for (uint32_t i = 0; i < nsm && due < 2; i++)
-		due += s->sms[i].ntbs && s->sms[i].next <= now;
 	s->now = now;
-	if (s->pool && due >= 2) {
+	if (s->pool && ndue >= 2) {
 		pool_run(s->pool);
 	} else {
 		/* one SM is not worth waking the threads */
-		for (uint32_t i = 0; i < nsm; i++) {
-			struct sm *sm = &s->sms[i];
-
-			if (sm->ntbs && sm->next <= now)
-				sm_phase_a(s, sm, now);
-		}
+		for (uint32_t i = 0; i < ndue; i++)
+			sm_phase_a(s, &s->sms[due[i]], now);
 	}
-	for (uint32_t i = 0; i < nsm; i++) {
-		if (s->sms[i].serial) {
-			int r = sm_phase_b(s, &s->sms[i], now);
+	/* only an SM that ran phase A has work for phase B */
+	for (uint32_t i = 0; i < ndue; i++) {
+		if (s->sms[due[i]].serial) {
+			int r = sm_phase_b(s, &s->sms[due[i]], now);
 
 			if (r && !ret)
 				ret = r;
@@ -2557,19 +2556,29 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 	if (s->nev)
 		return drain(s, out, max);
 	while (s->resident) {
-		uint64_t t = UINT64_MAX, pend = UINT64_MAX;
+		uint64_t t = UINT64_MAX, pend = UINT64_MAX, tn = UINT64_MAX;
+		uint32_t ndue = 0;
 		bool vt = false;
 		int ret;
 
+		/* the SMs with blocks whose next cycle is the earliest, in index order */
 		for (uint32_t i = 0; i < nsm; i++) {
 			const struct sm *sm = &s->sms[i];
 
-			if (sm->ntbs && sm->next < t)
-				t = sm->next;
-			if (sm->nlq && sm->lq_next < t)
-				t = sm->lq_next;
 			if (sm->pend < pend)
 				pend = sm->pend;
+			if (sm->ntbs && sm->next <= tn) {
+				if (sm->next < tn) {
+					tn = sm->next;
+					ndue = 0;
+				}
+				s->due[ndue++] = i;
+			}
+			/* only Virtual Thread queues loads and has inactive blocks */
+			if (!s->vt)
+				continue;
+			if (sm->nlq && sm->lq_next < t)
+				t = sm->lq_next;
 			/* Virtual Thread: a block became ready, or a place is free */
 			if (sm->ninact) {
 				vt = true;
@@ -2581,6 +2590,8 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				vt = true;
 			}
 		}
+		if (tn < t)
+			t = tn;
 		if (pend < t)
 			t = pend;
 		if (t <= s->cycle)
@@ -2603,7 +2614,16 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				s->cycle = limit;
 			return 0;
 		}
-		ret = cycle(s, t, pend <= t, vt);
+		if (t < tn) {
+			ndue = 0;
+		} else if (t > tn) {
+			/* time moved past the earliest SM's next cycle: all due then */
+			ndue = 0;
+			for (uint32_t i = 0; i < nsm; i++)
+				if (s->sms[i].ntbs && s->sms[i].next <= t)
+					s->due[ndue++] = i;
+		}
+		ret = cycle(s, t, pend <= t, vt, s->due, ndue);
 		s->cycle = t;
 		if (ret)
 			return ret;

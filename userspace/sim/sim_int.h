@@ -382,6 +382,7 @@ struct vgpu_sim {
 	struct sim_pool *pool;	/* NULL: every SM on the calling thread */
 	uint32_t nthreads;
 	uint64_t now;		/* the cycle being simulated */
+	uint32_t *due;		/* num_sms entries: the SMs due at @now (vgpu_sim_step()) */
 	uint32_t kmode;		/* enum vgpu_kernel_sched */
 	struct vgpu_sim_config cfg0;	/* as created (SET_WARP_SCHED "config") */
 	/* per-SM sampling (VGPU_CMD_SET_SAMPLING): period, 0 off; next boundary */
