@@ -567,19 +567,27 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 		 * The addresses, and whether they are consecutive (unit stride)
 		 * or one (a broadcast): plain loops the compiler vectorises.
 		 */
-		uint64_t a0, same = 0;
+		uint64_t a0, same = 0, e;
 
+		/* one pass: the address, its distance from unit stride and from lane 0's */
 		if (a64) {
-			for (uint32_t l = 0; l < 32; l++)
-				a[l] = G64(A, l) + off + rel;
+			a0 = e = G64(A, 0) + off + rel;
+			for (uint32_t l = 0; l < 32; l++, e += size) {
+				uint64_t v = G64(A, l) + off + rel;
+
+				a[l] = v;
+				diff |= v ^ e;
+				same |= v ^ a0;
+			}
 		} else {
-			for (uint32_t l = 0; l < 32; l++)
-				a[l] = (uint64_t)(uint32_t)(A[l] + (uint32_t)off) + rel;
-		}
-		a0 = a[0];
-		for (uint32_t l = 0; l < 32; l++) {
-			diff |= a[l] ^ (a0 + (uint64_t)l * size);
-			same |= a[l] ^ a0;
+			a0 = e = (uint64_t)(uint32_t)(A[0] + (uint32_t)off) + rel;
+			for (uint32_t l = 0; l < 32; l++, e += size) {
+				uint64_t v = (uint64_t)(uint32_t)(A[l] + (uint32_t)off) + rel;
+
+				a[l] = v;
+				diff |= v ^ e;
+				same |= v ^ a0;
+			}
 		}
 		sm->mrec.unit = !diff && a0 + 31ull * size >= a0;
 		if (sm->mrec.unit || !same) {
@@ -656,6 +664,18 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			for (uint32_t l = 0; l < 32; l++)
 				for (unsigned int i = 0; i < nv; i++)
 					memcpy(&D[i][l], p + 4 * (l * nv + i), 4);
+		}
+	} else if (base && !ls && sn.lo == sn.hi) {
+		/* one address (a broadcast): read once, the other lanes take lane l0's */
+		uint32_t l0 = (uint32_t)__builtin_ctz(m);
+
+		load_lane(D, l0, base + (addr[l0] - adj), nv, lsz, sx, w64);
+		for (unsigned int i = 0; i < nv; i++) {
+			uint32_t lo = D[i][l0], hi = D[i][l0 + (w64 ? 32 : 0)];
+
+			LANES_DO(m, D[i][l] = lo);
+			if (w64)
+				LANES_DO(m, D[i][l + 32] = hi);
 		}
 	} else if (base && !ls && nv == 1 && lsz == 2 && !w64) {
 		/* a 32-bit word a lane */
