@@ -480,12 +480,15 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 {
 	uint32_t nb = s->cfg.shared_banks, words = size >= 4 ? size / 4 : 1;
 	uint32_t deg = 1, cnt[64], same = 1;
-	uint64_t seen[64][8], banks = 0;
+	uint64_t seen[64][8], banks = 0, bword[64];
 	bool clash = false;
 
 	if (nb > 64)
 		nb = 64;
-	/* no two words on one bank (unit stride): no conflict, per-bank masks */
+	/*
+	 * at most one word on each bank (unit stride, a broadcast): no
+	 * conflict; a mask of the banks used, and each one's word
+	 */
 	if (!same_max) {
 		bool pow2 = !(nb & (nb - 1));
 
@@ -494,10 +497,14 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 				continue;
 			for (uint32_t k = 0; k < words; k++) {
 				uint64_t wd = (off[l] >> 2) + k;
-				uint64_t bit = 1ull << (pow2 ? wd & (nb - 1) : wd % nb);
+				uint32_t b = (uint32_t)(pow2 ? wd & (nb - 1) : wd % nb);
 
-				clash |= (banks & bit) != 0;
-				banks |= bit;
+				if (banks >> b & 1) {
+					clash |= bword[b] != wd;
+				} else {
+					banks |= 1ull << b;
+					bword[b] = wd;
+				}
 			}
 		}
 		if (!clash)
@@ -592,6 +599,54 @@ static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bo
 		}
 		sects[n - 1] |= (uint8_t)(1u << (sec & 3));
 	}
+	return n;
+}
+
+/* Line @line with sectors @sect joins the @n lines of a warp; returns the count. */
+static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n, uint64_t line,
+				    uint8_t sect)
+{
+	uint32_t k = n;
+
+	if (n && lines[n - 1] == line)
+		k = n - 1;
+	else
+		for (k = 0; k < n && lines[k] != line; k++)
+			;
+	if (k == n) {
+		lines[n] = line;
+		sects[n++] = 0;
+	}
+	sects[k] |= sect;
+	return n;
+}
+
+/*
+ * Coalescing of any pattern of accesses that each lie within one sector,
+ * with the lines in the order of their first lane and the sectors the
+ * per-lane loop finds: neighbouring lanes on one line are taken together.
+ */
+static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint64_t *lines, uint8_t *sects)
+{
+	uint64_t run = UINT64_MAX;	/* no line: addresses are below 2^64 */
+	uint32_t n = 0;
+	uint8_t rs = 0;
+
+	for (uint32_t mm = m, l; mm && ((l = (uint32_t)__builtin_ctz(mm)), 1); mm &= mm - 1) {
+		uint64_t line = off[l] >> LINE_SHIFT;
+		uint8_t sb = (uint8_t)(1u << ((off[l] >> SECTOR_SHIFT) & 3));
+
+		if (line == run) {
+			rs |= sb;
+			continue;
+		}
+		if (run != UINT64_MAX)
+			n = coalesce_add(lines, sects, n, run, rs);
+		run = line;
+		rs = sb;
+	}
+	if (run != UINT64_MAX)
+		n = coalesce_add(lines, sects, n, run, rs);
 	return n;
 }
 
@@ -886,8 +941,16 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		break;
 	}
 	/* coalescing: 128-byte lines with their 32-byte sector masks */
-	if (r->kind != MR_ATOM && r->size <= 32)
+	if (r->kind != MR_ATOM && r->size <= 32) {
 		n = coalesce_fast(off, m, r->size, r->unit && off == r->addr, lines, sects);
+		/*
+		 * Aligned accesses of at most a sector (any space but local,
+		 * whose layout interleaves the lanes' words) each touch one
+		 * sector: lanes are taken in runs on one line.
+		 */
+		if (!n && sp != VGPU_SP_LOCAL)
+			n = coalesce_runs(off, m, lines, sects);
+	}
 	for (uint32_t l = n ? 32 : 0, prev = 0; l < 32; l++) {
 		uint64_t a, line;
 		uint32_t k;
