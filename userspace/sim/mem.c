@@ -421,6 +421,7 @@ void mem_reset(struct vgpu_sim *s)
 		cache_reset(&t->l1d);
 		cache_reset(&t->l1i);
 		memset(t->mshr, 0, sizeof(*t->mshr) * cfg->l1d_mshrs);
+		t->mhead = 0;
 		memset(t->fu_free, 0, sizeof(*t->fu_free) * (ns + 1) * FU_N);
 		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
 		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
@@ -435,6 +436,22 @@ static void shift_arr(uint64_t *a, size_t n, int64_t delta)
 	for (size_t i = 0; i < n; i++)
 		if (a[i])
 			a[i] += (uint64_t)delta;
+}
+
+/* The MSHRs' free times in ascending order again (after a shift). */
+static void mshr_sort(struct smt *t)
+{
+	uint64_t *a = t->mshr;
+
+	for (uint32_t i = 1; i < t->nmshr; i++) {
+		uint64_t v = a[i];
+		uint32_t k = i;
+
+		for (; k > 0 && a[k - 1] > v; k--)
+			a[k] = a[k - 1];
+		a[k] = v;
+	}
+	t->mhead = 0;
 }
 
 void mem_shift(struct vgpu_sim *s, int64_t delta)
@@ -461,6 +478,7 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&t->l1d, delta);
 		cache_shift(&t->l1i, delta);
 		shift_arr(t->mshr, cfg->l1d_mshrs, delta);
+		mshr_sort(t);
 		shift_arr(t->fu_free, (size_t)(ns + 1) * FU_N, delta);
 		shift_arr(t->bank_free, (size_t)ns * (cfg->reg_banks + 1), delta);
 		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
@@ -722,15 +740,50 @@ static bool lq_enqueue(struct mctx *c, struct sm *sm, struct warp *w, uint64_t l
 	return true;
 }
 
-/* The MSHR that frees first (the lowest index among equals). */
-static inline uint32_t l1_mshr_first_free(const struct smt *st, uint32_t nm)
+/* The @i-th MSHR to free (0: the first). */
+static inline uint64_t *mshr_at(const struct smt *st, uint32_t i)
 {
-	uint32_t mi = 0;
+	uint32_t k = st->mhead + i;
 
-	for (uint32_t i = 1; i < nm; i++)
-		if (st->mshr[i] < st->mshr[mi])
-			mi = i;
-	return mi;
+	return &st->mshr[k >= st->nmshr ? k - st->nmshr : k];
+}
+
+/* The free time of the MSHR that frees first. */
+static inline uint64_t mshr_first_free(const struct smt *st)
+{
+	return st->mshr[st->mhead];
+}
+
+/* The MSHRs busy after @t (they free later). */
+static uint32_t mshr_busy_after(const struct smt *st, uint64_t t)
+{
+	uint32_t lo = 0, hi = st->nmshr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (*mshr_at(st, mid) > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return st->nmshr - lo;
+}
+
+/*
+ * An L1D miss sent at @tx, with the MSHR that frees first: the MSHRs busy
+ * then (they free after @tx), and that MSHR is taken until @back.
+ */
+static uint32_t mshr_take(struct smt *st, uint64_t tx, uint64_t back)
+{
+	uint32_t n = st->nmshr, busy = mshr_busy_after(st, tx), i;
+
+	/* the first leaves the front; its place is the end, from where @back moves down */
+	st->mhead = st->mhead + 1 == n ? 0 : st->mhead + 1;
+	for (i = n - 1; i > 0 && *mshr_at(st, i - 1) > back; i--)
+		*mshr_at(st, i) = *mshr_at(st, i - 1);
+	*mshr_at(st, i) = back;
+	return busy;
 }
 
 /*
@@ -739,15 +792,12 @@ static inline uint32_t l1_mshr_first_free(const struct smt *st, uint32_t nm)
  * MSHR at the returned time.
  */
 static uint64_t l1_miss(struct mctx *c, struct smt *st, struct cline *x, bool hit,
-			uint64_t line, uint8_t sect, uint32_t mi, uint64_t tx)
+			uint64_t line, uint8_t sect, uint64_t tx)
 {
 	struct vgpu_sim *s = c->s;
-	uint32_t busy = 0;
+	uint32_t busy;
 	uint64_t back;
 
-	for (uint32_t i = 0; i < s->cfg.l1d_mshrs; i++)
-		busy += st->mshr[i] > tx;
-	CNT(c, mshr_busy, busy);
 	back = l2_access(c, line, sect, tx + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
 	if (!hit) {
 		x->tag = line + 1;
@@ -755,7 +805,8 @@ static uint64_t l1_miss(struct mctx *c, struct smt *st, struct cline *x, bool hi
 	}
 	x->valid |= sect;
 	x->fill = back;
-	st->mshr[mi] = back;
+	busy = mshr_take(st, tx, back);
+	CNT(c, mshr_busy, busy);
 	return back;
 }
 
@@ -779,9 +830,7 @@ uint64_t mem_lq_when(const struct sm *sm, const struct lq_ent *e, uint64_t now)
 		if (t < way)
 			way = t;
 	}
-	for (uint32_t i = 0; i < st->nmshr; i++)
-		if (st->mshr[i] < m)
-			m = st->mshr[i];
+	m = mshr_first_free(st);
 	return max64(now, max64(way, m));
 }
 
@@ -790,7 +839,6 @@ uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e
 	struct mctx cx = { s, &sm->t.st, &e->w->tb->job_st }, *c = &cx;
 	struct smt *st = &sm->t;
 	uint64_t wait, line = e->line;
-	uint32_t mi;
 	uint8_t sect = e->sect;
 	struct cline *x;
 	bool hit;
@@ -807,10 +855,9 @@ uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e
 		if (!x)
 			return t + s->cfg.l2_latency;
 	}
-	mi = l1_mshr_first_free(st, s->cfg.l1d_mshrs);
-	if (st->mshr[mi] > t)
-		t = st->mshr[mi];
-	return l1_miss(c, st, x, hit, line, sect, mi, t);
+	if (mshr_first_free(st) > t)
+		t = mshr_first_free(st);
+	return l1_miss(c, st, x, hit, line, sect, t);
 }
 
 /*
@@ -822,8 +869,7 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 {
 	struct vgpu_sim *s = c->s;
 	struct smt *st = &sm->t;
-	uint32_t nm = s->cfg.l1d_mshrs, mi;
-	uint64_t wait, tx;
+	uint64_t wait, tx, mf;
 	struct cline *x;
 	bool hit;
 
@@ -850,18 +896,18 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 		if (!x)
 			return tx + s->cfg.l2_latency;
 	}
-	mi = l1_mshr_first_free(st, nm);
-	if (st->mshr[mi] > tx) {
+	mf = mshr_first_free(st);
+	if (mf > tx) {
 		/* no free MSHR: the LD/ST unit waits for one (reservation fail) */
 		CNT(c, mshr_fails, 1);
 		if (s->vt && lq_enqueue(c, sm, w, line, sect))
 			return LQ_QUEUED;
 		if (s->cfg.newcar)
-			tx = car_enqueue(sm, w, t, st->mshr[mi]);
+			tx = car_enqueue(sm, w, t, mf);
 		else
-			tx = *t = st->mshr[mi];
+			tx = *t = mf;
 	}
-	return l1_miss(c, st, x, hit, line, sect, mi, tx);
+	return l1_miss(c, st, x, hit, line, sect, tx);
 }
 
 uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
@@ -1045,8 +1091,7 @@ static void prefetch(struct sm *sm, struct warp *w, uint64_t line, uint64_t now)
 	for (uint32_t i = 0; i < c->assoc; i++)
 		if (ways[i].tag == line + 1)
 			return;
-	for (uint32_t i = 0; i < sm->t.nmshr; i++)
-		occ += sm->t.mshr[i] > now;
+	occ = mshr_busy_after(&sm->t, now);
 	for (size_t i = 0; i < (size_t)c->sets * c->assoc; i++)
 		occ += c->l[i].tag && c->l[i].fill > now;
 	if (occ >= VGPU_SIM_PREFETCH_MSHRS)

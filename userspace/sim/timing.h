@@ -124,7 +124,12 @@ struct part {
 /* Per-SM timing state. */
 struct smt {
 	struct cache l1d, l1i;
-	uint64_t *mshr;			/* free time of each L1D MSHR */
+	/*
+	 * free times of the L1D MSHRs, in ascending order from mshr[mhead]
+	 * round the array: the MSHRs are alike, only their times count
+	 */
+	uint64_t *mshr;
+	uint32_t mhead;
 	uint64_t ldst_free;		/* LD/ST unit */
 	/*
 	 * [scheduler][FU_N], then [scheduler][FU_N] of a fully connected SM's
