@@ -1477,9 +1477,13 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		return -EINVAL;
 
 	sm_catch_up(s, sm, s->cycle);
-	tb = sim_calloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
+	/* zeroed but for the warps' SIMT stacks, read only below their depth */
+	tb = sim_malloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
 	if (!tb)
 		return -ENOMEM;
+	memset(tb, 0, sizeof(*tb));
+	for (uint32_t i = 0; i < j->nwarps; i++)
+		memset(&tb->warps[i], 0, offsetof(struct warp, stack));
 	tb->regs = sim_calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1) * 32, 4);
 	tb->local = sim_calloc((size_t)j->nwarps * 32 * j->entry.local_per_thread + 1, 1);
 	tb->sb = sim_calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1), sizeof(*tb->sb));

@@ -431,6 +431,8 @@ void pool_run(struct sim_pool *p);
 void pool_destroy(struct sim_pool *p);
 /* Zeroed memory in whole cache lines: no two SMs' state share one. */
 void *sim_calloc(size_t n, size_t size);
+/* The same, not zeroed. */
+void *sim_malloc(size_t n, size_t size);
 
 /* decode.c */
 int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t size);
