@@ -871,16 +871,46 @@ static inline bool fcmp(unsigned int c, double x, double y)
 	}
 }
 
-#define ICMP(get, T) \
-	switch (cmp) { \
-	case VGPU_CMP_EQ: LANES_DO(m, res |= (uint32_t)((T)get(A, l) == (T)get(B, l)) << l); break; \
-	case VGPU_CMP_NE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) != (T)get(B, l)) << l); break; \
-	case VGPU_CMP_LT: LANES_DO(m, res |= (uint32_t)((T)get(A, l) < (T)get(B, l)) << l); break; \
-	case VGPU_CMP_LE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) <= (T)get(B, l)) << l); break; \
-	case VGPU_CMP_GT: LANES_DO(m, res |= (uint32_t)((T)get(A, l) > (T)get(B, l)) << l); break; \
-	case VGPU_CMP_GE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) >= (T)get(B, l)) << l); break; \
-	default: break; \
+/*
+ * Lanes' 0/1 results packed into a mask, lane l at bit l: eight lanes at a
+ * time, the multiply moving byte j's low bit to bit 56 + j.
+ */
+static inline uint32_t lanes_pack(const uint8_t *c)
+{
+	uint32_t res = 0;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (uint32_t i = 0; i < 4; i++) {
+		uint64_t x;
+
+		memcpy(&x, c + 8 * i, 8);
+		res |= (uint32_t)((x * 0x0102040810204080ull) >> 56) << (8 * i);
 	}
+#else
+	for (uint32_t l = 0; l < 32; l++)
+		res |= (uint32_t)c[l] << l;
+#endif
+	return res;
+}
+
+/*
+ * Integer comparisons of every lane, in plain loops the compiler
+ * vectorises: SETP keeps only the active lanes' results.
+ */
+#define ICMP(get, T) \
+	do { \
+		uint8_t c_[32]; \
+		switch (cmp) { \
+		case VGPU_CMP_EQ: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) == (T)get(B, l); break; \
+		case VGPU_CMP_NE: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) != (T)get(B, l); break; \
+		case VGPU_CMP_LT: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) < (T)get(B, l); break; \
+		case VGPU_CMP_LE: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) <= (T)get(B, l); break; \
+		case VGPU_CMP_GT: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) > (T)get(B, l); break; \
+		case VGPU_CMP_GE: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) >= (T)get(B, l); break; \
+		default: memset(c_, 0, sizeof(c_)); break; \
+		} \
+		res = lanes_pack(c_); \
+	} while (0)
 
 #define G32(p, l) ((p)[l])
 
