@@ -1590,18 +1590,42 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		LOGIC(x == 0);
 		break;
 	case VGPU_OP_SHL:
-		if (vgpu_type_is64(t))
+		if (vgpu_type_is64(t)) {
 			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) << B[l]));
-		else
+		} else if (d->flags & DI_BI) {
+			/* an immediate count is every lane's: one shift for the warp */
+			uint32_t b = B[0];
+
+			if (b >= 32)
+				LANES_DO(m, D[l] = 0);
+			else
+				LANES_DO(m, D[l] = A[l] << b);
+		} else {
 			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] << B[l]);
+		}
 		break;
 	case VGPU_OP_SHR:
 		switch (t) {
 		case VGPU_T_U32:
-			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] >> B[l]);
+			if (d->flags & DI_BI) {
+				uint32_t b = B[0];
+
+				if (b >= 32)
+					LANES_DO(m, D[l] = 0);
+				else
+					LANES_DO(m, D[l] = A[l] >> b);
+			} else {
+				LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] >> B[l]);
+			}
 			break;
 		case VGPU_T_S32:
-			LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l])));
+			if (d->flags & DI_BI) {
+				uint32_t b = B[0] >= 32 ? 31 : B[0];
+
+				LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> b));
+			} else {
+				LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l])));
+			}
 			break;
 		case VGPU_T_U64:
 			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) >> B[l]));
