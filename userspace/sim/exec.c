@@ -1351,6 +1351,14 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			uint32_t t0 = w->idx * 32, bx = j->desc.block[0];
 
 			LANES_DO(m, D[l] = (t0 + l) % bx);
+		} else if (mod == VGPU_SR_TID_Y && t != VGPU_T_U64) {
+			uint32_t t0 = w->idx * 32, bx = j->desc.block[0], by = j->desc.block[1];
+
+			LANES_DO(m, D[l] = ((t0 + l) / bx) % by);
+		} else if (mod == VGPU_SR_TID_Z && t != VGPU_T_U64) {
+			uint32_t t0 = w->idx * 32, bxy = j->desc.block[0] * j->desc.block[1];
+
+			LANES_DO(m, D[l] = (t0 + l) / bxy);
 		} else if (t == VGPU_T_U64) {
 			LANES_DO(m, S64(D, l, sreg(s, sm, w, mod, l, amask, now)));
 		} else {
