@@ -724,8 +724,17 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		 * one warp is found waiting for memory (without a conflict no
 		 * LD/ST warp waits for its unit), else what the scan finds.
 		 */
-		seen = 1u << WHY_OTHER | (conflict ? 1u << WHY_CONFLICT :
-					  wait_reasons(s, sm, 1u << WHY_MEM));
+		if (conflict)
+			seen = 1u << WHY_OTHER | 1u << WHY_CONFLICT;
+		else if (c[1][WHY_MEM])
+			/* an LD/ST warp waits for memory: its unit is free by then */
+			seen = 1u << WHY_OTHER | 1u << WHY_MEM;
+		else if (!(c[0][WHY_MEM] + c[0][WHY_FETCH] + c[1][WHY_FETCH] +
+			   c[0][WHY_CONFLICT] + c[1][WHY_CONFLICT]))
+			/* a warp waits for a unit or for nothing else than "other" */
+			seen = 1u << WHY_OTHER;
+		else
+			seen = 1u << WHY_OTHER | wait_reasons(s, sm, 1u << WHY_MEM);
 	} else if (c[0][WHY_OTHER] + c[0][WHY_FETCH]) {
 		/* a conflict, and a warp of an ALU unit waits for something else */
 		seen = 1u << WHY_CONFLICT | 1u << WHY_OTHER;
