@@ -26,6 +26,20 @@ static void phase_a_thread(void *arg, uint32_t tid);
 /* ------------------------------------------------------------------ */
 /* creation */
 
+/*
+ * The min-trees of @sm (sim_int.h) sized for its warp slots, empty: no
+ * warp is resident.
+ */
+static void mtree_size(struct sm *sm)
+{
+	uint32_t per = (sm->nws + sm->npool - 1) / sm->npool;
+
+	for (sm->mleaves = 1; sm->mleaves < per; sm->mleaves *= 2)
+		;
+	for (size_t k = 0; k < (size_t)sm->npool * FU_N * sm->mstride; k++)
+		sm->mtree[k] = UINT64_MAX;
+}
+
 static int config_check(const struct vgpu_sim_config *c)
 {
 	const struct vgpu_device_desc *d = &c->desc;
@@ -104,9 +118,9 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
-		for (sm->mleaves = 1; sm->mleaves < sm->ordcap; sm->mleaves *= 2)
+		for (sm->mstride = 2; sm->mstride < 2 * sm->ordcap; sm->mstride *= 2)
 			;
-		sm->mtree = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N * 2 * sm->mleaves,
+		sm->mtree = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N * sm->mstride,
 				       sizeof(*sm->mtree));
 		sm->rwords = (sm->ordcap + 63) / 64;
 		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
@@ -138,8 +152,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 			sm->sum[k].ready = UINT64_MAX;
 		for (uint32_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N; k++)
 			sm->minr[k] = UINT64_MAX;
-		for (size_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N * 2 * sm->mleaves; k++)
-			sm->mtree[k] = UINT64_MAX;
+		mtree_size(sm);
 		sm->t.idle_since = UINT64_MAX;
 		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
@@ -1414,6 +1427,7 @@ int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
 		struct sm *sm = &s->sms[i];
 
 		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
+		mtree_size(sm);
 		sm->cls_ok = false;
 		sm->vt_next = UINT64_MAX;
 		sm->vt_due = false;

@@ -274,7 +274,11 @@ struct sm {
 	 */
 	uint64_t *minr;
 	uint64_t *mtree;
-	uint32_t mleaves;	/* a power of two, at least ordcap */
+	/*
+	 * leaves of each tree: a power of two, at least the pool's warp
+	 * slots (nws); the trees are mstride entries apart, room for ordcap
+	 */
+	uint32_t mleaves, mstride;
 	/*
 	 * [pool][rwords]: bit i of pool q is warp slot q + i * npool,
 	 * set while it holds a warp in W_RUN (wsum.run), so that scans visit
@@ -515,7 +519,7 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t p, uint32_t slot,
 /* Leaf @i of the min-tree of pool @q and unit @f takes @v; the root is minr's. */
 static inline void sim_mtree_set(struct sm *sm, uint32_t q, uint32_t f, uint32_t i, uint64_t v)
 {
-	uint64_t *t = sm->mtree + ((size_t)q * FU_N + f) * 2 * sm->mleaves;
+	uint64_t *t = sm->mtree + ((size_t)q * FU_N + f) * sm->mstride;
 	uint32_t n = sm->mleaves + i;
 
 	t[n] = v;
