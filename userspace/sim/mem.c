@@ -1111,9 +1111,7 @@ static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_
 
 uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 {
-	struct job *j = w->tb->job;
-	uint64_t addr = j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8;
-	uint64_t line = addr >> LINE_SHIFT, r;
+	uint64_t line = sim_iline(w->tb->job, pc), r;
 
 	if (!sm->t.l1i.sets || w->iline == line + 1)
 		return now;

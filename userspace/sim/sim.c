@@ -877,7 +877,7 @@ static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
 		r = w->pred_rdy;
 		why = WHY_OTHER;
 	}
-	f = mem_fetch(sm, w, pc, now);
+	f = sim_fetch(sm, w, pc, now);
 	if (f != FETCH_DEFERRED && f > r) {
 		r = f;
 		why = WHY_FETCH;

@@ -492,6 +492,23 @@ static inline uint32_t sim_popcount(uint32_t x)
 	return (x * 0x01010101u) >> 24;
 }
 
+/* The L1I line of decoded instruction @pc of @j. */
+static inline uint64_t sim_iline(const struct job *j, uint32_t pc)
+{
+	return (j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8) >> LINE_SHIFT;
+}
+
+/*
+ * mem_fetch() without the call when @w fetches from the line it fetched
+ * last, or the SM has no L1I: the instruction is there at @now.
+ */
+static inline uint64_t sim_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
+{
+	if (!sm->t.l1i.sets || w->iline == sim_iline(w->tb->job, pc) + 1)
+		return now;
+	return mem_fetch(sm, w, pc, now);
+}
+
 /* The warp pool scheduler @k picks from (struct sm, npool). */
 static inline uint32_t sim_pool(const struct sm *sm, uint32_t k)
 {
