@@ -252,6 +252,49 @@ static double fop(unsigned int op, double x, double y, double z, unsigned int mo
 
 static uint64_t cvt_f16(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod);
 
+/* CVT between integer types without saturation (the modifiers of floats ignored) */
+static inline bool cvt_int_plain(unsigned int st, unsigned int dt, unsigned int mod)
+{
+	return st >= VGPU_T_U8 && st <= VGPU_T_S64 && dt >= VGPU_T_U8 && dt <= VGPU_T_S64 &&
+	       !VGPU_M_CVT_SAT(mod);
+}
+
+/*
+ * cvt1() of a float to a 32-bit integer, inline for the lane loop:
+ * rounded, saturated, NaN -> 0.
+ */
+static inline uint32_t cvt_f2i32(double fv, int rnd, bool sgn)
+{
+	double r;
+
+	if (isnan(fv))
+		return 0;
+	switch (rnd) {
+	case VGPU_RND_RZ: r = trunc(fv); break;
+	case VGPU_RND_RM: r = floor(fv); break;
+	case VGPU_RND_RP: r = ceil(fv); break;
+	default: r = nearbyint(fv); break;
+	}
+	if (sgn) {
+		if (r < -0x1p31)
+			return (uint32_t)INT32_MIN;
+		if (r >= 0x1p31)
+			return INT32_MAX;
+		return (uint32_t)(int64_t)r;
+	}
+	if (r <= 0)
+		return 0;
+	if (r >= 0x1p32)
+		return UINT32_MAX;
+	return (uint32_t)(uint64_t)r;
+}
+
+/* 2^@n exactly (ldexp(1.0, n)), for n <= 64 */
+static inline double pow2(unsigned int n)
+{
+	return n < 64 ? (double)(1ull << n) : 0x1p64;
+}
+
 static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod)
 {
 	bool sfloat = st == VGPU_T_F32 || st == VGPU_T_F64;
@@ -327,8 +370,8 @@ static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int
 		default: r = nearbyint(fv); break;
 		}
 		if (vgpu_type_signed(dt)) {
-			lo = -ldexp(1.0, (int)dbits - 1);
-			hi = ldexp(1.0, (int)dbits - 1);
+			lo = -pow2(dbits - 1);
+			hi = pow2(dbits - 1);
 			if (r < lo)
 				sv = dbits == 64 ? INT64_MIN : (int64_t)lo;
 			else if (r >= hi)
@@ -337,7 +380,7 @@ static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int
 				sv = (int64_t)r;
 			uv = (uint64_t)sv;
 		} else {
-			hi = ldexp(1.0, (int)dbits);
+			hi = pow2(dbits);
 			if (r <= 0)
 				uv = 0;
 			else if (r >= hi)
@@ -1798,6 +1841,38 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		unsigned int st = VGPU_M_CVT_ST(mod);
 		bool s64 = vgpu_type_is64(st), d64 = vgpu_type_is64(t);
 
+		if (cvt_int_plain(st, t, mod)) {
+			/*
+			 * integer to integer without saturation (cvt1()): the
+			 * source's bits extended, the result's narrowed
+			 */
+			unsigned int ss = 64 - vgpu_type_bits(st), ds = 64 - vgpu_type_bits(t);
+			bool ssg = vgpu_type_signed(st), dsg = vgpu_type_signed(t);
+
+			LANES_DO(m, {
+				uint64_t x = (s64 ? G64(A, l) : A[l]) << ss;
+
+				x = ssg ? (uint64_t)((int64_t)x >> ss) : x >> ss;
+				x <<= ds;
+				x = dsg ? (uint64_t)((int64_t)x >> ds) : x >> ds;
+				if (d64)
+					S64(D, l, x);
+				else
+					D[l] = (uint32_t)x;
+			});
+			break;
+		}
+		if (st == VGPU_T_F32 && (t == VGPU_T_S32 || t == VGPU_T_U32)) {
+			int rnd = VGPU_M_CVT_RND(mod);
+			bool ftzm = VGPU_M_CVT_FTZ(mod), sgn = t == VGPU_T_S32;
+
+			LANES_DO(m, {
+				float f = GF(A, l);
+
+				D[l] = cvt_f2i32(ftzm ? ftz(f) : f, rnd, sgn);
+			});
+			break;
+		}
 		LANES_DO(m, {
 			uint64_t v = cvt1(s64 ? G64(A, l) : A[l], st, t, mod);
 
