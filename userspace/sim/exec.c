@@ -555,10 +555,11 @@ static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint3
 
 /* timing hook: the lanes' addresses of a memory instruction, for mem.c */
 static inline void mrec_set(struct sm *sm, uint32_t m, unsigned int sp, unsigned int size,
-			    unsigned int kind)
+			    unsigned int kind, unsigned int rsp)
 {
 	sm->mrec.mask = m;
 	sm->mrec.sp = (uint8_t)sp;
+	sm->mrec.rsp = (uint8_t)rsp;
 	sm->mrec.size = (uint8_t)size;
 	sm->mrec.kind = (uint8_t)kind;
 }
@@ -579,7 +580,8 @@ struct span {
  * lanes lie in different buffers), which then decides.
  */
 static uint8_t *warp_span(struct vgpu_sim *s, struct warp *w, unsigned int sp,
-			  const struct span *sn, uint32_t size, uint64_t *adj, uint64_t *lstride)
+			  const struct span *sn, uint32_t size, uint64_t *adj, uint64_t *lstride,
+			  unsigned int *rsp)
 {
 	struct tb *tb = w->tb;
 	struct job *j = tb->job;
@@ -605,6 +607,7 @@ static uint8_t *warp_span(struct vgpu_sim *s, struct warp *w, unsigned int sp,
 		lo -= *adj;
 		hi -= *adj;
 	}
+	*rsp = sp;
 	switch (sp) {
 	case VGPU_SP_GLOBAL:
 		if (hi + size < hi || !global_ok(s, j, lo, hi + size - lo))
@@ -728,6 +731,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	bool sx = VGPU_M_MEM_SX(d->mod), w64 = vgpu_type_is64(d->type);
 	const uint32_t *A = rrow(s, w, d->a);
 	const uint64_t *addr = sm->mrec.addr;
+	unsigned int rsp = VGPU_SP_GENERIC;
 	uint64_t adj, ls;
 	const uint8_t *base;
 	struct span sn;
@@ -740,7 +744,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			D[i] = wrow(sm, w, d->vec[i]);
 	}
 	lane_addrs(sm, d, A, m, j, esz * nv, &sn);	/* timing hook */
-	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
+	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls, &rsp) : NULL;
 	if (base && sm->mrec.unit && !ls && lsz == 2 && !w64) {
 		/* 32-bit words of consecutive lanes: one copy per vector element */
 		const uint8_t *p = base + (addr[0] - adj);
@@ -792,7 +796,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			load_lane(D, l, p, nv, lsz, sx, w64);
 		});
 	}
-	mrec_set(sm, m, sp, esz * nv, MR_LD);	/* timing hook */
+	mrec_set(sm, m, sp, esz * nv, MR_LD, base ? rsp : VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 
@@ -807,6 +811,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	const uint64_t *addr = sm->mrec.addr;
 	const uint32_t *V[4];
 	uint8_t *ptr[32], *base;
+	unsigned int rsp = VGPU_SP_GENERIC;
 	uint64_t adj, ls;
 	struct span sn;
 
@@ -817,7 +822,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			V[i] = rrow(s, w, d->vec[i]);
 	}
 	lane_addrs(sm, d, A, m, j, esz * nv, &sn);	/* timing hook */
-	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
+	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls, &rsp) : NULL;
 	if (base) {
 		/* lanes in order: of two on one address, the higher lane's value stays */
 		if (sm->mrec.unit && !ls && nv == 1 && lsz == 2 && !w64) {
@@ -837,7 +842,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 					store_n(p + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 			});
 		}
-		mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
+		mrec_set(sm, m, sp, esz * nv, MR_ST, rsp);	/* timing hook */
 		return 0;
 	}
 	/* check every lane first: a faulting store writes nothing */
@@ -852,7 +857,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 	});
-	mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
+	mrec_set(sm, m, sp, esz * nv, MR_ST, VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 
@@ -901,20 +906,27 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 	const uint32_t *B = d->flags & DI_BI ? j->pool + (size_t)d->bslot * 64 : rrow(s, w, d->b);
 	const uint32_t *C = d->flags & DI_CI ? j->pool + (size_t)d->cslot * 64 : rrow(s, w, d->c);
 	uint32_t *D = wrow(sm, w, d->d);
-	uint8_t *ptr[32];
-	uint64_t old[32];
+	const uint64_t *addr = sm->mrec.addr;
+	unsigned int rsp;
+	uint8_t *ptr[32], *base;
+	uint64_t old[32], adj, ls;
+	struct span sn;
 
+	/* the warp's span checked at once, as for loads; else lane by lane */
+	lane_addrs(sm, d, A, m, j, 1u << lsz, &sn);	/* timing hook */
 	sm->mrec.unit = false;
-	LANES_DO(m, {
-		uint64_t addr = lane_addr(d, A, l, j);
-
-		ptr[l] = mem_ptr(s, w, sp, addr, 1u << lsz, l);
-		sm->mrec.addr[l] = addr;	/* timing hook */
-		if (!ptr[l]) {
-			w->tb->fault_addr = addr;
-			return -EFAULT;
-		}
-	});
+	base = m ? warp_span(s, w, sp, &sn, 1u << lsz, &adj, &ls, &rsp) : NULL;
+	if (base) {
+		LANES_DO(m, ptr[l] = base + (addr[l] - adj) + l * ls);
+	} else {
+		LANES_DO(m, {
+			ptr[l] = mem_ptr(s, w, sp, addr[l], 1u << lsz, l);
+			if (!ptr[l]) {
+				w->tb->fault_addr = addr[l];
+				return -EFAULT;
+			}
+		});
+	}
 	/* lanes in order: a deterministic serialisation */
 	LANES_DO(m, {
 		uint64_t b = w64 ? G64(B, l) : B[l], c = w64 ? G64(C, l) : C[l];
@@ -928,7 +940,7 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 		else
 			D[l] = (uint32_t)old[l];
 	});
-	mrec_set(sm, m, sp, 1u << lsz, MR_ATOM);	/* timing hook */
+	mrec_set(sm, m, sp, 1u << lsz, MR_ATOM, VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 

@@ -492,6 +492,26 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 /* ------------------------------------------------------------------ */
 /* the LD/ST unit */
 
+/*
+ * Lanes on each address, counted as they come: open addressing over twice
+ * as many slots as a warp has lanes.
+ */
+struct addr_count {
+	uint64_t key[64];
+	uint8_t n[64];		/* 0: slot free */
+};
+
+/* One more lane on @a; returns the lanes on it so far. */
+static inline uint32_t addr_count_add(struct addr_count *c, uint64_t a)
+{
+	uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
+
+	while (c->n[h] && c->key[h] != a)
+		h = (h + 1) & 63;
+	c->key[h] = a;
+	return ++c->n[h];
+}
+
 /* Distinct 4-byte words per bank, maximum over the banks (conflict degree). */
 static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint32_t m,
 			    uint32_t size, uint32_t *same_max)
@@ -507,6 +527,20 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 	 * at most one word on each bank (unit stride, a broadcast): no
 	 * conflict; a mask of the banks used, and each one's word
 	 */
+	if (!same_max && m == 0xffffffffu && words == 1) {
+		/*
+		 * a full warp on one word, or on 32 consecutive words (no two
+		 * on one bank with 32 banks or more): in a loop that vectorises
+		 */
+		uint64_t w0 = off[0] >> 2, unit = 0, same = 0;
+
+		for (uint32_t l = 0; l < 32; l++) {
+			unit |= (off[l] >> 2) ^ (w0 + l);
+			same |= (off[l] >> 2) ^ w0;
+		}
+		if (!same || (!unit && nb >= 32))
+			return 1;
+	}
 	if (!same_max) {
 		bool pow2 = !(nb & (nb - 1));
 
@@ -548,14 +582,16 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		}
 	}
 	if (same_max) {
-		/* lanes on one address serialise (atomics) */
+		/* lanes on one address serialise (atomics): the most on one */
+		struct addr_count ac;
+
+		memset(ac.n, 0, sizeof(ac.n));
 		for (uint32_t l = 0; l < 32; l++) {
-			uint32_t n = 0;
+			uint32_t n;
 
 			if (!(m >> l & 1))
 				continue;
-			for (uint32_t k = l; k < 32; k++)
-				n += (m >> k & 1) && off[k] == off[l];
+			n = addr_count_add(&ac, off[l]);
 			if (n > same)
 				same = n;
 		}
@@ -919,13 +955,23 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	uint64_t buf[32], lines[64], t = now, ready = now + 1;
 	const uint64_t *off = r->addr;
 	uint8_t sects[64], same[64];
+	struct addr_count ac;
 	unsigned int sp = r->sp;
 	bool first = true;
 
 	*is_mem = false;
 	if (!m)
 		return now + 1;
-	if (sp == VGPU_SP_GENERIC) {
+	if (sp == VGPU_SP_GENERIC && r->rsp != VGPU_SP_GENERIC) {
+		/* exec.c found every lane in one space: resolved alike */
+		uint64_t adj = r->rsp == VGPU_SP_SHARED ? VGPU_GENERIC_SHARED :
+			       r->rsp == VGPU_SP_LOCAL ? VGPU_GENERIC_LOCAL : 0;
+
+		for (uint32_t l = 0; l < 32; l++)
+			buf[l] = r->addr[l] - adj;
+		sp = r->rsp;
+		off = buf;
+	} else if (sp == VGPU_SP_GENERIC) {
 		/* the first lane's space decides; each lane's address is resolved */
 		for (uint32_t l = 0; l < 32; l++) {
 			if (!(m >> l & 1))
@@ -997,14 +1043,18 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		if (!n && sp != VGPU_SP_LOCAL)
 			n = coalesce_runs(off, m, lines, sects);
 	}
+	if (r->kind == MR_ATOM)
+		memset(ac.n, 0, sizeof(ac.n));
 	for (uint32_t l = n ? 32 : 0, prev = 0; l < 32; l++) {
 		uint64_t a, line;
-		uint32_t k;
+		uint32_t k, cnt;
 		uint8_t sm_;
 
 		if (!(m >> l & 1))
 			continue;
 		a = off[l];
+		/* atomics: this lane and the earlier ones on its address */
+		cnt = r->kind == MR_ATOM ? addr_count_add(&ac, a) : 0;
 		line = a >> LINE_SHIFT;
 		sm_ = (uint8_t)(1u << ((a >> SECTOR_SHIFT) & 3));
 		if (r->size > 32 || ((a + r->size - 1) >> SECTOR_SHIFT) != a >> SECTOR_SHIFT)
@@ -1025,13 +1075,8 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 			sects[n] = 0;
 			same[n] = 1;
 			n++;
-		} else if (r->kind == MR_ATOM) {
-			uint32_t cnt = 1;
-
-			for (uint32_t q = 0; q < l; q++)
-				cnt += (m >> q & 1) && off[q] == a;
-			if (cnt > same[k])
-				same[k] = (uint8_t)cnt;
+		} else if (r->kind == MR_ATOM && cnt > same[k]) {
+			same[k] = (uint8_t)cnt;
 		}
 		sects[k] |= sm_;
 	}

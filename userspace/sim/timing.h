@@ -50,6 +50,7 @@ struct itime {
 struct memrec {
 	uint32_t mask;		/* lanes that accessed; 0: none */
 	uint8_t sp;		/* VGPU_SP_* as encoded (generic unresolved) */
+	uint8_t rsp;		/* generic: every lane's space, VGPU_SP_GENERIC unknown */
 	uint8_t size;		/* bytes per lane */
 	uint8_t kind;		/* MR_LD, MR_ST, MR_ATOM */
 	bool unit;		/* every lane, lane l at addr[0] + l * size */
