@@ -36,6 +36,34 @@
 		} \
 	} while (0)
 
+/*
+ * LANES_S64(mask, body): lane l's 64-bit result, set by @body in v_, into
+ * the register pair D. A full warp computes every lane's result before it
+ * writes any, in plain loops the compiler vectorises: a lane reads only its
+ * own words of the operand rows, and rows overlap whole or not at all, so
+ * no lane reads what another writes and the results are those of the
+ * lane-by-lane loop.
+ */
+#define LANES_S64(mask, ...) \
+	do { \
+		if ((mask) == 0xffffffffu) { \
+			uint64_t r_[32]; \
+			for (uint32_t l = 0; l < 32; l++) { \
+				uint64_t v_; \
+				__VA_ARGS__; \
+				r_[l] = v_; \
+			} \
+			for (uint32_t l = 0; l < 32; l++) \
+				S64(D, l, r_[l]); \
+		} else { \
+			LANES(mask) { \
+				uint64_t v_; \
+				__VA_ARGS__; \
+				S64(D, l, v_); \
+			} \
+		} \
+	} while (0)
+
 static inline uint64_t G64(const uint32_t *p, uint32_t l)
 {
 	return p[l] | (uint64_t)p[l + 32] << 32;
@@ -686,10 +714,25 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 			sn->any = a0;
 			return;
 		}
-		for (uint32_t l = 0; l < 32; l++) {
-			lo = a[l] < lo ? a[l] : lo;
-			hi = a[l] > hi ? a[l] : hi;
-			any |= a[l];
+		if (!a64) {
+			/* rel is added to 32-bit values alike: their extremes, vectorised */
+			uint32_t lo32 = UINT32_MAX, hi32 = 0;
+
+			for (uint32_t l = 0; l < 32; l++) {
+				uint32_t v = A[l] + (uint32_t)off;
+
+				lo32 = v < lo32 ? v : lo32;
+				hi32 = v > hi32 ? v : hi32;
+				any |= a[l];
+			}
+			lo = lo32 + rel;
+			hi = hi32 + rel;
+		} else {
+			for (uint32_t l = 0; l < 32; l++) {
+				lo = a[l] < lo ? a[l] : lo;
+				hi = a[l] > hi ? a[l] : hi;
+				any |= a[l];
+			}
 		}
 	} else {
 		if (a64)
@@ -1389,7 +1432,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 	case VGPU_OP_MOV:
 		if (vgpu_type_is64(t))
-			LANES_DO(m, S64(D, l, G64(B, l)));
+			LANES_S64(m, v_ = G64(B, l));
 		else
 			LANES_DO(m, D[l] = B[l]);
 		break;
@@ -1421,7 +1464,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		}
 		break;
 	case VGPU_OP_LEAD:
-		LANES_DO(m, S64(D, l, j->desc.data_addr + G64(B, l)));
+		LANES_S64(m, v_ = j->desc.data_addr + G64(B, l));
 		break;
 	case VGPU_OP_NEXTTB:
 		if (mod == VGPU_NEXTTB_TID) {
@@ -1442,13 +1485,13 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				sp == VGPU_SP_CONST ? j->desc.data_addr : 0;
 
 		if (t == VGPU_T_U64)
-			LANES_DO(m, S64(D, l, to ? G64(A, l) - base : G64(A, l) + base));
+			LANES_S64(m, v_ = to ? G64(A, l) - base : G64(A, l) + base);
 		else
 			LANES_DO(m, D[l] = A[l]);
 		break;
 	}
 	case VGPU_OP_PACK:
-		LANES_DO(m, S64(D, l, A[l] | (uint64_t)B[l] << 32));
+		LANES_S64(m, v_ = A[l] | (uint64_t)B[l] << 32);
 		break;
 	case VGPU_OP_UNPK:
 		LANES_DO(m, D[l] = mod ? A[l + 32] : A[l]);
@@ -1460,7 +1503,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		LANES_DO(m, { uint32_t x = A[l], y = B[l]; D[l] = (op32); }); \
 		break; \
 	case VGPU_T_U64: case VGPU_T_S64: \
-		LANES_DO(m, { uint64_t x = G64(A, l), y = G64(B, l); S64(D, l, (op64)); }); \
+		LANES_S64(m, { uint64_t x = G64(A, l), y = G64(B, l); v_ = (op64); }); \
 		break; \
 	case VGPU_T_F32: \
 		if (mod) { \
@@ -1493,7 +1536,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			LANES_DO(m, D[l] = A[l] * B[l] + C[l]);
 			break;
 		case VGPU_T_U64: case VGPU_T_S64:
-			LANES_DO(m, S64(D, l, G64(A, l) * G64(B, l) + G64(C, l)));
+			LANES_S64(m, v_ = G64(A, l) * G64(B, l) + G64(C, l));
 			break;
 		case VGPU_T_F32:
 			if (mod)
@@ -1539,10 +1582,10 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		bool mad = d->op == VGPU_OP_MADWD;
 
 		if (t == VGPU_T_U32)
-			LANES_DO(m, S64(D, l, (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0)));
+			LANES_S64(m, v_ = (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0));
 		else
-			LANES_DO(m, S64(D, l, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
-				     (mad ? G64(C, l) : 0)));
+			LANES_S64(m, v_ = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
+				     (mad ? G64(C, l) : 0));
 		break;
 	}
 	case VGPU_OP_DIV:
@@ -1679,7 +1722,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 #define LOGIC(expr) \
 	do { \
 		if (vgpu_type_is64(t)) { \
-			LANES_DO(m, { uint64_t x = G64(A, l), y = G64(B, l); (void)y; S64(D, l, (expr)); }); \
+			LANES_S64(m, { uint64_t x = G64(A, l), y = G64(B, l); (void)y; v_ = (expr); }); \
 		} else { \
 			LANES_DO(m, { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); }); \
 		} \

@@ -541,7 +541,23 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		if (!same || (!unit && nb >= 32))
 			return 1;
 	}
-	if (!same_max) {
+	if (!same_max && m == 0xffffffffu && words == 1 && !(nb & (nb - 1))) {
+		/* the loop below for the common case, without its tests */
+		for (uint32_t l = 0; l < 32; l++) {
+			uint64_t wd = off[l] >> 2;
+			uint32_t b = (uint32_t)(wd & (nb - 1));
+
+			if (!(banks >> b & 1)) {
+				banks |= 1ull << b;
+				bword[b] = wd;
+			} else if (bword[b] != wd) {
+				clash = true;
+				break;
+			}
+		}
+		if (!clash)
+			return 1;
+	} else if (!same_max) {
 		bool pow2 = !(nb & (nb - 1));
 
 		for (uint32_t l = 0; l < 32 && !clash; l++) {
