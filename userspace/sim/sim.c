@@ -94,8 +94,11 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		s->nws_cap = VGPU_VT_VIRTUAL_WARPS;
 	s->sms = sim_calloc(nsm, sizeof(*s->sms));
 	s->due = sim_calloc(nsm, sizeof(*s->due));
-	if (!s->sms || !s->due)
+	s->snx = sim_calloc(nsm, sizeof(*s->snx));
+	if (!s->sms || !s->due || !s->snx)
 		goto fail;
+	for (uint32_t i = 0; i < nsm; i++)
+		s->snx[i] = UINT64_MAX;
 	for (uint32_t i = 0; i < nsm; i++) {
 		struct sm *sm = &s->sms[i];
 
@@ -238,6 +241,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 		free_job(j);
 	}
 	free(s->due);
+	free(s->snx);
 	free(s->evq);
 	free(s);
 }
@@ -615,13 +619,18 @@ static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	}
 }
 
+/* The SM's next cycle into the array vgpu_sim_step() scans. */
+static inline void sm_next_sync(struct vgpu_sim *s, const struct sm *sm)
+{
+	s->snx[sm->id] = sm->ntbs ? sm->next : UINT64_MAX;
+}
+
 /* Earliest cycle at which each pool of @sm could issue, and the SM's. */
 static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 {
 	uint32_t ns = sm->npool;
 	uint64_t next = UINT64_MAX, *minr = sm->minr;
 
-	(void)s;
 	/* when the unit takes each scheduler's earliest warp for it */
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
@@ -645,6 +654,7 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 			next = sn;
 	}
 	sm->next = next;
+	sm_next_sync(s, sm);
 }
 
 /*
@@ -1023,6 +1033,7 @@ static void lq_done(struct vgpu_sim *s, struct sm *sm, uint32_t ri, uint64_t don
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	sm_next_sync(s, sm);
 }
 
 /* The L1D of @sm takes its next queued transaction at @now if it can. */
@@ -1108,6 +1119,7 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
 	sm->ntbs--;
+	sm_next_sync(s, sm);
 	stats_add(&tb->job->st, &tb->job_st);
 	tb->job->resident--;
 	s->resident--;
@@ -1409,6 +1421,7 @@ static void vt_pass(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		sm_update_next(s, sm);
 		if (sm->next <= now)
 			sm->next = now + 1;
+		sm_next_sync(s, sm);
 		/* the queue served first may be another */
 		lq_update(sm, now + 1);
 	}
@@ -1582,6 +1595,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	sm->slots[cmd->slot] = tb;
 	sm->threads += j->threads;
 	sm->ntbs++;
+	sm_next_sync(s, sm);
 	j->resident++;
 	s->resident++;
 	sm_update_next(s, sm);
@@ -1643,6 +1657,7 @@ static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint6
 	}
 	if (tb->switch_at < sm->pend)
 		sm->pend = tb->switch_at;
+	s->any_pend = true;
 }
 
 int vgpu_sim_preempt(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
@@ -1728,6 +1743,7 @@ static int switches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	sm_next_sync(s, sm);
 	return ret;
 }
 
@@ -2317,6 +2333,7 @@ static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	sm_next_sync(s, sm);
 	if (sm->ninact)
 		sm->vt_due = true;
 }
@@ -2589,20 +2606,24 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 
 		/* the SMs with blocks whose next cycle is the earliest, in index order */
 		for (uint32_t i = 0; i < nsm; i++) {
-			const struct sm *sm = &s->sms[i];
-
-			if (sm->pend < pend)
-				pend = sm->pend;
-			if (sm->ntbs && sm->next <= tn) {
-				if (sm->next < tn) {
-					tn = sm->next;
+			if (s->snx[i] <= tn) {
+				if (s->snx[i] < tn) {
+					tn = s->snx[i];
 					ndue = 0;
 				}
 				s->due[ndue++] = i;
 			}
-			/* only Virtual Thread queues loads and has inactive blocks */
-			if (!s->vt)
-				continue;
+		}
+		/* an SM without blocks has UINT64_MAX: due only with one that has */
+		if (tn == UINT64_MAX)
+			ndue = 0;
+		for (uint32_t i = 0; s->any_pend && i < nsm; i++)
+			if (s->sms[i].pend < pend)
+				pend = s->sms[i].pend;
+		/* only Virtual Thread queues loads and has inactive blocks */
+		for (uint32_t i = 0; s->vt && i < nsm; i++) {
+			const struct sm *sm = &s->sms[i];
+
 			if (sm->nlq && sm->lq_next < t)
 				t = sm->lq_next;
 			/* Virtual Thread: a block became ready, or a place is free */

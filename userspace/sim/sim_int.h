@@ -384,6 +384,8 @@ struct vgpu_sim {
 	uint32_t nthreads;
 	uint64_t now;		/* the cycle being simulated */
 	uint32_t *due;		/* num_sms entries: the SMs due at @now (vgpu_sim_step()) */
+	uint64_t *snx;		/* per SM: its next cycle when it has blocks, else UINT64_MAX */
+	bool any_pend;		/* a context switch was started: SMs' pend may be set */
 	uint32_t kmode;		/* enum vgpu_kernel_sched */
 	struct vgpu_sim_config cfg0;	/* as created (SET_WARP_SCHED "config") */
 	/* per-SM sampling (VGPU_CMD_SET_SAMPLING): period, 0 off; next boundary */
