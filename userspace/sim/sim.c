@@ -27,14 +27,15 @@ static void phase_a_thread(void *arg, uint32_t tid);
 /* creation */
 
 /*
- * The minima of @sm (sim_int.h, mtree) sized for its warp slots, empty: no
+ * The min-trees of @sm (sim_int.h) sized for its warp slots, empty: no
  * warp is resident.
  */
 static void mtree_size(struct sm *sm)
 {
 	uint32_t per = (sm->nws + sm->npool - 1) / sm->npool;
 
-	sm->mgroups = (per + 7) / 8;
+	for (sm->mleaves = 1; sm->mleaves < per; sm->mleaves *= 2)
+		;
 	for (size_t k = 0; k < (size_t)sm->npool * FU_N * sm->mstride; k++)
 		sm->mtree[k] = UINT64_MAX;
 }
@@ -120,8 +121,8 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
-		sm->mcap = (sm->ordcap + 7) / 8 * 8;
-		sm->mstride = sm->mcap + sm->mcap / 8;
+		for (sm->mstride = 2; sm->mstride < 2 * sm->ordcap; sm->mstride *= 2)
+			;
 		sm->mtree = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N * sm->mstride,
 				       sizeof(*sm->mtree));
 		sm->rwords = (sm->ordcap + 63) / 64;

@@ -267,15 +267,18 @@ struct sm {
 	uint64_t *snext;	/* per pool: earliest cycle it may issue */
 	/*
 	 * [pool][FU_N]: the earliest ready warp for the unit, kept exact as
-	 * warps change (sim_wsum_move()), from mtree: per pool and unit,
-	 * mstride entries, the leaves (mcap) then the minimum of each group
-	 * of 8 leaves (mcap / 8); leaf i is slot q + i * npool, its ready time
-	 * when it runs on the unit, else UINT64_MAX. mgroups groups hold the
-	 * pool's warp slots (nws).
+	 * warps change (sim_wsum_move()): the root of a min-tree over the
+	 * pool's warp slots, [pool][FU_N][2 * mleaves], leaf i being slot
+	 * q + i * npool (its ready time when it runs on the unit, else
+	 * UINT64_MAX), node n the lower of 2n and 2n + 1
 	 */
 	uint64_t *minr;
 	uint64_t *mtree;
-	uint32_t mcap, mstride, mgroups;
+	/*
+	 * leaves of each tree: a power of two, at least the pool's warp
+	 * slots (nws); the trees are mstride entries apart, room for ordcap
+	 */
+	uint32_t mleaves, mstride;
 	/*
 	 * [pool][rwords]: bit i of pool q is warp slot q + i * npool,
 	 * set while it holds a warp in W_RUN (wsum.run), so that scans visit
@@ -532,34 +535,27 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t p, uint32_t slot,
 	return sm->t.fu_free[p * FU_N + x->fu] <= now;
 }
 
-static inline uint64_t sim_min64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
-/* Leaf @i of pool @q and unit @f takes @v: its group's minimum, then minr's. */
+/* Leaf @i of the min-tree of pool @q and unit @f takes @v; the root is minr's. */
 static inline void sim_mtree_set(struct sm *sm, uint32_t q, uint32_t f, uint32_t i, uint64_t v)
 {
-	uint64_t *t = sm->mtree + ((size_t)q * FU_N + f) * sm->mstride, *g = t + sm->mcap;
-	const uint64_t *e = t + (i & ~7u);
-	uint64_t m;
+	uint64_t *t = sm->mtree + ((size_t)q * FU_N + f) * sm->mstride;
+	uint32_t n = sm->mleaves + i;
 
-	t[i] = v;
-	m = sim_min64(sim_min64(sim_min64(e[0], e[1]), sim_min64(e[2], e[3])),
-		      sim_min64(sim_min64(e[4], e[5]), sim_min64(e[6], e[7])));
-	/* the group keeps its minimum: so does the pool */
-	if (g[i / 8] == m)
-		return;
-	g[i / 8] = m;
-	for (uint32_t k = 0; k < sm->mgroups; k++)
-		if (k != i / 8)
-			m = sim_min64(m, g[k]);
-	sm->minr[q * FU_N + f] = m;
+	t[n] = v;
+	for (n >>= 1; n; n >>= 1) {
+		uint64_t m = t[2 * n] < t[2 * n + 1] ? t[2 * n] : t[2 * n + 1];
+
+		/* the node keeps its minimum: so do those above it */
+		if (t[n] == m)
+			return;
+		t[n] = m;
+	}
+	sm->minr[q * FU_N + f] = t[1];
 }
 
 /*
  * Warp slot @slot's summary moves from (@oready, @ofu) to (@nready, @nfu):
- * the minima of its pool's units, and so the earliest ready warp per
+ * the min-trees of its pool's units, and so the earliest ready warp per
  * unit, follow. The stall class of the SM's state must be worked out
  * again too.
  */
