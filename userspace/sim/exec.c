@@ -870,6 +870,9 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		/* lanes in order: of two on one address, the higher lane's value stays */
 		if (sm->mrec.unit && !ls && nv == 1 && lsz == 2 && !w64) {
 			memcpy(base + (addr[0] - adj), V[0], 128);
+		} else if (!ls && nv == 1 && lsz == 2 && !w64) {
+			/* a 32-bit word a lane */
+			LANES_DO(m, memcpy(base + (addr[l] - adj), &V[0][l], 4));
 		} else if (lsz == 2 && !w64) {
 			LANES_DO(m, {
 				uint8_t *p = base + (addr[l] - adj) + l * ls;
@@ -1673,7 +1676,12 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				     G64(A, l) : G64(B, l)));
 			break;
 		case VGPU_T_F32:
-			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)));
+			if (!mod && d->op == VGPU_OP_MIN)
+				LANES_DO(m, SF(D, l, fminf(GF(A, l), GF(B, l))));
+			else if (!mod)
+				LANES_DO(m, SF(D, l, fmaxf(GF(A, l), GF(B, l))));
+			else
+				LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)));
 			break;
 		case VGPU_T_F64:
 			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false)));
