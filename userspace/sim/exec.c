@@ -64,6 +64,26 @@
 		} \
 	} while (0)
 
+/*
+ * LANES_REG(mask, body): LANES_DO for a body that reads only lane l of
+ * register rows and writes only lane l of D. Two rows are the same row or
+ * do not overlap, so no lane reads what another writes, even where D is a
+ * source: the full-warp loop is vectorised without overlap checks.
+ */
+#define LANES_REG(mask, ...) \
+	do { \
+		if ((mask) == 0xffffffffu) { \
+			_Pragma("GCC ivdep") \
+			for (uint32_t l = 0; l < 32; l++) { \
+				__VA_ARGS__; \
+			} \
+		} else { \
+			LANES(mask) { \
+				__VA_ARGS__; \
+			} \
+		} \
+	} while (0)
+
 static inline uint64_t G64(const uint32_t *p, uint32_t l)
 {
 	return p[l] | (uint64_t)p[l + 32] << 32;
@@ -1437,7 +1457,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		if (vgpu_type_is64(t))
 			LANES_S64(m, v_ = G64(B, l));
 		else
-			LANES_DO(m, D[l] = B[l]);
+			LANES_REG(m, D[l] = B[l]);
 		break;
 	case VGPU_OP_S2R:
 		if (!sreg_per_lane(mod)) {
@@ -1503,7 +1523,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 #define ARITH(op32, op64, fl32, fl64) \
 	switch (t) { \
 	case VGPU_T_U32: case VGPU_T_S32: \
-		LANES_DO(m, { uint32_t x = A[l], y = B[l]; D[l] = (op32); }); \
+		LANES_REG(m, { uint32_t x = A[l], y = B[l]; D[l] = (op32); }); \
 		break; \
 	case VGPU_T_U64: case VGPU_T_S64: \
 		LANES_S64(m, { uint64_t x = G64(A, l), y = G64(B, l); v_ = (op64); }); \
@@ -1512,7 +1532,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		if (mod) { \
 			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true))); \
 		} else { \
-			LANES_DO(m, { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); }); \
+			LANES_REG(m, { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); }); \
 		} \
 		break; \
 	case VGPU_T_F64: \
@@ -1536,7 +1556,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_MAD:
 		switch (t) {
 		case VGPU_T_U32: case VGPU_T_S32:
-			LANES_DO(m, D[l] = A[l] * B[l] + C[l]);
+			LANES_REG(m, D[l] = A[l] * B[l] + C[l]);
 			break;
 		case VGPU_T_U64: case VGPU_T_S64:
 			LANES_S64(m, v_ = G64(A, l) * G64(B, l) + G64(C, l));
@@ -1732,7 +1752,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		if (vgpu_type_is64(t)) { \
 			LANES_S64(m, { uint64_t x = G64(A, l), y = G64(B, l); (void)y; v_ = (expr); }); \
 		} else { \
-			LANES_DO(m, { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); }); \
+			LANES_REG(m, { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); }); \
 		} \
 	} while (0)
 
@@ -1761,7 +1781,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			if (b >= 32)
 				LANES_DO(m, D[l] = 0);
 			else
-				LANES_DO(m, D[l] = A[l] << b);
+				LANES_REG(m, D[l] = A[l] << b);
 		} else {
 			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] << B[l]);
 		}
@@ -1775,7 +1795,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				if (b >= 32)
 					LANES_DO(m, D[l] = 0);
 				else
-					LANES_DO(m, D[l] = A[l] >> b);
+					LANES_REG(m, D[l] = A[l] >> b);
 			} else {
 				LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] >> B[l]);
 			}
@@ -1784,7 +1804,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			if (d->flags & DI_BI) {
 				uint32_t b = B[0] >= 32 ? 31 : B[0];
 
-				LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> b));
+				LANES_REG(m, D[l] = (uint32_t)((int32_t)A[l] >> b));
 			} else {
 				LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l])));
 			}
