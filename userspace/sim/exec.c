@@ -785,6 +785,7 @@ static inline void load_lane(uint32_t *const *D, uint32_t l, const uint8_t *p, u
 	}
 }
 
+SIM_LANE_CLONES
 static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
 		   uint32_t m)
 {
@@ -863,6 +864,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	return 0;
 }
 
+SIM_LANE_CLONES
 static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
 		   uint32_t m)
 {
@@ -1380,6 +1382,7 @@ static int push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 	return 0;
 }
 
+SIM_LANE_CLONES
 int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 {
 	struct tb *tb = w->tb;

@@ -962,6 +962,7 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 	return l1_miss(c, st, x, hit, line, sect, tx);
 }
 
+SIM_LANE_CLONES
 uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
 		    bool *is_mem)
 {
