@@ -1094,9 +1094,15 @@ static inline uint32_t bop(unsigned int op, uint32_t x, uint32_t y)
 /* ------------------------------------------------------------------ */
 /* bit field helpers */
 
+/* The low @n bits set, n <= 64. */
+static inline uint64_t low_bits(unsigned int n)
+{
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
 static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, bool sgn, unsigned int bits)
 {
-	unsigned int msb = bits - 1;
+	unsigned int msb = bits - 1, n;
 	uint64_t d = 0;
 	unsigned int sbit = 0;
 
@@ -1107,25 +1113,28 @@ static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, bool sgn, unsigned i
 
 		sbit = (unsigned int)(a >> top) & 1;
 	}
-	for (unsigned int i = 0; i <= msb; i++) {
-		unsigned int bit = (i < len && pos + i <= msb) ? (unsigned int)(a >> (pos + i)) & 1 : sbit;
-
-		d |= (uint64_t)bit << i;
-	}
+	/* bits 0 ... n - 1 from a at pos, the rest up to msb sbit */
+	n = pos > msb ? 0 : len < bits - pos ? len : bits - pos;
+	if (n)
+		d = (a >> pos) & low_bits(n);
+	if (sbit)
+		d |= low_bits(bits) & ~low_bits(n);
 	return d;
 }
 
 static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned int bits)
 {
-	unsigned int msb = bits - 1;
+	unsigned int msb = bits - 1, n;
+	uint64_t mask;
 
 	pos &= 0xff;
 	len &= 0xff;
-	for (unsigned int i = 0; i < len && pos + i <= msb; i++) {
-		b &= ~(1ull << (pos + i));
-		b |= ((a >> i) & 1) << (pos + i);
-	}
-	return b;
+	/* a's low n bits replace b's from pos: those at or below msb */
+	n = pos > msb ? 0 : len < bits - pos ? len : bits - pos;
+	if (!n)
+		return b;
+	mask = low_bits(n) << pos;
+	return (b & ~mask) | ((a << pos) & mask);
 }
 
 static uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
