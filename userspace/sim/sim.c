@@ -627,7 +627,8 @@ static inline void sm_next_sync(struct vgpu_sim *s, const struct sm *sm)
 }
 
 /* Earliest cycle at which each pool of @sm could issue, and the SM's. */
-static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
+static inline __attribute__((always_inline)) void sm_update_next(struct vgpu_sim *s,
+								 struct sm *sm)
 {
 	uint32_t ns = sm->npool;
 	uint64_t next = UINT64_MAX, *minr = sm->minr;
@@ -840,7 +841,8 @@ void vgpu_sim_reset(struct vgpu_sim *s)
  * scoreboard entries of its operands (RAW) and results (WAW), and its
  * instruction fetch. Records what it waits for (stall classes).
  */
-static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
+static inline __attribute__((always_inline)) void warp_prepare(struct sm *sm, struct warp *w,
+								uint64_t now)
 {
 	const struct job *j = w->tb->job;
 	const struct itime *ti;
@@ -2371,7 +2373,8 @@ static bool next_is_global_mem(const struct warp *w)
 }
 
 /* Issues @w on scheduler @k at @now. */
-static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, uint64_t now)
+static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, struct sm *sm,
+							uint32_t k, struct warp *w, uint64_t now)
 {
 	struct tb *tb = w->tb;
 	struct job *j = tb->job;
