@@ -2317,7 +2317,8 @@ static void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_
 
 
 /* Counts cycle @now of @sm and works out when it can issue next. */
-static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+static inline __attribute__((always_inline)) void sm_cycle_end(struct vgpu_sim *s,
+							       struct sm *sm, uint64_t now)
 {
 	if (sm->issued) {
 		sm->t.st.cycles++;
@@ -2463,7 +2464,8 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
  * same way, so every thread count gives the same events, cycles, counters
  * and memory.
  */
-static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+static inline __attribute__((always_inline)) void sm_phase_a(struct vgpu_sim *s,
+							     struct sm *sm, uint64_t now)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
 
