@@ -2296,7 +2296,7 @@ static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const str
  * on a fully connected SM the shared one free first (its units at
  * fu_free[FU_N + q * FU_N + f]; fu_free[f] holds when the next is free).
  */
-static void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_t ii)
+static inline void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_t ii)
 {
 	uint64_t *u = sm->t.fu_free + FU_N + f, m = UINT64_MAX;
 	uint32_t best = 0;
