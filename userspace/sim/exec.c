@@ -36,6 +36,54 @@
 		} \
 	} while (0)
 
+/*
+ * LANES_S64(mask, body): lane l's 64-bit result, set by @body in v_, into
+ * the register pair D. A full warp computes every lane's result before it
+ * writes any, in plain loops the compiler vectorises: a lane reads only its
+ * own words of the operand rows, and rows overlap whole or not at all, so
+ * no lane reads what another writes and the results are those of the
+ * lane-by-lane loop.
+ */
+#define LANES_S64(mask, ...) \
+	do { \
+		if ((mask) == 0xffffffffu) { \
+			uint64_t r_[32]; \
+			for (uint32_t l = 0; l < 32; l++) { \
+				uint64_t v_; \
+				__VA_ARGS__; \
+				r_[l] = v_; \
+			} \
+			for (uint32_t l = 0; l < 32; l++) \
+				S64(D, l, r_[l]); \
+		} else { \
+			LANES(mask) { \
+				uint64_t v_; \
+				__VA_ARGS__; \
+				S64(D, l, v_); \
+			} \
+		} \
+	} while (0)
+
+/*
+ * LANES_REG(mask, body): LANES_DO for a body that reads only lane l of
+ * register rows and writes only lane l of D. Two rows are the same row or
+ * do not overlap, so no lane reads what another writes, even where D is a
+ * source: the full-warp loop is vectorised without overlap checks.
+ */
+#define LANES_REG(mask, ...) \
+	do { \
+		if ((mask) == 0xffffffffu) { \
+			_Pragma("GCC ivdep") \
+			for (uint32_t l = 0; l < 32; l++) { \
+				__VA_ARGS__; \
+			} \
+		} else { \
+			LANES(mask) { \
+				__VA_ARGS__; \
+			} \
+		} \
+	} while (0)
+
 static inline uint64_t G64(const uint32_t *p, uint32_t l)
 {
 	return p[l] | (uint64_t)p[l + 32] << 32;
@@ -76,6 +124,50 @@ static inline void SD(uint32_t *p, uint32_t l, double d)
 	memcpy(&u, &d, 8);
 	S64(p, l, u);
 }
+
+/*
+ * Fused multiply-add over a full warp. The x86-64 baseline has no FMA
+ * instruction, so fmaf() and fma() are library calls there; on a host
+ * that has one, these loops use it, vectorised. A fused multiply-add is
+ * exactly rounded either way: the results are the same.
+ */
+#if defined(__x86_64__) && defined(__GNUC__)
+static inline bool host_fma(void)
+{
+	return __builtin_cpu_supports("fma");
+}
+
+__attribute__((target("fma")))
+static void warp_fmaf(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C)
+{
+	for (uint32_t l = 0; l < 32; l++)
+		SF(D, l, fmaf(GF(A, l), GF(B, l), GF(C, l)));
+}
+
+__attribute__((target("fma")))
+static void warp_fma(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C)
+{
+	for (uint32_t l = 0; l < 32; l++)
+		SD(D, l, fma(GD(A, l), GD(B, l), GD(C, l)));
+}
+#else
+static inline bool host_fma(void)
+{
+	return false;
+}
+
+static void warp_fmaf(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C)
+{
+	for (uint32_t l = 0; l < 32; l++)
+		SF(D, l, fmaf(GF(A, l), GF(B, l), GF(C, l)));
+}
+
+static void warp_fma(uint32_t *D, const uint32_t *A, const uint32_t *B, const uint32_t *C)
+{
+	for (uint32_t l = 0; l < 32; l++)
+		SD(D, l, fma(GD(A, l), GD(B, l), GD(C, l)));
+}
+#endif
 
 static inline float f_of(uint32_t u)
 {
@@ -208,6 +300,49 @@ static double fop(unsigned int op, double x, double y, double z, unsigned int mo
 
 static uint64_t cvt_f16(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod);
 
+/* CVT between integer types without saturation (the modifiers of floats ignored) */
+static inline bool cvt_int_plain(unsigned int st, unsigned int dt, unsigned int mod)
+{
+	return st >= VGPU_T_U8 && st <= VGPU_T_S64 && dt >= VGPU_T_U8 && dt <= VGPU_T_S64 &&
+	       !VGPU_M_CVT_SAT(mod);
+}
+
+/*
+ * cvt1() of a float to a 32-bit integer, inline for the lane loop:
+ * rounded, saturated, NaN -> 0.
+ */
+static inline uint32_t cvt_f2i32(double fv, int rnd, bool sgn)
+{
+	double r;
+
+	if (isnan(fv))
+		return 0;
+	switch (rnd) {
+	case VGPU_RND_RZ: r = trunc(fv); break;
+	case VGPU_RND_RM: r = floor(fv); break;
+	case VGPU_RND_RP: r = ceil(fv); break;
+	default: r = nearbyint(fv); break;
+	}
+	if (sgn) {
+		if (r < -0x1p31)
+			return (uint32_t)INT32_MIN;
+		if (r >= 0x1p31)
+			return INT32_MAX;
+		return (uint32_t)(int64_t)r;
+	}
+	if (r <= 0)
+		return 0;
+	if (r >= 0x1p32)
+		return UINT32_MAX;
+	return (uint32_t)(uint64_t)r;
+}
+
+/* 2^@n exactly (ldexp(1.0, n)), for n <= 64 */
+static inline double pow2(unsigned int n)
+{
+	return n < 64 ? (double)(1ull << n) : 0x1p64;
+}
+
 static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int mod)
 {
 	bool sfloat = st == VGPU_T_F32 || st == VGPU_T_F64;
@@ -283,8 +418,8 @@ static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int
 		default: r = nearbyint(fv); break;
 		}
 		if (vgpu_type_signed(dt)) {
-			lo = -ldexp(1.0, (int)dbits - 1);
-			hi = ldexp(1.0, (int)dbits - 1);
+			lo = -pow2(dbits - 1);
+			hi = pow2(dbits - 1);
 			if (r < lo)
 				sv = dbits == 64 ? INT64_MIN : (int64_t)lo;
 			else if (r >= hi)
@@ -293,7 +428,7 @@ static uint64_t cvt1(uint64_t in, unsigned int st, unsigned int dt, unsigned int
 				sv = (int64_t)r;
 			uv = (uint64_t)sv;
 		} else {
-			hi = ldexp(1.0, (int)dbits);
+			hi = pow2(dbits);
 			if (r <= 0)
 				uv = 0;
 			else if (r >= hi)
@@ -468,10 +603,11 @@ static inline uint64_t lane_addr(const struct dinst *d, const uint32_t *A, uint3
 
 /* timing hook: the lanes' addresses of a memory instruction, for mem.c */
 static inline void mrec_set(struct sm *sm, uint32_t m, unsigned int sp, unsigned int size,
-			    unsigned int kind)
+			    unsigned int kind, unsigned int rsp)
 {
 	sm->mrec.mask = m;
 	sm->mrec.sp = (uint8_t)sp;
+	sm->mrec.rsp = (uint8_t)rsp;
 	sm->mrec.size = (uint8_t)size;
 	sm->mrec.kind = (uint8_t)kind;
 }
@@ -492,7 +628,8 @@ struct span {
  * lanes lie in different buffers), which then decides.
  */
 static uint8_t *warp_span(struct vgpu_sim *s, struct warp *w, unsigned int sp,
-			  const struct span *sn, uint32_t size, uint64_t *adj, uint64_t *lstride)
+			  const struct span *sn, uint32_t size, uint64_t *adj, uint64_t *lstride,
+			  unsigned int *rsp)
 {
 	struct tb *tb = w->tb;
 	struct job *j = tb->job;
@@ -518,6 +655,7 @@ static uint8_t *warp_span(struct vgpu_sim *s, struct warp *w, unsigned int sp,
 		lo -= *adj;
 		hi -= *adj;
 	}
+	*rsp = sp;
 	switch (sp) {
 	case VGPU_SP_GLOBAL:
 		if (hi + size < hi || !global_ok(s, j, lo, hi + size - lo))
@@ -567,19 +705,27 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 		 * The addresses, and whether they are consecutive (unit stride)
 		 * or one (a broadcast): plain loops the compiler vectorises.
 		 */
-		uint64_t a0, same = 0;
+		uint64_t a0, same = 0, e;
 
+		/* one pass: the address, its distance from unit stride and from lane 0's */
 		if (a64) {
-			for (uint32_t l = 0; l < 32; l++)
-				a[l] = G64(A, l) + off + rel;
+			a0 = e = G64(A, 0) + off + rel;
+			for (uint32_t l = 0; l < 32; l++, e += size) {
+				uint64_t v = G64(A, l) + off + rel;
+
+				a[l] = v;
+				diff |= v ^ e;
+				same |= v ^ a0;
+			}
 		} else {
-			for (uint32_t l = 0; l < 32; l++)
-				a[l] = (uint64_t)(uint32_t)(A[l] + (uint32_t)off) + rel;
-		}
-		a0 = a[0];
-		for (uint32_t l = 0; l < 32; l++) {
-			diff |= a[l] ^ (a0 + (uint64_t)l * size);
-			same |= a[l] ^ a0;
+			a0 = e = (uint64_t)(uint32_t)(A[0] + (uint32_t)off) + rel;
+			for (uint32_t l = 0; l < 32; l++, e += size) {
+				uint64_t v = (uint64_t)(uint32_t)(A[l] + (uint32_t)off) + rel;
+
+				a[l] = v;
+				diff |= v ^ e;
+				same |= v ^ a0;
+			}
 		}
 		sm->mrec.unit = !diff && a0 + 31ull * size >= a0;
 		if (sm->mrec.unit || !same) {
@@ -588,10 +734,25 @@ static inline void lane_addrs(struct sm *sm, const struct dinst *d, const uint32
 			sn->any = a0;
 			return;
 		}
-		for (uint32_t l = 0; l < 32; l++) {
-			lo = a[l] < lo ? a[l] : lo;
-			hi = a[l] > hi ? a[l] : hi;
-			any |= a[l];
+		if (!a64) {
+			/* rel is added to 32-bit values alike: their extremes, vectorised */
+			uint32_t lo32 = UINT32_MAX, hi32 = 0;
+
+			for (uint32_t l = 0; l < 32; l++) {
+				uint32_t v = A[l] + (uint32_t)off;
+
+				lo32 = v < lo32 ? v : lo32;
+				hi32 = v > hi32 ? v : hi32;
+				any |= a[l];
+			}
+			lo = lo32 + rel;
+			hi = hi32 + rel;
+		} else {
+			for (uint32_t l = 0; l < 32; l++) {
+				lo = a[l] < lo ? a[l] : lo;
+				hi = a[l] > hi ? a[l] : hi;
+				any |= a[l];
+			}
 		}
 	} else {
 		if (a64)
@@ -624,6 +785,7 @@ static inline void load_lane(uint32_t *const *D, uint32_t l, const uint8_t *p, u
 	}
 }
 
+SIM_LANE_CLONES
 static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
 		   uint32_t m)
 {
@@ -633,6 +795,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	bool sx = VGPU_M_MEM_SX(d->mod), w64 = vgpu_type_is64(d->type);
 	const uint32_t *A = rrow(s, w, d->a);
 	const uint64_t *addr = sm->mrec.addr;
+	unsigned int rsp = VGPU_SP_GENERIC;
 	uint64_t adj, ls;
 	const uint8_t *base;
 	struct span sn;
@@ -645,7 +808,7 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			D[i] = wrow(sm, w, d->vec[i]);
 	}
 	lane_addrs(sm, d, A, m, j, esz * nv, &sn);	/* timing hook */
-	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
+	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls, &rsp) : NULL;
 	if (base && sm->mrec.unit && !ls && lsz == 2 && !w64) {
 		/* 32-bit words of consecutive lanes: one copy per vector element */
 		const uint8_t *p = base + (addr[0] - adj);
@@ -656,6 +819,18 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			for (uint32_t l = 0; l < 32; l++)
 				for (unsigned int i = 0; i < nv; i++)
 					memcpy(&D[i][l], p + 4 * (l * nv + i), 4);
+		}
+	} else if (base && !ls && sn.lo == sn.hi) {
+		/* one address (a broadcast): read once, the other lanes take lane l0's */
+		uint32_t l0 = (uint32_t)__builtin_ctz(m);
+
+		load_lane(D, l0, base + (addr[l0] - adj), nv, lsz, sx, w64);
+		for (unsigned int i = 0; i < nv; i++) {
+			uint32_t lo = D[i][l0], hi = D[i][l0 + (w64 ? 32 : 0)];
+
+			LANES_DO(m, D[i][l] = lo);
+			if (w64)
+				LANES_DO(m, D[i][l + 32] = hi);
 		}
 	} else if (base && !ls && nv == 1 && lsz == 2 && !w64) {
 		/* a 32-bit word a lane */
@@ -685,10 +860,11 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			load_lane(D, l, p, nv, lsz, sx, w64);
 		});
 	}
-	mrec_set(sm, m, sp, esz * nv, MR_LD);	/* timing hook */
+	mrec_set(sm, m, sp, esz * nv, MR_LD, base ? rsp : VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 
+SIM_LANE_CLONES
 static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
 		   uint32_t m)
 {
@@ -700,6 +876,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 	const uint64_t *addr = sm->mrec.addr;
 	const uint32_t *V[4];
 	uint8_t *ptr[32], *base;
+	unsigned int rsp = VGPU_SP_GENERIC;
 	uint64_t adj, ls;
 	struct span sn;
 
@@ -710,11 +887,14 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			V[i] = rrow(s, w, d->vec[i]);
 	}
 	lane_addrs(sm, d, A, m, j, esz * nv, &sn);	/* timing hook */
-	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls) : NULL;
+	base = m ? warp_span(s, w, sp, &sn, esz * nv, &adj, &ls, &rsp) : NULL;
 	if (base) {
 		/* lanes in order: of two on one address, the higher lane's value stays */
 		if (sm->mrec.unit && !ls && nv == 1 && lsz == 2 && !w64) {
 			memcpy(base + (addr[0] - adj), V[0], 128);
+		} else if (!ls && nv == 1 && lsz == 2 && !w64) {
+			/* a 32-bit word a lane */
+			LANES_DO(m, memcpy(base + (addr[l] - adj), &V[0][l], 4));
 		} else if (lsz == 2 && !w64) {
 			LANES_DO(m, {
 				uint8_t *p = base + (addr[l] - adj) + l * ls;
@@ -730,7 +910,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 					store_n(p + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 			});
 		}
-		mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
+		mrec_set(sm, m, sp, esz * nv, MR_ST, rsp);	/* timing hook */
 		return 0;
 	}
 	/* check every lane first: a faulting store writes nothing */
@@ -745,7 +925,7 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 	});
-	mrec_set(sm, m, sp, esz * nv, MR_ST);	/* timing hook */
+	mrec_set(sm, m, sp, esz * nv, MR_ST, VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 
@@ -794,20 +974,27 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 	const uint32_t *B = d->flags & DI_BI ? j->pool + (size_t)d->bslot * 64 : rrow(s, w, d->b);
 	const uint32_t *C = d->flags & DI_CI ? j->pool + (size_t)d->cslot * 64 : rrow(s, w, d->c);
 	uint32_t *D = wrow(sm, w, d->d);
-	uint8_t *ptr[32];
-	uint64_t old[32];
+	const uint64_t *addr = sm->mrec.addr;
+	unsigned int rsp;
+	uint8_t *ptr[32], *base;
+	uint64_t old[32], adj, ls;
+	struct span sn;
 
+	/* the warp's span checked at once, as for loads; else lane by lane */
+	lane_addrs(sm, d, A, m, j, 1u << lsz, &sn);	/* timing hook */
 	sm->mrec.unit = false;
-	LANES_DO(m, {
-		uint64_t addr = lane_addr(d, A, l, j);
-
-		ptr[l] = mem_ptr(s, w, sp, addr, 1u << lsz, l);
-		sm->mrec.addr[l] = addr;	/* timing hook */
-		if (!ptr[l]) {
-			w->tb->fault_addr = addr;
-			return -EFAULT;
-		}
-	});
+	base = m ? warp_span(s, w, sp, &sn, 1u << lsz, &adj, &ls, &rsp) : NULL;
+	if (base) {
+		LANES_DO(m, ptr[l] = base + (addr[l] - adj) + l * ls);
+	} else {
+		LANES_DO(m, {
+			ptr[l] = mem_ptr(s, w, sp, addr[l], 1u << lsz, l);
+			if (!ptr[l]) {
+				w->tb->fault_addr = addr[l];
+				return -EFAULT;
+			}
+		});
+	}
 	/* lanes in order: a deterministic serialisation */
 	LANES_DO(m, {
 		uint64_t b = w64 ? G64(B, l) : B[l], c = w64 ? G64(C, l) : C[l];
@@ -821,7 +1008,7 @@ static int exec_atom(struct vgpu_sim *s, struct sm *sm, struct warp *w, const st
 		else
 			D[l] = (uint32_t)old[l];
 	});
-	mrec_set(sm, m, sp, 1u << lsz, MR_ATOM);	/* timing hook */
+	mrec_set(sm, m, sp, 1u << lsz, MR_ATOM, VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 
@@ -851,16 +1038,46 @@ static inline bool fcmp(unsigned int c, double x, double y)
 	}
 }
 
-#define ICMP(get, T) \
-	switch (cmp) { \
-	case VGPU_CMP_EQ: LANES_DO(m, res |= (uint32_t)((T)get(A, l) == (T)get(B, l)) << l); break; \
-	case VGPU_CMP_NE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) != (T)get(B, l)) << l); break; \
-	case VGPU_CMP_LT: LANES_DO(m, res |= (uint32_t)((T)get(A, l) < (T)get(B, l)) << l); break; \
-	case VGPU_CMP_LE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) <= (T)get(B, l)) << l); break; \
-	case VGPU_CMP_GT: LANES_DO(m, res |= (uint32_t)((T)get(A, l) > (T)get(B, l)) << l); break; \
-	case VGPU_CMP_GE: LANES_DO(m, res |= (uint32_t)((T)get(A, l) >= (T)get(B, l)) << l); break; \
-	default: break; \
+/*
+ * Lanes' 0/1 results packed into a mask, lane l at bit l: eight lanes at a
+ * time, the multiply moving byte j's low bit to bit 56 + j.
+ */
+static inline uint32_t lanes_pack(const uint8_t *c)
+{
+	uint32_t res = 0;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (uint32_t i = 0; i < 4; i++) {
+		uint64_t x;
+
+		memcpy(&x, c + 8 * i, 8);
+		res |= (uint32_t)((x * 0x0102040810204080ull) >> 56) << (8 * i);
 	}
+#else
+	for (uint32_t l = 0; l < 32; l++)
+		res |= (uint32_t)c[l] << l;
+#endif
+	return res;
+}
+
+/*
+ * Integer comparisons of every lane, in plain loops the compiler
+ * vectorises: SETP keeps only the active lanes' results.
+ */
+#define ICMP(get, T) \
+	do { \
+		uint8_t c_[32]; \
+		switch (cmp) { \
+		case VGPU_CMP_EQ: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) == (T)get(B, l); break; \
+		case VGPU_CMP_NE: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) != (T)get(B, l); break; \
+		case VGPU_CMP_LT: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) < (T)get(B, l); break; \
+		case VGPU_CMP_LE: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) <= (T)get(B, l); break; \
+		case VGPU_CMP_GT: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) > (T)get(B, l); break; \
+		case VGPU_CMP_GE: for (uint32_t l = 0; l < 32; l++) c_[l] = (T)get(A, l) >= (T)get(B, l); break; \
+		default: memset(c_, 0, sizeof(c_)); break; \
+		} \
+		res = lanes_pack(c_); \
+	} while (0)
 
 #define G32(p, l) ((p)[l])
 
@@ -877,9 +1094,15 @@ static inline uint32_t bop(unsigned int op, uint32_t x, uint32_t y)
 /* ------------------------------------------------------------------ */
 /* bit field helpers */
 
+/* The low @n bits set, n <= 64. */
+static inline uint64_t low_bits(unsigned int n)
+{
+	return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
 static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, bool sgn, unsigned int bits)
 {
-	unsigned int msb = bits - 1;
+	unsigned int msb = bits - 1, n;
 	uint64_t d = 0;
 	unsigned int sbit = 0;
 
@@ -890,25 +1113,28 @@ static uint64_t bfe(uint64_t a, uint32_t pos, uint32_t len, bool sgn, unsigned i
 
 		sbit = (unsigned int)(a >> top) & 1;
 	}
-	for (unsigned int i = 0; i <= msb; i++) {
-		unsigned int bit = (i < len && pos + i <= msb) ? (unsigned int)(a >> (pos + i)) & 1 : sbit;
-
-		d |= (uint64_t)bit << i;
-	}
+	/* bits 0 ... n - 1 from a at pos, the rest up to msb sbit */
+	n = pos > msb ? 0 : len < bits - pos ? len : bits - pos;
+	if (n)
+		d = (a >> pos) & low_bits(n);
+	if (sbit)
+		d |= low_bits(bits) & ~low_bits(n);
 	return d;
 }
 
 static uint64_t bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, unsigned int bits)
 {
-	unsigned int msb = bits - 1;
+	unsigned int msb = bits - 1, n;
+	uint64_t mask;
 
 	pos &= 0xff;
 	len &= 0xff;
-	for (unsigned int i = 0; i < len && pos + i <= msb; i++) {
-		b &= ~(1ull << (pos + i));
-		b |= ((a >> i) & 1) << (pos + i);
-	}
-	return b;
+	/* a's low n bits replace b's from pos: those at or below msb */
+	n = pos > msb ? 0 : len < bits - pos ? len : bits - pos;
+	if (!n)
+		return b;
+	mask = low_bits(n) << pos;
+	return (b & ~mask) | ((a << pos) & mask);
 }
 
 static uint32_t prmt(uint32_t a, uint32_t b, uint32_t sel)
@@ -1165,6 +1391,7 @@ static int push(struct warp *w, uint32_t pc, uint32_t rpc, uint32_t mask)
 	return 0;
 }
 
+SIM_LANE_CLONES
 int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 {
 	struct tb *tb = w->tb;
@@ -1243,9 +1470,9 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 	case VGPU_OP_MOV:
 		if (vgpu_type_is64(t))
-			LANES_DO(m, S64(D, l, G64(B, l)));
+			LANES_S64(m, v_ = G64(B, l));
 		else
-			LANES_DO(m, D[l] = B[l]);
+			LANES_REG(m, D[l] = B[l]);
 		break;
 	case VGPU_OP_S2R:
 		if (!sreg_per_lane(mod)) {
@@ -1260,6 +1487,14 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			uint32_t t0 = w->idx * 32, bx = j->desc.block[0];
 
 			LANES_DO(m, D[l] = (t0 + l) % bx);
+		} else if (mod == VGPU_SR_TID_Y && t != VGPU_T_U64) {
+			uint32_t t0 = w->idx * 32, bx = j->desc.block[0], by = j->desc.block[1];
+
+			LANES_DO(m, D[l] = ((t0 + l) / bx) % by);
+		} else if (mod == VGPU_SR_TID_Z && t != VGPU_T_U64) {
+			uint32_t t0 = w->idx * 32, bxy = j->desc.block[0] * j->desc.block[1];
+
+			LANES_DO(m, D[l] = (t0 + l) / bxy);
 		} else if (t == VGPU_T_U64) {
 			LANES_DO(m, S64(D, l, sreg(s, sm, w, mod, l, amask, now)));
 		} else {
@@ -1267,7 +1502,7 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		}
 		break;
 	case VGPU_OP_LEAD:
-		LANES_DO(m, S64(D, l, j->desc.data_addr + G64(B, l)));
+		LANES_S64(m, v_ = j->desc.data_addr + G64(B, l));
 		break;
 	case VGPU_OP_NEXTTB:
 		if (mod == VGPU_NEXTTB_TID) {
@@ -1288,13 +1523,13 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				sp == VGPU_SP_CONST ? j->desc.data_addr : 0;
 
 		if (t == VGPU_T_U64)
-			LANES_DO(m, S64(D, l, to ? G64(A, l) - base : G64(A, l) + base));
+			LANES_S64(m, v_ = to ? G64(A, l) - base : G64(A, l) + base);
 		else
 			LANES_DO(m, D[l] = A[l]);
 		break;
 	}
 	case VGPU_OP_PACK:
-		LANES_DO(m, S64(D, l, A[l] | (uint64_t)B[l] << 32));
+		LANES_S64(m, v_ = A[l] | (uint64_t)B[l] << 32);
 		break;
 	case VGPU_OP_UNPK:
 		LANES_DO(m, D[l] = mod ? A[l + 32] : A[l]);
@@ -1303,16 +1538,16 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 #define ARITH(op32, op64, fl32, fl64) \
 	switch (t) { \
 	case VGPU_T_U32: case VGPU_T_S32: \
-		LANES_DO(m, { uint32_t x = A[l], y = B[l]; D[l] = (op32); }); \
+		LANES_REG(m, { uint32_t x = A[l], y = B[l]; D[l] = (op32); }); \
 		break; \
 	case VGPU_T_U64: case VGPU_T_S64: \
-		LANES_DO(m, { uint64_t x = G64(A, l), y = G64(B, l); S64(D, l, (op64)); }); \
+		LANES_S64(m, { uint64_t x = G64(A, l), y = G64(B, l); v_ = (op64); }); \
 		break; \
 	case VGPU_T_F32: \
 		if (mod) { \
 			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true))); \
 		} else { \
-			LANES_DO(m, { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); }); \
+			LANES_REG(m, { float x = GF(A, l), y = GF(B, l); SF(D, l, (fl32)); }); \
 		} \
 		break; \
 	case VGPU_T_F64: \
@@ -1336,20 +1571,24 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_MAD:
 		switch (t) {
 		case VGPU_T_U32: case VGPU_T_S32:
-			LANES_DO(m, D[l] = A[l] * B[l] + C[l]);
+			LANES_REG(m, D[l] = A[l] * B[l] + C[l]);
 			break;
 		case VGPU_T_U64: case VGPU_T_S64:
-			LANES_DO(m, S64(D, l, G64(A, l) * G64(B, l) + G64(C, l)));
+			LANES_S64(m, v_ = G64(A, l) * G64(B, l) + G64(C, l));
 			break;
 		case VGPU_T_F32:
 			if (mod)
 				LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), GF(C, l), mod, true)));
+			else if (m == 0xffffffffu && host_fma())
+				warp_fmaf(D, A, B, C);
 			else
 				LANES_DO(m, SF(D, l, fmaf(GF(A, l), GF(B, l), GF(C, l))));
 			break;
 		case VGPU_T_F64:
 			if (mod)
 				LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), GD(C, l), mod, false)));
+			else if (m == 0xffffffffu && host_fma())
+				warp_fma(D, A, B, C);
 			else
 				LANES_DO(m, SD(D, l, fma(GD(A, l), GD(B, l), GD(C, l))));
 			break;
@@ -1381,10 +1620,10 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		bool mad = d->op == VGPU_OP_MADWD;
 
 		if (t == VGPU_T_U32)
-			LANES_DO(m, S64(D, l, (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0)));
+			LANES_S64(m, v_ = (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0));
 		else
-			LANES_DO(m, S64(D, l, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
-				     (mad ? G64(C, l) : 0)));
+			LANES_S64(m, v_ = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
+				     (mad ? G64(C, l) : 0));
 		break;
 	}
 	case VGPU_OP_DIV:
@@ -1472,7 +1711,12 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 				     G64(A, l) : G64(B, l)));
 			break;
 		case VGPU_T_F32:
-			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)));
+			if (!mod && d->op == VGPU_OP_MIN)
+				LANES_DO(m, SF(D, l, fminf(GF(A, l), GF(B, l))));
+			else if (!mod)
+				LANES_DO(m, SF(D, l, fmaxf(GF(A, l), GF(B, l))));
+			else
+				LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), GF(B, l), 0, mod, true)));
 			break;
 		case VGPU_T_F64:
 			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), GD(B, l), 0, mod, false)));
@@ -1521,9 +1765,9 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 #define LOGIC(expr) \
 	do { \
 		if (vgpu_type_is64(t)) { \
-			LANES_DO(m, { uint64_t x = G64(A, l), y = G64(B, l); (void)y; S64(D, l, (expr)); }); \
+			LANES_S64(m, { uint64_t x = G64(A, l), y = G64(B, l); (void)y; v_ = (expr); }); \
 		} else { \
-			LANES_DO(m, { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); }); \
+			LANES_REG(m, { uint32_t x = A[l], y = B[l]; (void)y; D[l] = (uint32_t)(expr); }); \
 		} \
 	} while (0)
 
@@ -1543,18 +1787,42 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		LOGIC(x == 0);
 		break;
 	case VGPU_OP_SHL:
-		if (vgpu_type_is64(t))
+		if (vgpu_type_is64(t)) {
 			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) << B[l]));
-		else
+		} else if (d->flags & DI_BI) {
+			/* an immediate count is every lane's: one shift for the warp */
+			uint32_t b = B[0];
+
+			if (b >= 32)
+				LANES_DO(m, D[l] = 0);
+			else
+				LANES_REG(m, D[l] = A[l] << b);
+		} else {
 			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] << B[l]);
+		}
 		break;
 	case VGPU_OP_SHR:
 		switch (t) {
 		case VGPU_T_U32:
-			LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] >> B[l]);
+			if (d->flags & DI_BI) {
+				uint32_t b = B[0];
+
+				if (b >= 32)
+					LANES_DO(m, D[l] = 0);
+				else
+					LANES_REG(m, D[l] = A[l] >> b);
+			} else {
+				LANES_DO(m, D[l] = B[l] >= 32 ? 0 : A[l] >> B[l]);
+			}
 			break;
 		case VGPU_T_S32:
-			LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l])));
+			if (d->flags & DI_BI) {
+				uint32_t b = B[0] >= 32 ? 31 : B[0];
+
+				LANES_REG(m, D[l] = (uint32_t)((int32_t)A[l] >> b));
+			} else {
+				LANES_DO(m, D[l] = (uint32_t)((int32_t)A[l] >> (B[l] >= 32 ? 31 : B[l])));
+			}
 			break;
 		case VGPU_T_U64:
 			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) >> B[l]));
@@ -1671,6 +1939,38 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		unsigned int st = VGPU_M_CVT_ST(mod);
 		bool s64 = vgpu_type_is64(st), d64 = vgpu_type_is64(t);
 
+		if (cvt_int_plain(st, t, mod)) {
+			/*
+			 * integer to integer without saturation (cvt1()): the
+			 * source's bits extended, the result's narrowed
+			 */
+			unsigned int ss = 64 - vgpu_type_bits(st), ds = 64 - vgpu_type_bits(t);
+			bool ssg = vgpu_type_signed(st), dsg = vgpu_type_signed(t);
+
+			LANES_DO(m, {
+				uint64_t x = (s64 ? G64(A, l) : A[l]) << ss;
+
+				x = ssg ? (uint64_t)((int64_t)x >> ss) : x >> ss;
+				x <<= ds;
+				x = dsg ? (uint64_t)((int64_t)x >> ds) : x >> ds;
+				if (d64)
+					S64(D, l, x);
+				else
+					D[l] = (uint32_t)x;
+			});
+			break;
+		}
+		if (st == VGPU_T_F32 && (t == VGPU_T_S32 || t == VGPU_T_U32)) {
+			int rnd = VGPU_M_CVT_RND(mod);
+			bool ftzm = VGPU_M_CVT_FTZ(mod), sgn = t == VGPU_T_S32;
+
+			LANES_DO(m, {
+				float f = GF(A, l);
+
+				D[l] = cvt_f2i32(ftzm ? ftz(f) : f, rnd, sgn);
+			});
+			break;
+		}
 		LANES_DO(m, {
 			uint64_t v = cvt1(s64 ? G64(A, l) : A[l], st, t, mod);
 

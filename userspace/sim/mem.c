@@ -421,6 +421,7 @@ void mem_reset(struct vgpu_sim *s)
 		cache_reset(&t->l1d);
 		cache_reset(&t->l1i);
 		memset(t->mshr, 0, sizeof(*t->mshr) * cfg->l1d_mshrs);
+		t->mhead = 0;
 		memset(t->fu_free, 0, sizeof(*t->fu_free) * (ns + 1) * FU_N);
 		memset(t->bank_free, 0, sizeof(*t->bank_free) * ns * (cfg->reg_banks + 1));
 		memset(t->coll_free, 0, sizeof(*t->coll_free) * ns * (cfg->collectors + 1));
@@ -435,6 +436,22 @@ static void shift_arr(uint64_t *a, size_t n, int64_t delta)
 	for (size_t i = 0; i < n; i++)
 		if (a[i])
 			a[i] += (uint64_t)delta;
+}
+
+/* The MSHRs' free times in ascending order again (after a shift). */
+static void mshr_sort(struct smt *t)
+{
+	uint64_t *a = t->mshr;
+
+	for (uint32_t i = 1; i < t->nmshr; i++) {
+		uint64_t v = a[i];
+		uint32_t k = i;
+
+		for (; k > 0 && a[k - 1] > v; k--)
+			a[k] = a[k - 1];
+		a[k] = v;
+	}
+	t->mhead = 0;
 }
 
 void mem_shift(struct vgpu_sim *s, int64_t delta)
@@ -461,6 +478,7 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 		cache_shift(&t->l1d, delta);
 		cache_shift(&t->l1i, delta);
 		shift_arr(t->mshr, cfg->l1d_mshrs, delta);
+		mshr_sort(t);
 		shift_arr(t->fu_free, (size_t)(ns + 1) * FU_N, delta);
 		shift_arr(t->bank_free, (size_t)ns * (cfg->reg_banks + 1), delta);
 		shift_arr(t->coll_free, (size_t)ns * (cfg->collectors + 1), delta);
@@ -474,19 +492,72 @@ void mem_shift(struct vgpu_sim *s, int64_t delta)
 /* ------------------------------------------------------------------ */
 /* the LD/ST unit */
 
+/*
+ * Lanes on each address, counted as they come: open addressing over twice
+ * as many slots as a warp has lanes.
+ */
+struct addr_count {
+	uint64_t key[64];
+	uint8_t n[64];		/* 0: slot free */
+};
+
+/* One more lane on @a; returns the lanes on it so far. */
+static inline uint32_t addr_count_add(struct addr_count *c, uint64_t a)
+{
+	uint32_t h = (uint32_t)((a * 0x9e3779b97f4a7c15ull) >> 58);
+
+	while (c->n[h] && c->key[h] != a)
+		h = (h + 1) & 63;
+	c->key[h] = a;
+	return ++c->n[h];
+}
+
 /* Distinct 4-byte words per bank, maximum over the banks (conflict degree). */
 static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint32_t m,
 			    uint32_t size, uint32_t *same_max)
 {
 	uint32_t nb = s->cfg.shared_banks, words = size >= 4 ? size / 4 : 1;
 	uint32_t deg = 1, cnt[64], same = 1;
-	uint64_t seen[64][8], banks = 0;
+	uint64_t seen[64][8], banks = 0, bword[64];
 	bool clash = false;
 
 	if (nb > 64)
 		nb = 64;
-	/* no two words on one bank (unit stride): no conflict, per-bank masks */
-	if (!same_max) {
+	/*
+	 * at most one word on each bank (unit stride, a broadcast): no
+	 * conflict; a mask of the banks used, and each one's word
+	 */
+	if (!same_max && m == 0xffffffffu && words == 1) {
+		/*
+		 * a full warp on one word, or on 32 consecutive words (no two
+		 * on one bank with 32 banks or more): in a loop that vectorises
+		 */
+		uint64_t w0 = off[0] >> 2, unit = 0, same = 0;
+
+		for (uint32_t l = 0; l < 32; l++) {
+			unit |= (off[l] >> 2) ^ (w0 + l);
+			same |= (off[l] >> 2) ^ w0;
+		}
+		if (!same || (!unit && nb >= 32))
+			return 1;
+	}
+	if (!same_max && m == 0xffffffffu && words == 1 && !(nb & (nb - 1))) {
+		/* the loop below for the common case, without its tests */
+		for (uint32_t l = 0; l < 32; l++) {
+			uint64_t wd = off[l] >> 2;
+			uint32_t b = (uint32_t)(wd & (nb - 1));
+
+			if (!(banks >> b & 1)) {
+				banks |= 1ull << b;
+				bword[b] = wd;
+			} else if (bword[b] != wd) {
+				clash = true;
+				break;
+			}
+		}
+		if (!clash)
+			return 1;
+	} else if (!same_max) {
 		bool pow2 = !(nb & (nb - 1));
 
 		for (uint32_t l = 0; l < 32 && !clash; l++) {
@@ -494,10 +565,14 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 				continue;
 			for (uint32_t k = 0; k < words; k++) {
 				uint64_t wd = (off[l] >> 2) + k;
-				uint64_t bit = 1ull << (pow2 ? wd & (nb - 1) : wd % nb);
+				uint32_t b = (uint32_t)(pow2 ? wd & (nb - 1) : wd % nb);
 
-				clash |= (banks & bit) != 0;
-				banks |= bit;
+				if (banks >> b & 1) {
+					clash |= bword[b] != wd;
+				} else {
+					banks |= 1ull << b;
+					bword[b] = wd;
+				}
 			}
 		}
 		if (!clash)
@@ -523,14 +598,16 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		}
 	}
 	if (same_max) {
-		/* lanes on one address serialise (atomics) */
+		/* lanes on one address serialise (atomics): the most on one */
+		struct addr_count ac;
+
+		memset(ac.n, 0, sizeof(ac.n));
 		for (uint32_t l = 0; l < 32; l++) {
-			uint32_t n = 0;
+			uint32_t n;
 
 			if (!(m >> l & 1))
 				continue;
-			for (uint32_t k = l; k < 32; k++)
-				n += (m >> k & 1) && off[k] == off[l];
+			n = addr_count_add(&ac, off[l]);
 			if (n > same)
 				same = n;
 		}
@@ -592,6 +669,54 @@ static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bo
 		}
 		sects[n - 1] |= (uint8_t)(1u << (sec & 3));
 	}
+	return n;
+}
+
+/* Line @line with sectors @sect joins the @n lines of a warp; returns the count. */
+static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n, uint64_t line,
+				    uint8_t sect)
+{
+	uint32_t k = n;
+
+	if (n && lines[n - 1] == line)
+		k = n - 1;
+	else
+		for (k = 0; k < n && lines[k] != line; k++)
+			;
+	if (k == n) {
+		lines[n] = line;
+		sects[n++] = 0;
+	}
+	sects[k] |= sect;
+	return n;
+}
+
+/*
+ * Coalescing of any pattern of accesses that each lie within one sector,
+ * with the lines in the order of their first lane and the sectors the
+ * per-lane loop finds: neighbouring lanes on one line are taken together.
+ */
+static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint64_t *lines, uint8_t *sects)
+{
+	uint64_t run = UINT64_MAX;	/* no line: addresses are below 2^64 */
+	uint32_t n = 0;
+	uint8_t rs = 0;
+
+	for (uint32_t mm = m, l; mm && ((l = (uint32_t)__builtin_ctz(mm)), 1); mm &= mm - 1) {
+		uint64_t line = off[l] >> LINE_SHIFT;
+		uint8_t sb = (uint8_t)(1u << ((off[l] >> SECTOR_SHIFT) & 3));
+
+		if (line == run) {
+			rs |= sb;
+			continue;
+		}
+		if (run != UINT64_MAX)
+			n = coalesce_add(lines, sects, n, run, rs);
+		run = line;
+		rs = sb;
+	}
+	if (run != UINT64_MAX)
+		n = coalesce_add(lines, sects, n, run, rs);
 	return n;
 }
 
@@ -667,15 +792,50 @@ static bool lq_enqueue(struct mctx *c, struct sm *sm, struct warp *w, uint64_t l
 	return true;
 }
 
-/* The MSHR that frees first (the lowest index among equals). */
-static inline uint32_t l1_mshr_first_free(const struct smt *st, uint32_t nm)
+/* The @i-th MSHR to free (0: the first). */
+static inline uint64_t *mshr_at(const struct smt *st, uint32_t i)
 {
-	uint32_t mi = 0;
+	uint32_t k = st->mhead + i;
 
-	for (uint32_t i = 1; i < nm; i++)
-		if (st->mshr[i] < st->mshr[mi])
-			mi = i;
-	return mi;
+	return &st->mshr[k >= st->nmshr ? k - st->nmshr : k];
+}
+
+/* The free time of the MSHR that frees first. */
+static inline uint64_t mshr_first_free(const struct smt *st)
+{
+	return st->mshr[st->mhead];
+}
+
+/* The MSHRs busy after @t (they free later). */
+static uint32_t mshr_busy_after(const struct smt *st, uint64_t t)
+{
+	uint32_t lo = 0, hi = st->nmshr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (*mshr_at(st, mid) > t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return st->nmshr - lo;
+}
+
+/*
+ * An L1D miss sent at @tx, with the MSHR that frees first: the MSHRs busy
+ * then (they free after @tx), and that MSHR is taken until @back.
+ */
+static uint32_t mshr_take(struct smt *st, uint64_t tx, uint64_t back)
+{
+	uint32_t n = st->nmshr, busy = mshr_busy_after(st, tx), i;
+
+	/* the first leaves the front; its place is the end, from where @back moves down */
+	st->mhead = st->mhead + 1 == n ? 0 : st->mhead + 1;
+	for (i = n - 1; i > 0 && *mshr_at(st, i - 1) > back; i--)
+		*mshr_at(st, i) = *mshr_at(st, i - 1);
+	*mshr_at(st, i) = back;
+	return busy;
 }
 
 /*
@@ -684,15 +844,12 @@ static inline uint32_t l1_mshr_first_free(const struct smt *st, uint32_t nm)
  * MSHR at the returned time.
  */
 static uint64_t l1_miss(struct mctx *c, struct smt *st, struct cline *x, bool hit,
-			uint64_t line, uint8_t sect, uint32_t mi, uint64_t tx)
+			uint64_t line, uint8_t sect, uint64_t tx)
 {
 	struct vgpu_sim *s = c->s;
-	uint32_t busy = 0;
+	uint32_t busy;
 	uint64_t back;
 
-	for (uint32_t i = 0; i < s->cfg.l1d_mshrs; i++)
-		busy += st->mshr[i] > tx;
-	CNT(c, mshr_busy, busy);
 	back = l2_access(c, line, sect, tx + s->cfg.icnt_latency, L2_RD, 1) + s->cfg.icnt_latency;
 	if (!hit) {
 		x->tag = line + 1;
@@ -700,7 +857,8 @@ static uint64_t l1_miss(struct mctx *c, struct smt *st, struct cline *x, bool hi
 	}
 	x->valid |= sect;
 	x->fill = back;
-	st->mshr[mi] = back;
+	busy = mshr_take(st, tx, back);
+	CNT(c, mshr_busy, busy);
 	return back;
 }
 
@@ -724,9 +882,7 @@ uint64_t mem_lq_when(const struct sm *sm, const struct lq_ent *e, uint64_t now)
 		if (t < way)
 			way = t;
 	}
-	for (uint32_t i = 0; i < st->nmshr; i++)
-		if (st->mshr[i] < m)
-			m = st->mshr[i];
+	m = mshr_first_free(st);
 	return max64(now, max64(way, m));
 }
 
@@ -735,7 +891,6 @@ uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e
 	struct mctx cx = { s, &sm->t.st, &e->w->tb->job_st }, *c = &cx;
 	struct smt *st = &sm->t;
 	uint64_t wait, line = e->line;
-	uint32_t mi;
 	uint8_t sect = e->sect;
 	struct cline *x;
 	bool hit;
@@ -752,10 +907,9 @@ uint64_t mem_lq_replay(struct vgpu_sim *s, struct sm *sm, const struct lq_ent *e
 		if (!x)
 			return t + s->cfg.l2_latency;
 	}
-	mi = l1_mshr_first_free(st, s->cfg.l1d_mshrs);
-	if (st->mshr[mi] > t)
-		t = st->mshr[mi];
-	return l1_miss(c, st, x, hit, line, sect, mi, t);
+	if (mshr_first_free(st) > t)
+		t = mshr_first_free(st);
+	return l1_miss(c, st, x, hit, line, sect, t);
 }
 
 /*
@@ -767,8 +921,7 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 {
 	struct vgpu_sim *s = c->s;
 	struct smt *st = &sm->t;
-	uint32_t nm = s->cfg.l1d_mshrs, mi;
-	uint64_t wait, tx;
+	uint64_t wait, tx, mf;
 	struct cline *x;
 	bool hit;
 
@@ -795,20 +948,21 @@ static uint64_t l1_load(struct mctx *c, struct sm *sm, struct warp *w, uint64_t 
 		if (!x)
 			return tx + s->cfg.l2_latency;
 	}
-	mi = l1_mshr_first_free(st, nm);
-	if (st->mshr[mi] > tx) {
+	mf = mshr_first_free(st);
+	if (mf > tx) {
 		/* no free MSHR: the LD/ST unit waits for one (reservation fail) */
 		CNT(c, mshr_fails, 1);
 		if (s->vt && lq_enqueue(c, sm, w, line, sect))
 			return LQ_QUEUED;
 		if (s->cfg.newcar)
-			tx = car_enqueue(sm, w, t, st->mshr[mi]);
+			tx = car_enqueue(sm, w, t, mf);
 		else
-			tx = *t = st->mshr[mi];
+			tx = *t = mf;
 	}
-	return l1_miss(c, st, x, hit, line, sect, mi, tx);
+	return l1_miss(c, st, x, hit, line, sect, tx);
 }
 
+SIM_LANE_CLONES
 uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now,
 		    bool *is_mem)
 {
@@ -818,13 +972,23 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	uint64_t buf[32], lines[64], t = now, ready = now + 1;
 	const uint64_t *off = r->addr;
 	uint8_t sects[64], same[64];
+	struct addr_count ac;
 	unsigned int sp = r->sp;
 	bool first = true;
 
 	*is_mem = false;
 	if (!m)
 		return now + 1;
-	if (sp == VGPU_SP_GENERIC) {
+	if (sp == VGPU_SP_GENERIC && r->rsp != VGPU_SP_GENERIC) {
+		/* exec.c found every lane in one space: resolved alike */
+		uint64_t adj = r->rsp == VGPU_SP_SHARED ? VGPU_GENERIC_SHARED :
+			       r->rsp == VGPU_SP_LOCAL ? VGPU_GENERIC_LOCAL : 0;
+
+		for (uint32_t l = 0; l < 32; l++)
+			buf[l] = r->addr[l] - adj;
+		sp = r->rsp;
+		off = buf;
+	} else if (sp == VGPU_SP_GENERIC) {
 		/* the first lane's space decides; each lane's address is resolved */
 		for (uint32_t l = 0; l < 32; l++) {
 			if (!(m >> l & 1))
@@ -886,16 +1050,28 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		break;
 	}
 	/* coalescing: 128-byte lines with their 32-byte sector masks */
-	if (r->kind != MR_ATOM && r->size <= 32)
+	if (r->kind != MR_ATOM && r->size <= 32) {
 		n = coalesce_fast(off, m, r->size, r->unit && off == r->addr, lines, sects);
+		/*
+		 * Aligned accesses of at most a sector (any space but local,
+		 * whose layout interleaves the lanes' words) each touch one
+		 * sector: lanes are taken in runs on one line.
+		 */
+		if (!n && sp != VGPU_SP_LOCAL)
+			n = coalesce_runs(off, m, lines, sects);
+	}
+	if (r->kind == MR_ATOM)
+		memset(ac.n, 0, sizeof(ac.n));
 	for (uint32_t l = n ? 32 : 0, prev = 0; l < 32; l++) {
 		uint64_t a, line;
-		uint32_t k;
+		uint32_t k, cnt;
 		uint8_t sm_;
 
 		if (!(m >> l & 1))
 			continue;
 		a = off[l];
+		/* atomics: this lane and the earlier ones on its address */
+		cnt = r->kind == MR_ATOM ? addr_count_add(&ac, a) : 0;
 		line = a >> LINE_SHIFT;
 		sm_ = (uint8_t)(1u << ((a >> SECTOR_SHIFT) & 3));
 		if (r->size > 32 || ((a + r->size - 1) >> SECTOR_SHIFT) != a >> SECTOR_SHIFT)
@@ -916,13 +1092,8 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 			sects[n] = 0;
 			same[n] = 1;
 			n++;
-		} else if (r->kind == MR_ATOM) {
-			uint32_t cnt = 1;
-
-			for (uint32_t q = 0; q < l; q++)
-				cnt += (m >> q & 1) && off[q] == a;
-			if (cnt > same[k])
-				same[k] = (uint8_t)cnt;
+		} else if (r->kind == MR_ATOM && cnt > same[k]) {
+			same[k] = (uint8_t)cnt;
 		}
 		sects[k] |= sm_;
 	}
@@ -982,8 +1153,7 @@ static void prefetch(struct sm *sm, struct warp *w, uint64_t line, uint64_t now)
 	for (uint32_t i = 0; i < c->assoc; i++)
 		if (ways[i].tag == line + 1)
 			return;
-	for (uint32_t i = 0; i < sm->t.nmshr; i++)
-		occ += sm->t.mshr[i] > now;
+	occ = mshr_busy_after(&sm->t, now);
 	for (size_t i = 0; i < (size_t)c->sets * c->assoc; i++)
 		occ += c->l[i].tag && c->l[i].fill > now;
 	if (occ >= VGPU_SIM_PREFETCH_MSHRS)
@@ -1003,9 +1173,7 @@ static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_
 
 uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 {
-	struct job *j = w->tb->job;
-	uint64_t addr = j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8;
-	uint64_t line = addr >> LINE_SHIFT, r;
+	uint64_t line = sim_iline(w->tb->job, pc), r;
 
 	if (!sm->t.l1i.sets || w->iline == line + 1)
 		return now;

@@ -228,10 +228,9 @@ void pool_destroy(struct sim_pool *p)
 	free(p);
 }
 
-void *sim_calloc(size_t n, size_t size)
+void *sim_malloc(size_t n, size_t size)
 {
 	size_t bytes;
-	void *p;
 
 	if (size && n > SIZE_MAX / size)
 		return NULL;
@@ -239,8 +238,16 @@ void *sim_calloc(size_t n, size_t size)
 	bytes = bytes ? (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE : CACHE_LINE;
 	if (bytes < n * size)
 		return NULL;
-	p = aligned_alloc(CACHE_LINE, bytes);
+	return aligned_alloc(CACHE_LINE, bytes);
+}
+
+void *sim_calloc(size_t n, size_t size)
+{
+	void *p = sim_malloc(n, size);
+	size_t bytes = n * size;
+
+	/* sim_malloc() checked the size: all of its whole cache lines */
 	if (p)
-		memset(p, 0, bytes);
+		memset(p, 0, bytes ? (bytes + CACHE_LINE - 1) / CACHE_LINE * CACHE_LINE : CACHE_LINE);
 	return p;
 }

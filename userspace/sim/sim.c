@@ -26,6 +26,20 @@ static void phase_a_thread(void *arg, uint32_t tid);
 /* ------------------------------------------------------------------ */
 /* creation */
 
+/*
+ * The min-trees of @sm (sim_int.h) sized for its warp slots, empty: no
+ * warp is resident.
+ */
+static void mtree_size(struct sm *sm)
+{
+	uint32_t per = (sm->nws + sm->npool - 1) / sm->npool;
+
+	for (sm->mleaves = 1; sm->mleaves < per; sm->mleaves *= 2)
+		;
+	for (size_t k = 0; k < (size_t)sm->npool * FU_N * sm->mstride; k++)
+		sm->mtree[k] = UINT64_MAX;
+}
+
 static int config_check(const struct vgpu_sim_config *c)
 {
 	const struct vgpu_device_desc *d = &c->desc;
@@ -80,8 +94,12 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 	if (s->nws_cap < VGPU_VT_VIRTUAL_WARPS)
 		s->nws_cap = VGPU_VT_VIRTUAL_WARPS;
 	s->sms = sim_calloc(nsm, sizeof(*s->sms));
-	if (!s->sms)
+	s->due = sim_calloc(nsm, sizeof(*s->due));
+	s->snx = sim_calloc(nsm, sizeof(*s->snx));
+	if (!s->sms || !s->due || !s->snx)
 		goto fail;
+	for (uint32_t i = 0; i < nsm; i++)
+		s->snx[i] = UINT64_MAX;
 	for (uint32_t i = 0; i < nsm; i++) {
 		struct sm *sm = &s->sms[i];
 
@@ -103,8 +121,10 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->snext = sim_calloc(cfg->schedulers_per_sm, sizeof(*sm->snext));
 		sm->sum = sim_calloc(s->nws_cap, sizeof(*sm->sum));
 		sm->minr = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr));
-		sm->minr2 = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N, sizeof(*sm->minr2));
-		sm->mdirty = sim_calloc(cfg->schedulers_per_sm, 1);
+		for (sm->mstride = 2; sm->mstride < 2 * sm->ordcap; sm->mstride *= 2)
+			;
+		sm->mtree = sim_calloc((size_t)cfg->schedulers_per_sm * FU_N * sm->mstride,
+				       sizeof(*sm->mtree));
 		sm->rwords = (sm->ordcap + 63) / 64;
 		sm->rmask = sim_calloc((size_t)cfg->schedulers_per_sm * sm->rwords,
 				       sizeof(*sm->rmask));
@@ -122,7 +142,7 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		sm->wk = sim_calloc(s->nws_cap, 1);
 		sm->wp = sim_calloc(s->nws_cap, 1);
 		sm->wpause = sim_calloc(s->nws_cap, 1);
-		if (!sm->sum || !sm->minr || !sm->minr2 || !sm->mdirty || !sm->rmask ||
+		if (!sm->sum || !sm->minr || !sm->mtree || !sm->rmask ||
 		    !sm->shared || !sm->slots || !sm->ws || !sm->rr ||
 		    !sm->last || !sm->ord || !sm->nord || !sm->snext || !sm->fetch || !sm->ended ||
 		    !sm->kern || !sm->klist || !sm->ks || !sm->klast || !sm->plast || !sm->wk ||
@@ -134,7 +154,8 @@ struct vgpu_sim *vgpu_sim_create(const struct vgpu_sim_config *cfg, uint8_t *vra
 		for (uint32_t k = 0; k < s->nws_cap; k++)
 			sm->sum[k].ready = UINT64_MAX;
 		for (uint32_t k = 0; k < (size_t)cfg->schedulers_per_sm * FU_N; k++)
-			sm->minr[k] = sm->minr2[k] = UINT64_MAX;
+			sm->minr[k] = UINT64_MAX;
+		mtree_size(sm);
 		sm->t.idle_since = UINT64_MAX;
 		sm->gated_since = UINT64_MAX;
 		sm->pend = UINT64_MAX;
@@ -197,8 +218,7 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 			free(sm->snext);
 			free(sm->sum);
 			free(sm->minr);
-			free(sm->minr2);
-			free(sm->mdirty);
+			free(sm->mtree);
 			free(sm->rmask);
 			free(sm->fetch);
 			free(sm->ended);
@@ -221,6 +241,8 @@ void vgpu_sim_destroy(struct vgpu_sim *s)
 		s->jobs = j->next;
 		free_job(j);
 	}
+	free(s->due);
+	free(s->snx);
 	free(s->evq);
 	free(s);
 }
@@ -598,53 +620,20 @@ static void sm_catch_up(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	}
 }
 
-/*
- * Per pool and unit whose earliest warp rose or left: the earliest
- * ready warp again (sim_wsum_move() keeps the others).
- */
-static void sm_minima(struct vgpu_sim *s, struct sm *sm)
+/* The SM's next cycle into the array vgpu_sim_step() scans. */
+static inline void sm_next_sync(struct vgpu_sim *s, const struct sm *sm)
 {
-	uint32_t ns = sm->npool;
-
-	(void)s;
-	for (uint32_t q = 0; q < ns; q++) {
-		uint64_t *m = &sm->minr[q * FU_N], *m2 = &sm->minr2[q * FU_N];
-		uint8_t d = sm->mdirty[q];
-
-		if (!d)
-			continue;
-		for (uint32_t f = 0; f < FU_N; f++)
-			if (d >> f & 1)
-				m[f] = m2[f] = UINT64_MAX;
-		/* a warp not in W_RUN has ready UINT64_MAX: only running ones count */
-		for (uint32_t wi = 0; wi < sm->rwords; wi++) {
-			for (uint64_t b = sm->rmask[(size_t)q * sm->rwords + wi]; b; b &= b - 1) {
-				uint32_t k = q + (wi * 64 + (uint32_t)__builtin_ctzll(b)) * ns;
-				const struct wsum *x = &sm->sum[k];
-				uint8_t f = x->fu;
-
-				if (!(d >> f & 1) || x->ready >= m2[f])
-					continue;
-				if (x->ready < m[f]) {
-					m2[f] = m[f];
-					m[f] = x->ready;
-				} else {
-					m2[f] = x->ready;
-				}
-			}
-		}
-		sm->mdirty[q] = 0;
-	}
+	s->snx[sm->id] = sm->ntbs ? sm->next : UINT64_MAX;
 }
 
 /* Earliest cycle at which each pool of @sm could issue, and the SM's. */
-static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
+static inline __attribute__((always_inline)) void sm_update_next(struct vgpu_sim *s,
+								 struct sm *sm)
 {
 	uint32_t ns = sm->npool;
 	uint64_t next = UINT64_MAX, *minr = sm->minr;
 
 	/* when the unit takes each scheduler's earliest warp for it */
-	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
@@ -667,6 +656,7 @@ static void sm_update_next(struct vgpu_sim *s, struct sm *sm)
 			next = sn;
 	}
 	sm->next = next;
+	sm_next_sync(s, sm);
 }
 
 /*
@@ -729,7 +719,6 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 	 * unit makes the class a conflict; whether every warp waits for memory
 	 * then needs the LD/ST warps that wait for something else to be none.
 	 */
-	sm_minima(s, sm);
 	for (uint32_t q = 0; q < ns; q++) {
 		const uint64_t *m = sm->minr + (size_t)q * FU_N;
 
@@ -759,8 +748,17 @@ static void sm_classify(struct vgpu_sim *s, struct sm *sm)
 		 * one warp is found waiting for memory (without a conflict no
 		 * LD/ST warp waits for its unit), else what the scan finds.
 		 */
-		seen = 1u << WHY_OTHER | (conflict ? 1u << WHY_CONFLICT :
-					  wait_reasons(s, sm, 1u << WHY_MEM));
+		if (conflict)
+			seen = 1u << WHY_OTHER | 1u << WHY_CONFLICT;
+		else if (c[1][WHY_MEM])
+			/* an LD/ST warp waits for memory: its unit is free by then */
+			seen = 1u << WHY_OTHER | 1u << WHY_MEM;
+		else if (!(c[0][WHY_MEM] + c[0][WHY_FETCH] + c[1][WHY_FETCH] +
+			   c[0][WHY_CONFLICT] + c[1][WHY_CONFLICT]))
+			/* a warp waits for a unit or for nothing else than "other" */
+			seen = 1u << WHY_OTHER;
+		else
+			seen = 1u << WHY_OTHER | wait_reasons(s, sm, 1u << WHY_MEM);
 	} else if (c[0][WHY_OTHER] + c[0][WHY_FETCH]) {
 		/* a conflict, and a warp of an ALU unit waits for something else */
 		seen = 1u << WHY_CONFLICT | 1u << WHY_OTHER;
@@ -843,7 +841,8 @@ void vgpu_sim_reset(struct vgpu_sim *s)
  * scoreboard entries of its operands (RAW) and results (WAW), and its
  * instruction fetch. Records what it waits for (stall classes).
  */
-static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
+static inline __attribute__((always_inline)) void warp_prepare(struct sm *sm, struct warp *w,
+								uint64_t now)
 {
 	const struct job *j = w->tb->job;
 	const struct itime *ti;
@@ -890,7 +889,7 @@ static void warp_prepare(struct sm *sm, struct warp *w, uint64_t now)
 		r = w->pred_rdy;
 		why = WHY_OTHER;
 	}
-	f = mem_fetch(sm, w, pc, now);
+	f = sim_fetch(sm, w, pc, now);
 	if (f != FETCH_DEFERRED && f > r) {
 		r = f;
 		why = WHY_FETCH;
@@ -1037,6 +1036,7 @@ static void lq_done(struct vgpu_sim *s, struct sm *sm, uint32_t ri, uint64_t don
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	sm_next_sync(s, sm);
 }
 
 /* The L1D of @sm takes its next queued transaction at @now if it can. */
@@ -1122,6 +1122,7 @@ static void remove_tb(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint64_t
 	sm->slots[tb->slot] = NULL;
 	sm->threads -= tb->job->threads;
 	sm->ntbs--;
+	sm_next_sync(s, sm);
 	stats_add(&tb->job->st, &tb->job_st);
 	tb->job->resident--;
 	s->resident--;
@@ -1445,6 +1446,7 @@ static void vt_pass(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 		sm_update_next(s, sm);
 		if (sm->next <= now)
 			sm->next = now + 1;
+		sm_next_sync(s, sm);
 		/* the queue served first may be another */
 		lq_update(sm, now + 1);
 	}
@@ -1462,7 +1464,7 @@ int vgpu_sim_set_virtual_thread(struct vgpu_sim *s, uint32_t mode)
 		struct sm *sm = &s->sms[i];
 
 		sm->nws = mode == VGPU_VT_MAX ? s->nws_cap : s->cfg.desc.max_threads_per_sm / 32;
-		memset(sm->mdirty, (1u << FU_N) - 1, s->cfg.schedulers_per_sm);
+		mtree_size(sm);
 		sm->cls_ok = false;
 		sm->vt_next = UINT64_MAX;
 		sm->vt_due = false;
@@ -1535,9 +1537,13 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 		return -EINVAL;
 
 	sm_catch_up(s, sm, s->cycle);
-	tb = sim_calloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
+	/* zeroed but for the warps' SIMT stacks, read only below their depth */
+	tb = sim_malloc(1, sizeof(*tb) + sizeof(struct warp) * j->nwarps);
 	if (!tb)
 		return -ENOMEM;
+	memset(tb, 0, sizeof(*tb));
+	for (uint32_t i = 0; i < j->nwarps; i++)
+		memset(&tb->warps[i], 0, offsetof(struct warp, stack));
 	tb->regs = sim_calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1) * 32, 4);
 	tb->local = sim_calloc((size_t)j->nwarps * 32 * j->entry.local_per_thread + 1, 1);
 	tb->sb = sim_calloc((size_t)j->nwarps * (j->entry.regs_per_thread + 1), sizeof(*tb->sb));
@@ -1614,6 +1620,7 @@ int vgpu_sim_dispatch(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
 	sm->slots[cmd->slot] = tb;
 	sm->threads += j->threads;
 	sm->ntbs++;
+	sm_next_sync(s, sm);
 	j->resident++;
 	s->resident++;
 	sm_update_next(s, sm);
@@ -1675,6 +1682,7 @@ static void switch_start(struct vgpu_sim *s, struct sm *sm, struct tb *tb, uint6
 	}
 	if (tb->switch_at < sm->pend)
 		sm->pend = tb->switch_at;
+	s->any_pend = true;
 }
 
 int vgpu_sim_preempt(struct vgpu_sim *s, const struct vgpu_cmd *cmd)
@@ -1760,6 +1768,7 @@ static int switches_done(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	sm_next_sync(s, sm);
 	return ret;
 }
 
@@ -2309,7 +2318,7 @@ static uint64_t collect(struct vgpu_sim *s, struct sm *sm, uint32_t k, const str
  * on a fully connected SM the shared one free first (its units at
  * fu_free[FU_N + q * FU_N + f]; fu_free[f] holds when the next is free).
  */
-static void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_t ii)
+static inline void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_t ii)
 {
 	uint64_t *u = sm->t.fu_free + FU_N + f, m = UINT64_MAX;
 	uint32_t best = 0;
@@ -2330,7 +2339,8 @@ static void fu_take(struct sm *sm, uint32_t k, uint32_t f, uint64_t now, uint32_
 
 
 /* Counts cycle @now of @sm and works out when it can issue next. */
-static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+static inline __attribute__((always_inline)) void sm_cycle_end(struct vgpu_sim *s,
+							       struct sm *sm, uint64_t now)
 {
 	if (sm->issued) {
 		sm->t.st.cycles++;
@@ -2349,6 +2359,7 @@ static void sm_cycle_end(struct vgpu_sim *s, struct sm *sm, uint64_t now)
 	sm_update_next(s, sm);
 	if (sm->next <= now)
 		sm->next = now + 1;
+	sm_next_sync(s, sm);
 	if (sm->ninact)
 		sm->vt_due = true;
 }
@@ -2385,7 +2396,8 @@ static bool next_is_global_mem(const struct warp *w)
 }
 
 /* Issues @w on scheduler @k at @now. */
-static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w, uint64_t now)
+static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, struct sm *sm,
+							uint32_t k, struct warp *w, uint64_t now)
 {
 	struct tb *tb = w->tb;
 	struct job *j = tb->job;
@@ -2474,7 +2486,8 @@ static void issue(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
  * same way, so every thread count gives the same events, cycles, counters
  * and memory.
  */
-static void sm_phase_a(struct vgpu_sim *s, struct sm *sm, uint64_t now)
+static inline __attribute__((always_inline)) void sm_phase_a(struct vgpu_sim *s,
+							     struct sm *sm, uint64_t now)
 {
 	uint32_t ns = s->cfg.schedulers_per_sm;
 
@@ -2551,33 +2564,30 @@ static void phase_a_thread(void *arg, uint32_t tid)
 }
 
 /*
- * Simulates cycle @now of every SM due then; 0 or a negative error. @pend:
- * some SM has a context switch ending by @now; @vt: some SM has inactive
- * blocks or a Virtual Thread pass due (the passes that have nothing to do
- * are skipped).
+ * Simulates cycle @now of the @ndue SMs in @due (their indices, in index
+ * order: those with blocks whose next cycle is @now); 0 or a negative
+ * error. @pend: some SM has a context switch ending by @now; @vt: some SM
+ * has inactive blocks or a Virtual Thread pass due (the passes that have
+ * nothing to do are skipped).
  */
-static int cycle(struct vgpu_sim *s, uint64_t now, bool pend, bool vt)
+static int cycle(struct vgpu_sim *s, uint64_t now, bool pend, bool vt, const uint32_t *due,
+		 uint32_t ndue)
 {
-	uint32_t nsm = s->cfg.desc.num_sms, due = 0;
+	uint32_t nsm = s->cfg.desc.num_sms;
 	int ret = 0;
 
-	for (uint32_t i = 0; i < nsm && due < 2; i++)
-		due += s->sms[i].ntbs && s->sms[i].next <= now;
 	s->now = now;
-	if (s->pool && due >= 2) {
+	if (s->pool && ndue >= 2) {
 		pool_run(s->pool);
 	} else {
 		/* one SM is not worth waking the threads */
-		for (uint32_t i = 0; i < nsm; i++) {
-			struct sm *sm = &s->sms[i];
-
-			if (sm->ntbs && sm->next <= now)
-				sm_phase_a(s, sm, now);
-		}
+		for (uint32_t i = 0; i < ndue; i++)
+			sm_phase_a(s, &s->sms[due[i]], now);
 	}
-	for (uint32_t i = 0; i < nsm; i++) {
-		if (s->sms[i].serial) {
-			int r = sm_phase_b(s, &s->sms[i], now);
+	/* only an SM that ran phase A has work for phase B */
+	for (uint32_t i = 0; i < ndue; i++) {
+		if (s->sms[due[i]].serial) {
+			int r = sm_phase_b(s, &s->sms[due[i]], now);
 
 			if (r && !ret)
 				ret = r;
@@ -2617,19 +2627,33 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 	if (s->nev)
 		return drain(s, out, max);
 	while (s->resident) {
-		uint64_t t = UINT64_MAX, pend = UINT64_MAX;
+		uint64_t t = UINT64_MAX, pend = UINT64_MAX, tn = UINT64_MAX;
+		uint32_t ndue = 0;
 		bool vt = false;
 		int ret;
 
+		/* the SMs with blocks whose next cycle is the earliest, in index order */
 		for (uint32_t i = 0; i < nsm; i++) {
+			if (s->snx[i] <= tn) {
+				if (s->snx[i] < tn) {
+					tn = s->snx[i];
+					ndue = 0;
+				}
+				s->due[ndue++] = i;
+			}
+		}
+		/* an SM without blocks has UINT64_MAX: due only with one that has */
+		if (tn == UINT64_MAX)
+			ndue = 0;
+		for (uint32_t i = 0; s->any_pend && i < nsm; i++)
+			if (s->sms[i].pend < pend)
+				pend = s->sms[i].pend;
+		/* only Virtual Thread queues loads and has inactive blocks */
+		for (uint32_t i = 0; s->vt && i < nsm; i++) {
 			const struct sm *sm = &s->sms[i];
 
-			if (sm->ntbs && sm->next < t)
-				t = sm->next;
 			if (sm->nlq && sm->lq_next < t)
 				t = sm->lq_next;
-			if (sm->pend < pend)
-				pend = sm->pend;
 			/* Virtual Thread: a block became ready, or a place is free */
 			if (sm->ninact) {
 				vt = true;
@@ -2641,6 +2665,8 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				vt = true;
 			}
 		}
+		if (tn < t)
+			t = tn;
 		if (pend < t)
 			t = pend;
 		if (t <= s->cycle)
@@ -2663,7 +2689,16 @@ int vgpu_sim_step(struct vgpu_sim *s, uint64_t limit, struct vgpu_evt *out, unsi
 				s->cycle = limit;
 			return 0;
 		}
-		ret = cycle(s, t, pend <= t, vt);
+		if (t < tn) {
+			ndue = 0;
+		} else if (t > tn) {
+			/* time moved past the earliest SM's next cycle: all due then */
+			ndue = 0;
+			for (uint32_t i = 0; i < nsm; i++)
+				if (s->sms[i].ntbs && s->sms[i].next <= t)
+					s->due[ndue++] = i;
+		}
+		ret = cycle(s, t, pend <= t, vt, s->due, ndue);
 		s->cycle = t;
 		if (ret)
 			return ret;

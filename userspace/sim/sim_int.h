@@ -20,6 +20,19 @@
 #define SIMT_STACK_MAX	64
 #define NO_PC		0xffffffffu
 
+/*
+ * The lane loops in a second version for hosts with AVX2 (eight lanes a
+ * vector instruction, 32-bit multiplies, 64-bit compares), chosen when the
+ * program starts. Integer and IEEE floating-point operations give the
+ * same results either way: no floating-point contraction (ISO C), the
+ * same library calls.
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define SIM_LANE_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SIM_LANE_CLONES
+#endif
+
 /* Latency classes. */
 enum { LAT_ALU = 0, LAT_SFU, LAT_MEM, LAT_SHARED };
 
@@ -268,18 +281,19 @@ struct sm {
 	uint32_t ordcap;	/* ord entries per pool */
 	uint64_t *snext;	/* per pool: earliest cycle it may issue */
 	/*
-	 * [pool][FU_N]: the earliest ready warp for the unit, kept exact
-	 * as warps change (sim_wsum_move()); a minimum whose warp rose or left
-	 * is worked out again by sm_minima(), for the units in mdirty[q]
+	 * [pool][FU_N]: the earliest ready warp for the unit, kept exact as
+	 * warps change (sim_wsum_move()): the root of a min-tree over the
+	 * pool's warp slots, [pool][FU_N][2 * mleaves], leaf i being slot
+	 * q + i * npool (its ready time when it runs on the unit, else
+	 * UINT64_MAX), node n the lower of 2n and 2n + 1
 	 */
 	uint64_t *minr;
+	uint64_t *mtree;
 	/*
-	 * [pool][FU_N]: at most the second earliest ready warp for the
-	 * unit (exact after a rescan, lower later): a minimum whose warp rises
-	 * no further than this stays its warp's, without a rescan
+	 * leaves of each tree: a power of two, at least the pool's warp
+	 * slots (nws); the trees are mstride entries apart, room for ordcap
 	 */
-	uint64_t *minr2;
-	uint8_t *mdirty;	/* per pool: 1 << unit, minr[q][unit] is stale */
+	uint32_t mleaves, mstride;
 	/*
 	 * [pool][rwords]: bit i of pool q is warp slot q + i * npool,
 	 * set while it holds a warp in W_RUN (wsum.run), so that scans visit
@@ -390,6 +404,9 @@ struct vgpu_sim {
 	struct sim_pool *pool;	/* NULL: every SM on the calling thread */
 	uint32_t nthreads;
 	uint64_t now;		/* the cycle being simulated */
+	uint32_t *due;		/* num_sms entries: the SMs due at @now (vgpu_sim_step()) */
+	uint64_t *snx;		/* per SM: its next cycle when it has blocks, else UINT64_MAX */
+	bool any_pend;		/* a context switch was started: SMs' pend may be set */
 	uint32_t kmode;		/* enum vgpu_kernel_sched */
 	struct vgpu_sim_config cfg0;	/* as created (SET_WARP_SCHED "config") */
 	/* per-SM sampling (VGPU_CMD_SET_SAMPLING): period, 0 off; next boundary */
@@ -438,6 +455,8 @@ void pool_run(struct sim_pool *p);
 void pool_destroy(struct sim_pool *p);
 /* Zeroed memory in whole cache lines: no two SMs' state share one. */
 void *sim_calloc(size_t n, size_t size);
+/* The same, not zeroed. */
+void *sim_malloc(size_t n, size_t size);
 
 /* decode.c */
 int sim_decode(struct vgpu_sim *s, struct job *j, const uint8_t *img, uint32_t size);
@@ -493,6 +512,23 @@ static inline uint32_t sim_popcount(uint32_t x)
 	return (x * 0x01010101u) >> 24;
 }
 
+/* The L1I line of decoded instruction @pc of @j. */
+static inline uint64_t sim_iline(const struct job *j, uint32_t pc)
+{
+	return (j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8) >> LINE_SHIFT;
+}
+
+/*
+ * mem_fetch() without the call when @w fetches from the line it fetched
+ * last, or the SM has no L1I: the instruction is there at @now.
+ */
+static inline uint64_t sim_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
+{
+	if (!sm->t.l1i.sets || w->iline == sim_iline(w->tb->job, pc) + 1)
+		return now;
+	return mem_fetch(sm, w, pc, now);
+}
+
 /* The warp pool scheduler @k picks from (struct sm, npool). */
 static inline uint32_t sim_pool(const struct sm *sm, uint32_t k)
 {
@@ -517,34 +553,43 @@ static inline bool sim_can_issue(const struct sm *sm, uint32_t p, uint32_t slot,
 	return sm->t.fu_free[p * FU_N + x->fu] <= now;
 }
 
+/* Leaf @i of the min-tree of pool @q and unit @f takes @v; the root is minr's. */
+static inline void sim_mtree_set(struct sm *sm, uint32_t q, uint32_t f, uint32_t i, uint64_t v)
+{
+	uint64_t *t = sm->mtree + ((size_t)q * FU_N + f) * sm->mstride;
+	uint32_t n = sm->mleaves + i;
+
+	t[n] = v;
+	for (n >>= 1; n; n >>= 1) {
+		uint64_t m = t[2 * n] < t[2 * n + 1] ? t[2 * n] : t[2 * n + 1];
+
+		/* the node keeps its minimum: so do those above it */
+		if (t[n] == m)
+			return;
+		t[n] = m;
+	}
+	sm->minr[q * FU_N + f] = t[1];
+}
+
 /*
  * Warp slot @slot's summary moves from (@oready, @ofu) to (@nready, @nfu):
- * the minimum of its scheduler and unit takes a lower ready time at once;
- * one the warp held stays its own if it rises no further than the lower
- * bound on the second earliest, else it is worked out again by
- * sm_minima() (sim.c). The stall class of the SM's state must be worked
- * out again too.
+ * the min-trees of its pool's units, and so the earliest ready warp per
+ * unit, follow. The stall class of the SM's state must be worked out
+ * again too.
  */
 static inline void sim_wsum_move(struct sm *sm, uint32_t slot, uint64_t oready, uint8_t ofu,
 				 uint64_t nready, uint8_t nfu)
 {
-	uint32_t q = slot % sm->npool;
-	uint64_t *m = sm->minr + (size_t)q * FU_N, *m2 = sm->minr2 + (size_t)q * FU_N;
+	uint32_t q = slot % sm->npool, i = slot / sm->npool;
 
 	sm->cls_ok = false;
-	if (oready != UINT64_MAX && oready <= m[ofu] && (oready != nready || ofu != nfu)) {
-		if (!(sm->mdirty[q] >> ofu & 1) && ofu == nfu && nready <= m2[ofu]) {
-			/* it was the earliest and still is */
-			m[ofu] = nready;
-			return;
-		}
-		sm->mdirty[q] |= (uint8_t)(1u << ofu);
-	}
-	if (nready < m[nfu]) {
-		m2[nfu] = m[nfu];
-		m[nfu] = nready;
-	} else if (nready < m2[nfu]) {
-		m2[nfu] = nready;
+	if (ofu != nfu) {
+		if (oready != UINT64_MAX)
+			sim_mtree_set(sm, q, ofu, i, UINT64_MAX);
+		if (nready != UINT64_MAX)
+			sim_mtree_set(sm, q, nfu, i, nready);
+	} else if (oready != nready) {
+		sim_mtree_set(sm, q, nfu, i, nready);
 	}
 }
 

@@ -50,6 +50,7 @@ struct itime {
 struct memrec {
 	uint32_t mask;		/* lanes that accessed; 0: none */
 	uint8_t sp;		/* VGPU_SP_* as encoded (generic unresolved) */
+	uint8_t rsp;		/* generic: every lane's space, VGPU_SP_GENERIC unknown */
 	uint8_t size;		/* bytes per lane */
 	uint8_t kind;		/* MR_LD, MR_ST, MR_ATOM */
 	bool unit;		/* every lane, lane l at addr[0] + l * size */
@@ -124,7 +125,12 @@ struct part {
 /* Per-SM timing state. */
 struct smt {
 	struct cache l1d, l1i;
-	uint64_t *mshr;			/* free time of each L1D MSHR */
+	/*
+	 * free times of the L1D MSHRs, in ascending order from mshr[mhead]
+	 * round the array: the MSHRs are alike, only their times count
+	 */
+	uint64_t *mshr;
+	uint32_t mhead;
 	uint64_t ldst_free;		/* LD/ST unit */
 	/*
 	 * [scheduler][FU_N], then [scheduler][FU_N] of a fully connected SM's
