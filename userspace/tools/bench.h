@@ -58,6 +58,9 @@ int bench_parse_sizes(const char *bench, const char *spec, struct bench_sizes *s
 /* @w's size: the one --sizes gave (@s may be NULL), else tool_size_of(@n, @which). */
 uint64_t bench_size_of(const struct bench_sizes *s, const struct vgpu_workload *w, uint64_t n,
 		       int which);
+/* When --sizes named any, one line with the size of each of the @nw workloads @w. */
+void bench_print_sizes(const struct bench_sizes *s, const struct vgpu_workload *const *w,
+		       unsigned int nw, uint64_t n, int which);
 
 /**
  * struct bench_saved_attr - a device attribute: on the render node the value

@@ -943,13 +943,7 @@ int bench_chimera(int argc, char **argv)
 	       PRIu64 " cycles (%u us) from %" PRIu64 "; partition policy spatial\n",
 	       run.rt.grid, run.rt.shared, run.rt.spin, run.rt.cycles, o.rt_us, run.rt.period,
 	       o.period_us, run.rt.first);
-	if (o.sizes.n) {
-		printf("sizes (--sizes, else --size):");
-		for (unsigned int i = 0; i < o.nw; i++)
-			printf(" %s=%" PRIu64, o.w[i]->name,
-			       bench_size_of(&o.sizes, o.w[i], o.size, o.size_which));
-		printf("\n");
-	}
+	bench_print_sizes(&o.sizes, o.w, o.nw, o.size, o.size_which);
 	fflush(stdout);
 	run.print = t.jobs <= 1;
 	ret = bench_run_tasks(o.nb * o.nw, t.jobs, chimera_task, &run);

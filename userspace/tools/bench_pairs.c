@@ -760,13 +760,7 @@ int bench_pairs(int argc, char **argv)
 
 	/* Alone: each workload on an idle GPU, all SMs its own (fcfs). */
 	printf("classes: %s\n", o.classes ? o.classes : "the registry's (thesis Table 5.3)");
-	if (o.sizes.n) {
-		printf("sizes (--sizes, else --size):");
-		for (unsigned int i = 0; i < o.nw; i++)
-			printf(" %s=%" PRIu64, o.w[i]->name,
-			       bench_size_of(&o.sizes, o.w[i], o.size, o.size_which));
-		printf("\n");
-	}
+	bench_print_sizes(&o.sizes, o.w, o.nw, o.size, o.size_which);
 	printf("alone (fcfs, cycles):\n");
 	fflush(stdout);
 	ret = bench_run_tasks(o.nw + nr, t.jobs, pairs_task, &run);

@@ -385,3 +385,14 @@ uint64_t bench_size_of(const struct bench_sizes *s, const struct vgpu_workload *
 			return s->size[i];
 	return tool_size_of(w, n, which);
 }
+
+void bench_print_sizes(const struct bench_sizes *s, const struct vgpu_workload *const *w,
+		       unsigned int nw, uint64_t n, int which)
+{
+	if (!s->n)
+		return;
+	printf("sizes (--sizes, else --size):");
+	for (unsigned int i = 0; i < nw; i++)
+		printf(" %s=%" PRIu64, w[i]->name, bench_size_of(s, w[i], n, which));
+	printf("\n");
+}
