@@ -17,6 +17,9 @@
 
 #define H 16
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_backprop;
+
 static int backprop_run(struct vgpu_device *dev, const struct workload_args *args,
 			struct workload_result *res, char *msg, size_t msglen)
 {
@@ -31,10 +34,9 @@ static int backprop_run(struct vgpu_device *dev, const struct workload_args *arg
 	float *in, delta[H], *ref, *part;
 	int ret;
 
-	if (n == 0 || n > (1u << 22)) {
-		snprintf(msg, msglen, "size (inputs) must be 1 ... %u", 1u << 22);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_backprop, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc((size_t)n * 4);
 	ref = malloc(wb * 2 + (size_t)blocks * H * 4);
 	if (!in || !ref) {
@@ -128,6 +130,7 @@ const struct vgpu_workload workload_backprop = {
 	.default_size = 1 << 16,
 	.large_size = 1 << 20,
 	.size_unit = "inputs (16 hidden units)",
+	.max_size = 1u << 22,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "bp_forward", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "bp_adjust", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

@@ -16,6 +16,9 @@
 
 enum { ROWPTR, COLS, FRONTIER, NEXT, VISITED, COST, MORE, NBO };
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_bfs;
+
 static int bfs_run(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen)
 {
@@ -27,10 +30,9 @@ static int bfs_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint8_t *deg;
 	int ret;
 
-	if (args->size < 2 || args->size > (1u << 24)) {
-		snprintf(msg, msglen, "size (nodes) must be 2 ... %u", 1u << 24);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_bfs, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	deg = malloc(n);
 	if (!deg)
 		return -ENOMEM;
@@ -149,6 +151,8 @@ const struct vgpu_workload workload_bfs = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 22,
 	.size_unit = "nodes",
+	.min_size = 2,
+	.max_size = 1u << 24,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "bfs_expand", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "bfs_update", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

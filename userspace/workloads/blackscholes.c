@@ -97,6 +97,9 @@ static void bs_ref(float s, float x, float t, float r, float v, float *call, flo
 	*put = disc * (1.0f - cnd2) - s * (1.0f - cnd1);
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_blackscholes;
+
 static int blackscholes_run(struct vgpu_device *dev, const struct workload_args *args,
 			    struct workload_result *res, char *msg, size_t msglen)
 {
@@ -110,10 +113,9 @@ static int blackscholes_run(struct vgpu_device *dev, const struct workload_args 
 	float *in, *want;
 	int ret;
 
-	if (args->size == 0 || args->size > (1u << 26)) {
-		snprintf(msg, msglen, "size (options) must be 1 ... %u", 1u << 26);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_blackscholes, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc(b * 3);
 	want = malloc(b * 2);
 	if (!in || !want) {
@@ -163,6 +165,7 @@ const struct vgpu_workload workload_blackscholes = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 22,
 	.size_unit = "options",
+	.max_size = 1u << 26,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "blackscholes", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
 		{ NULL },

@@ -20,6 +20,9 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_compact;
+
 static int compact_run(struct vgpu_device *dev, const struct workload_args *args,
 		       struct workload_result *res, char *msg, size_t msglen)
 {
@@ -33,10 +36,9 @@ static int compact_run(struct vgpu_device *dev, const struct workload_args *args
 	uint32_t *in, *out, *want;
 	int ret;
 
-	if (args->size == 0 || args->size > (1u << 28)) {
-		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_compact, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc((size_t)n * 4);
 	out = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
@@ -101,6 +103,7 @@ const struct vgpu_workload workload_compact = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = 1u << 28,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "compact_global", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "compact_block", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

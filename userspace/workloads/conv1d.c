@@ -13,6 +13,9 @@
 
 #define R 8
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_conv1d;
+
 static int conv1d_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -25,10 +28,9 @@ static int conv1d_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *in, *want;
 	int ret;
 
-	if (args->size == 0 || args->size > (1u << 28)) {
-		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_conv1d, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
 	if (!in || !want) {
@@ -82,6 +84,7 @@ const struct vgpu_workload workload_conv1d = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = 1u << 28,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "conv1d", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
 		{ NULL },

@@ -12,6 +12,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_cp;
+
 static int cp_run(struct vgpu_device *dev, const struct workload_args *args,
 		  struct workload_result *res, char *msg, size_t msglen)
 {
@@ -24,10 +27,9 @@ static int cp_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *atoms, *e, *want;
 	int ret;
 
-	if (side == 0 || side > 4096) {
-		snprintf(msg, msglen, "size (lattice side) must be 1 ... 4096");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_cp, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	atoms = malloc(sizes[0]);
 	e = malloc(sizes[1]);
 	want = malloc(sizes[1]);
@@ -92,6 +94,7 @@ const struct vgpu_workload workload_cp = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "lattice side (<= 256 atoms)",
+	.max_size = 4096,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "cenergy", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ NULL },

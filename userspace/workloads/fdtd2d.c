@@ -14,6 +14,9 @@
 
 #define STEPS 4
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_fdtd2d;
+
 static int fdtd2d_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -27,10 +30,9 @@ static int fdtd2d_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t gx = (ny + 31) / 32, gy = (nx + 7) / 8;
 	int ret;
 
-	if (nx < 2 || nx > 8192) {
-		snprintf(msg, msglen, "size (rows; columns = rows + 5) must be 2 ... 8192");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_fdtd2d, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	ref = malloc(b * 3);
 	if (!ref) {
 		snprintf(msg, msglen, "out of memory");
@@ -105,6 +107,8 @@ const struct vgpu_workload workload_fdtd2d = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "rows (columns = rows + 5)",
+	.min_size = 2,
+	.max_size = 8192,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "fdtd_ey", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "fdtd_ex", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

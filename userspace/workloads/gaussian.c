@@ -13,6 +13,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_gaussian;
+
 static int gaussian_run(struct vgpu_device *dev, const struct workload_args *args,
 			struct workload_result *res, char *msg, size_t msglen)
 {
@@ -24,10 +27,9 @@ static int gaussian_run(struct vgpu_device *dev, const struct workload_args *arg
 	float *ref, *m;
 	int ret;
 
-	if (n < 2 || n > 4096) {
-		snprintf(msg, msglen, "size (matrix order) must be 2 ... 4096");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_gaussian, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	ref = malloc(sizes[0] + sizes[1]);
 	if (!ref) {
 		snprintf(msg, msglen, "out of memory");
@@ -84,6 +86,8 @@ const struct vgpu_workload workload_gaussian = {
 	.default_size = 256,
 	.large_size = 1024,
 	.size_unit = "matrix order",
+	.min_size = 2,
+	.max_size = 4096,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "gauss_fan1", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
 		{ "gauss_fan2", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

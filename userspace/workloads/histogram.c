@@ -35,6 +35,9 @@ static int histogram_pass(struct workload_ctx *w, const char *entry, vgpu_device
 	return 0;
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_histogram;
+
 static int histogram_run(struct vgpu_device *dev, const struct workload_args *args,
 			 struct workload_result *res, char *msg, size_t msglen)
 {
@@ -47,10 +50,9 @@ static int histogram_run(struct vgpu_device *dev, const struct workload_args *ar
 	uint8_t *in;
 	int ret;
 
-	if (args->size == 0 || args->size > UINT32_MAX / 2) {
-		snprintf(msg, msglen, "size must be 1 ... %u", UINT32_MAX / 2);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_histogram, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc(n);
 	if (!in) {
 		snprintf(msg, msglen, "out of memory");
@@ -91,6 +93,7 @@ const struct vgpu_workload workload_histogram = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "bytes",
+	.max_size = UINT32_MAX / 2,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "histogram", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "histogram_shared", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

@@ -34,6 +34,9 @@ static void ref_step(const float *t, const float *pw, float *out, uint32_t w, ui
 		}
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_hotspot;
+
 static int hotspot_run(struct vgpu_device *dev, const struct workload_args *args,
 		       struct workload_result *res, char *msg, size_t msglen)
 {
@@ -47,10 +50,9 @@ static int hotspot_run(struct vgpu_device *dev, const struct workload_args *args
 	float *ref;
 	int ret, cur = 0;
 
-	if (side == 0 || side > 8192) {
-		snprintf(msg, msglen, "size (grid side) must be 1 ... 8192");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_hotspot, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	ref = malloc(b * 3);
 	if (!ref) {
 		snprintf(msg, msglen, "out of memory");
@@ -99,6 +101,7 @@ const struct vgpu_workload workload_hotspot = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "grid side",
+	.max_size = 8192,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "hotspot", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_REGS, LIM_REGS } },
 		{ NULL },

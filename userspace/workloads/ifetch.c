@@ -38,11 +38,14 @@ static void ifetch_fill(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed)
 	}
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_ifetch;
+
 static int ifetch_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
-	return wrt_run_inout(dev, args, "ifetch", 1, PASSES, BLOCK, ifetch_fill, res, msg,
-			     msglen);
+	return wrt_run_inout(dev, args, &workload_ifetch, 1, PASSES, BLOCK, ifetch_fill, res,
+			     msg, msglen);
 }
 
 const struct vgpu_workload workload_ifetch = {
@@ -55,6 +58,7 @@ const struct vgpu_workload workload_ifetch = {
 	.default_size = 65536,
 	.large_size = 524288,
 	.size_unit = "threads",
+	.max_size = WRT_MAX_THREADS,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "ifetch", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
 		{ NULL },

@@ -65,6 +65,9 @@ static void iix_ref(const unsigned char *doc, uint32_t *words, uint32_t *sig,
 	*sig = sum;
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_iix;
+
 static int iix_run(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen)
 {
@@ -77,10 +80,9 @@ static int iix_run(struct vgpu_device *dev, const struct workload_args *args,
 	vgpu_deviceptr d[4];
 	int ret;
 
-	if (n == 0 || n > (1u << 20)) {
-		snprintf(msg, msglen, "size (documents) must be 1 ... %u", 1u << 20);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_iix, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	text = malloc(text_bytes);
 	words = malloc((size_t)n * 4);
 	sig = malloc((size_t)n * 4);
@@ -132,6 +134,7 @@ const struct vgpu_workload workload_iix = {
 	.default_size = 32768,
 	.large_size = 262144,
 	.size_unit = "documents",
+	.max_size = 1u << 20,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "iix_map", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_REGS, LIM_REGS } },
 		{ NULL },

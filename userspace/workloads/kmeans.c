@@ -35,6 +35,9 @@ static void new_centres(const float *pts, const uint32_t *member, uint32_t n, fl
 				c[k * F + f] = (float)(sum[k][f] / cnt[k]);
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_kmeans;
+
 static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -48,10 +51,9 @@ static int kmeans_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t *want;
 	int ret;
 
-	if (n < K || n > (1u << 24)) {
-		snprintf(msg, msglen, "size (points) must be %d ... %u", K, 1u << 24);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_kmeans, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	pts = malloc(pb);
 	want = malloc((size_t)n * 4);
 	if (!pts || !want) {
@@ -108,6 +110,9 @@ const struct vgpu_workload workload_kmeans = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 21,
 	.size_unit = "points (8 features, k = 5)",
+	/* the first K points are the initial centres */
+	.min_size = K,
+	.max_size = 1u << 24,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "kmeans_invert", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "kmeans_assign", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },

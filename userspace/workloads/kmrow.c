@@ -25,6 +25,9 @@
 #define F	32
 #define BLOCK	64u
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_kmrow;
+
 static int kmrow_run(struct vgpu_device *dev, const struct workload_args *args,
 		     struct workload_result *res, char *msg, size_t msglen)
 {
@@ -38,10 +41,9 @@ static int kmrow_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *pts;
 	int ret;
 
-	if (n < K || n > (1u << 22)) {
-		snprintf(msg, msglen, "size (points) must be %d ... %u", K, 1u << 22);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_kmrow, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	pts = malloc(pb);
 	want = malloc((size_t)n * 4);
 	if (!pts || !want) {
@@ -91,6 +93,9 @@ const struct vgpu_workload workload_kmrow = {
 	.default_size = 32768,
 	.large_size = 262144,
 	.size_unit = "points (32 features, k = 4)",
+	/* the first K points are the initial centres */
+	.min_size = K,
+	.max_size = 1u << 22,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "kmrow_assign", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_REGS, LIM_REGS } },
 		{ NULL },

@@ -39,6 +39,9 @@ static uint32_t mandel_ref(int64_t x, int64_t y, int64_t w, int64_t h)
 	return it;
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_mandel;
+
 static int mandel_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -49,10 +52,9 @@ static int mandel_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t *want;
 	int ret;
 
-	if (args->size < 8 || args->size > 8192) {
-		snprintf(msg, msglen, "size (grid edge) must be 8 ... 8192");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_mandel, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	want = malloc(size);
 	if (!want) {
 		snprintf(msg, msglen, "out of memory");
@@ -88,6 +90,8 @@ const struct vgpu_workload workload_mandel = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "grid edge",
+	.min_size = 8,
+	.max_size = 8192,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "mandel", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ NULL },

@@ -13,6 +13,9 @@
 
 #define ROWS 32
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_pathfinder;
+
 static int pathfinder_run(struct vgpu_device *dev, const struct workload_args *args,
 			  struct workload_result *res, char *msg, size_t msglen)
 {
@@ -24,10 +27,9 @@ static int pathfinder_run(struct vgpu_device *dev, const struct workload_args *a
 	int32_t *wall, *want;
 	int ret, cur = 1;
 
-	if (cols == 0 || cols > (1u << 24)) {
-		snprintf(msg, msglen, "size (columns) must be 1 ... %u", 1u << 24);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_pathfinder, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	wall = malloc(sizes[0]);
 	want = malloc((size_t)cols * 8);
 	if (!wall || !want) {
@@ -85,6 +87,7 @@ const struct vgpu_workload workload_pathfinder = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 21,
 	.size_unit = "columns (32 rows)",
+	.max_size = 1u << 24,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "pathfinder_row", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ NULL },

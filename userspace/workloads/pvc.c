@@ -48,6 +48,9 @@ static void pvc_log(unsigned char *log, uint32_t nrecs, uint64_t seed)
 	}
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_pvc;
+
 static int pvc_run(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen)
 {
@@ -60,10 +63,9 @@ static int pvc_run(struct vgpu_device *dev, const struct workload_args *args,
 	vgpu_deviceptr d[2];
 	int ret;
 
-	if (n == 0 || n > (1u << 20)) {
-		snprintf(msg, msglen, "size (threads) must be 1 ... %u", 1u << 20);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_pvc, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	log = malloc(log_bytes);
 	views = calloc(NPAGES, 4);
 	if (!log || !views) {
@@ -121,6 +123,7 @@ const struct vgpu_workload workload_pvc = {
 	.default_size = 32768,
 	.large_size = 262144,
 	.size_unit = "threads",
+	.max_size = 1u << 20,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "pvc_count", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS, LIM_TBS } },
 		{ NULL },

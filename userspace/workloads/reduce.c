@@ -49,6 +49,9 @@ static int check_device_partials(struct workload_ctx *w, const uint32_t *in, uin
 	return ret;
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_reduce;
+
 static int reduce_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -61,10 +64,9 @@ static int reduce_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t *in, total = 0;
 	int ret;
 
-	if (args->size == 0 || args->size > UINT32_MAX / 4) {
-		snprintf(msg, msglen, "size must be 1 ... %u", UINT32_MAX / 4);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_reduce, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc((size_t)n * 4);
 	if (!in) {
 		snprintf(msg, msglen, "out of memory");
@@ -149,6 +151,7 @@ const struct vgpu_workload workload_reduce = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = UINT32_MAX / 4,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "reduce", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "reduce_static", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

@@ -44,11 +44,14 @@ static void regbank_fill(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed
 		want[t] = regbank_ref(in + (size_t)t * 8);
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_regbank;
+
 static int regbank_run(struct vgpu_device *dev, const struct workload_args *args,
 		       struct workload_result *res, char *msg, size_t msglen)
 {
-	return wrt_run_inout(dev, args, "regbank", 8, ROUNDS, BLOCK, regbank_fill, res, msg,
-			     msglen);
+	return wrt_run_inout(dev, args, &workload_regbank, 8, ROUNDS, BLOCK, regbank_fill, res,
+			     msg, msglen);
 }
 
 const struct vgpu_workload workload_regbank = {
@@ -61,6 +64,7 @@ const struct vgpu_workload workload_regbank = {
 	.default_size = 262144,
 	.large_size = 1048576,
 	.size_unit = "threads",
+	.max_size = WRT_MAX_THREADS,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "regbank", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
 		{ NULL },

@@ -12,6 +12,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_saxpy;
+
 static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 		     struct workload_result *res, char *msg, size_t msglen)
 {
@@ -24,10 +27,9 @@ static int saxpy_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *x, *y;
 	int ret;
 
-	if (args->size == 0 || args->size > UINT32_MAX / 4) {
-		snprintf(msg, msglen, "size must be 1 ... %u", UINT32_MAX / 4);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_saxpy, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	x = malloc((size_t)n * 4);
 	y = malloc((size_t)n * 4);
 	if (!x || !y) {
@@ -92,6 +94,7 @@ const struct vgpu_workload workload_saxpy = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = UINT32_MAX / 4,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "saxpy", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "saxpy_stride", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

@@ -33,6 +33,9 @@ static int scan_level(struct workload_ctx *w, vgpu_deviceptr *lv, uint32_t *len,
 			   WORKLOAD_ARGS(&lv[level], &lv[level + 1], &n));
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_scan;
+
 static int scan_run(struct vgpu_device *dev, const struct workload_args *args,
 		    struct workload_result *res, char *msg, size_t msglen)
 {
@@ -43,10 +46,9 @@ static int scan_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint32_t *want, *in, sum = 0;
 	int levels = 0, ret;
 
-	if (args->size == 0 || args->size > (1u << 28)) {
-		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_scan, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	/* len[0] = n; len[l + 1] = blocks of level l; the last level is 1 block. */
 	len[0] = n;
 	for (;;) {
@@ -97,6 +99,7 @@ const struct vgpu_workload workload_scan = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = 1u << 28,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "scan_block", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "scan_add", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

@@ -20,6 +20,9 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_sortnet;
+
 static int sortnet_run(struct vgpu_device *dev, const struct workload_args *args,
 		       struct workload_result *res, char *msg, size_t msglen)
 {
@@ -31,10 +34,9 @@ static int sortnet_run(struct vgpu_device *dev, const struct workload_args *args
 	uint32_t *keys, *want;
 	int ret;
 
-	if (n < CHUNK || (n & (n - 1)) || n > (1u << 26)) {
-		snprintf(msg, msglen, "size must be a power of two, 1024 ... 2^26");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_sortnet, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	keys = malloc(bytes);
 	want = malloc(bytes);
 	if (!keys || !want) {
@@ -83,6 +85,10 @@ const struct vgpu_workload workload_sortnet = {
 	.default_size = 1 << 18,
 	.large_size = 1 << 22,
 	.size_unit = "keys (power of two)",
+	/* sortnet_shared sorts whole chunks of CHUNK keys */
+	.min_size = CHUNK,
+	.max_size = 1u << 26,
+	.size_pow2 = true,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "sortnet_shared", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
 		{ "sortnet_global", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

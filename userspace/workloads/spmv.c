@@ -16,6 +16,9 @@
 
 enum { ROWPTR, COLS, VALS, X, Y, NBO };
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_spmv;
+
 static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 		    struct workload_result *res, char *msg, size_t msglen)
 {
@@ -28,10 +31,9 @@ static int spmv_run(struct vgpu_device *dev, const struct workload_args *args,
 	uint8_t *len;
 	int ret;
 
-	if (args->size == 0 || args->size > (1u << 22)) {
-		snprintf(msg, msglen, "size (rows) must be 1 ... %u", 1u << 22);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_spmv, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	len = malloc(n);
 	if (!len)
 		return -ENOMEM;
@@ -140,6 +142,7 @@ const struct vgpu_workload workload_spmv = {
 	.default_size = 1 << 16,
 	.large_size = 1 << 20,
 	.size_unit = "rows",
+	.max_size = 1u << 22,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "spmv_scalar", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },
 		{ "spmv_vector", { LIM_TBS, LIM_TBS, LIM_TBS, LIM_THREADS, LIM_THREADS } },

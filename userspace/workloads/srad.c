@@ -69,6 +69,9 @@ static void ref_iter(float *j, float *c, float *d[4], uint32_t w, uint32_t h,
 		}
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_srad;
+
 static int srad_run(struct vgpu_device *dev, const struct workload_args *args,
 		    struct workload_result *res, char *msg, size_t msglen)
 {
@@ -81,10 +84,9 @@ static int srad_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *ref, *img = NULL, *rd[4];
 	int ret;
 
-	if (side < 2 || side > 8192) {
-		snprintf(msg, msglen, "size (image side) must be 2 ... 8192");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_srad, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	npx = side * side;
 	b = (uint64_t)npx * 4;
 	for (int i = 0; i < NBO; i++)
@@ -146,6 +148,8 @@ const struct vgpu_workload workload_srad = {
 	.default_size = 512,
 	.large_size = 2048,
 	.size_unit = "image side",
+	.min_size = 2,
+	.max_size = 8192,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "srad_coef", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_REGS, LIM_REGS } },
 		{ "srad_update", { LIM_REGS, LIM_REGS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

@@ -41,6 +41,9 @@ static void ref_step(const float *in, float *out, uint32_t nx, uint32_t ny, uint
 			}
 }
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_stencil3d;
+
 static int stencil3d_run(struct vgpu_device *dev, const struct workload_args *args,
 			 struct workload_result *res, char *msg, size_t msglen)
 {
@@ -54,10 +57,9 @@ static int stencil3d_run(struct vgpu_device *dev, const struct workload_args *ar
 	float *ref;
 	int ret, cur = 0;
 
-	if (nx == 0 || nx > 2048) {
-		snprintf(msg, msglen, "size (grid side, 16 planes) must be 1 ... 2048");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_stencil3d, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	ref = malloc(b * 2);
 	if (!ref) {
 		snprintf(msg, msglen, "out of memory");
@@ -97,6 +99,7 @@ const struct vgpu_workload workload_stencil3d = {
 	.default_size = 256,
 	.large_size = 512,
 	.size_unit = "grid side (16 planes)",
+	.max_size = 2048,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "stencil3d", { LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS, LIM_REGS } },
 		{ NULL },

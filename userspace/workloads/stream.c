@@ -13,6 +13,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_stream;
+
 static int stream_run(struct vgpu_device *dev, const struct workload_args *args,
 		      struct workload_result *res, char *msg, size_t msglen)
 {
@@ -26,10 +29,9 @@ static int stream_run(struct vgpu_device *dev, const struct workload_args *args,
 	float *ref;
 	int ret;
 
-	if (args->size == 0 || args->size > (1u << 28)) {
-		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_stream, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	ref = malloc((size_t)n * 12);
 	if (!ref) {
 		snprintf(msg, msglen, "out of memory");
@@ -97,6 +99,7 @@ const struct vgpu_workload workload_stream = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = 1u << 28,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "stream_copy", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "stream_scale", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

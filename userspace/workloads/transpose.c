@@ -11,6 +11,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_transpose;
+
 static int transpose_run(struct vgpu_device *dev, const struct workload_args *args,
 			 struct workload_result *res, char *msg, size_t msglen)
 {
@@ -24,10 +27,9 @@ static int transpose_run(struct vgpu_device *dev, const struct workload_args *ar
 	uint32_t *in, *want;
 	int ret;
 
-	if (args->size == 0 || args->size > 8192) {
-		snprintf(msg, msglen, "size (rows) must be 1 ... 8192");
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_transpose, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	in = malloc(bytes);
 	want = malloc(bytes);
 	if (!in || !want) {
@@ -74,6 +76,7 @@ const struct vgpu_workload workload_transpose = {
 	.default_size = 1024,
 	.large_size = 4096,
 	.size_unit = "rows (columns = rows + 17)",
+	.max_size = 8192,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "transpose_naive", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ "transpose_tiled", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },

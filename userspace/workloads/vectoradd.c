@@ -9,6 +9,9 @@
 
 #include "workload.h"
 
+/* Defined at the end; its run checks sizes against its own entry. */
+extern const struct vgpu_workload workload_vectoradd;
+
 static int vectoradd_run(struct vgpu_device *dev, const struct workload_args *args,
 			 struct workload_result *res, char *msg, size_t msglen)
 {
@@ -20,10 +23,9 @@ static int vectoradd_run(struct vgpu_device *dev, const struct workload_args *ar
 	float *a, *b, *want;
 	int ret;
 
-	if (args->size == 0 || args->size > (1u << 28)) {
-		snprintf(msg, msglen, "size must be 1 ... %u", 1u << 28);
-		return -EINVAL;
-	}
+	ret = workload_size_check(&workload_vectoradd, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	a = malloc((size_t)n * 4);
 	b = malloc((size_t)n * 4);
 	want = malloc((size_t)n * 4);
@@ -70,6 +72,7 @@ const struct vgpu_workload workload_vectoradd = {
 	.default_size = 1 << 20,
 	.large_size = 1 << 24,
 	.size_unit = "elements",
+	.max_size = 1u << 28,
 	.limits = (const struct vgpu_workload_limit[]){
 		{ "vectoradd", { LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS, LIM_THREADS } },
 		{ NULL },

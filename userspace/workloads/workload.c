@@ -95,17 +95,140 @@ const struct vgpu_workload *vgpu_workload_find(const char *name)
 	return NULL;
 }
 
+static uint64_t size_floor(const struct vgpu_workload *w)
+{
+	return w->min_size ? w->min_size : 1;
+}
+
+static uint64_t size_cap(const struct vgpu_workload *w)
+{
+	return w->max_size ? w->max_size : UINT64_MAX;
+}
+
+static uint64_t size_step(const struct vgpu_workload *w)
+{
+	return w->size_step ? w->size_step : 1;
+}
+
+bool workload_size_takes(const struct vgpu_workload *w, uint64_t n)
+{
+	return n >= size_floor(w) && n <= size_cap(w) && n % size_step(w) == 0 &&
+	       (!w->size_pow2 || (n & (n - 1)) == 0);
+}
+
+/*
+ * The smallest size from @n up that is at least @min_size, a multiple of
+ * the step and, where asked, a power of two, whatever @max_size says; 0
+ * past 2^64.
+ */
+static uint64_t size_up(const struct vgpu_workload *w, uint64_t n)
+{
+	uint64_t step = size_step(w);
+
+	if (n < size_floor(w))
+		n = size_floor(w);
+	if (!w->size_pow2) {
+		if (n % step == 0)
+			return n;
+		return n / step < UINT64_MAX / step ? (n / step + 1) * step : 0;
+	}
+	for (uint64_t p = 1; p; p <<= 1) {
+		if (p >= n && p % step == 0)
+			return p;
+	}
+	return 0;
+}
+
+/* The largest size from @n down that @w takes; 0 when none. */
+static uint64_t size_down(const struct vgpu_workload *w, uint64_t n)
+{
+	uint64_t step = size_step(w), p;
+
+	if (n > size_cap(w))
+		n = size_cap(w);
+	if (!w->size_pow2) {
+		p = n / step * step;
+		return p >= size_floor(w) ? p : 0;
+	}
+	for (p = n ? UINT64_C(1) << (63 - __builtin_clzll(n)) : 0; p >= size_floor(w) && p;
+	     p >>= 1) {
+		if (p % step == 0)
+			return p;
+	}
+	return 0;
+}
+
+uint64_t workload_size_lowest(const struct vgpu_workload *w)
+{
+	uint64_t n = size_up(w, 1);
+
+	return n <= size_cap(w) ? n : 0;
+}
+
+uint64_t workload_size_highest(const struct vgpu_workload *w)
+{
+	return size_down(w, UINT64_MAX);
+}
+
+uint64_t workload_size_above(const struct vgpu_workload *w, uint64_t n)
+{
+	uint64_t up = n < UINT64_MAX ? size_up(w, n + 1) : 0;
+
+	return up <= size_cap(w) ? up : 0;
+}
+
+uint64_t workload_size_below(const struct vgpu_workload *w, uint64_t n)
+{
+	return n ? size_down(w, n - 1) : 0;
+}
+
+uint64_t workload_size_round(const struct vgpu_workload *w, uint64_t n)
+{
+	uint64_t lo = workload_size_lowest(w), hi = workload_size_highest(w), down, up;
+
+	if (!lo || !hi)
+		return 0;
+	if (n <= lo)
+		return lo;
+	if (n >= hi)
+		return hi;
+	/* lo < n < hi: both neighbours exist */
+	down = size_down(w, n);
+	up = size_up(w, n);
+	return n - down < up - n ? down : up;
+}
+
+void workload_size_describe(const struct vgpu_workload *w, char *buf, size_t len)
+{
+	uint64_t lo = workload_size_lowest(w), hi = workload_size_highest(w);
+	char kind[64] = "sizes ";
+
+	if (!lo || !hi) {
+		snprintf(buf, len, "no size");
+		return;
+	}
+	if (w->size_pow2 && size_step(w) > 1)
+		snprintf(kind, sizeof(kind), "powers of two, multiples of %" PRIu64 ", ",
+			 size_step(w));
+	else if (w->size_pow2)
+		snprintf(kind, sizeof(kind), "powers of two ");
+	else if (size_step(w) > 1)
+		snprintf(kind, sizeof(kind), "multiples of %" PRIu64 " ", size_step(w));
+	if (w->max_size)
+		snprintf(buf, len, "%sfrom %" PRIu64 " to %" PRIu64, kind, lo, hi);
+	else
+		snprintf(buf, len, "%sfrom %" PRIu64 " up", kind, lo);
+}
+
 int workload_size_check(const struct vgpu_workload *w, uint64_t n, char *msg, size_t msglen)
 {
-	if (n && (!w->size_step || n % w->size_step == 0) && (!w->max_size || n <= w->max_size))
+	char takes[128];
+
+	if (workload_size_takes(w, n))
 		return 0;
-	if (w->max_size)
-		snprintf(msg, msglen, "size %" PRIu64 " (%s): must be a multiple of %" PRIu64
-			 ", at most %" PRIu64, n, w->size_unit, w->size_step ? w->size_step : 1,
-			 w->max_size);
-	else
-		snprintf(msg, msglen, "size %" PRIu64 " (%s): must be a multiple of %" PRIu64,
-			 n, w->size_unit, w->size_step ? w->size_step : 1);
+	workload_size_describe(w, takes, sizeof(takes));
+	snprintf(msg, msglen, "size %" PRIu64 " (%s) refused: %s takes %s", n,
+		 w->size_unit ? w->size_unit : "elements", w->name, takes);
 	return -EINVAL;
 }
 

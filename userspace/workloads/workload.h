@@ -7,6 +7,7 @@
 #ifndef VGPU_WORKLOAD_H
 #define VGPU_WORKLOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -95,8 +96,13 @@ struct vgpu_workload_limit {
  * @default_size: problem size when none is given.
  * @large_size: problem size for experiments (--size large).
  * @size_unit: what a size counts ("elements", "nodes", "matrix order" ...).
+ * @min_size: the smallest size it takes (0: 1; size 0 is never a size, it
+ *	asks for @default_size).
+ * @max_size: the largest size it takes (0: no limit of its own). Limits
+ *	that depend on the device (its memory) are not here: the run reports
+ *	them when an allocation fails.
  * @size_step: sizes it takes are multiples of this (0: any size).
- * @max_size: the largest size it takes (0: no limit of its own).
+ * @size_pow2: sizes it takes are powers of two.
  * @limits: what binds each kernel's blocks per SM on each preset, one
  *	entry per kernel it launches, ended by one with a NULL @kernel.
  * @run: generates the input, runs it on @dev, compares with the CPU
@@ -113,8 +119,10 @@ struct vgpu_workload {
 	uint64_t default_size;
 	uint64_t large_size;
 	const char *size_unit;
-	uint64_t size_step;
+	uint64_t min_size;
 	uint64_t max_size;
+	uint64_t size_step;
+	bool size_pow2;
 	const struct vgpu_workload_limit *limits;
 	int (*run)(struct vgpu_device *dev, const struct workload_args *args,
 		   struct workload_result *res, char *msg, size_t msglen);
@@ -123,8 +131,27 @@ struct vgpu_workload {
 extern const struct vgpu_workload *const vgpu_workloads[];
 const struct vgpu_workload *vgpu_workload_find(const char *name);
 /*
- * Whether @w takes problem size @n (@size_step, @max_size): 0, or -EINVAL
- * with @msg saying what it takes.
+ * The sizes @w takes, as its registry entry describes them (@min_size,
+ * @max_size, @size_step, @size_pow2). Every run function checks its size
+ * with workload_size_check() before it does anything else.
+ */
+bool workload_size_takes(const struct vgpu_workload *w, uint64_t n);
+/* The smallest and the largest size @w takes; 0 when it takes none. */
+uint64_t workload_size_lowest(const struct vgpu_workload *w);
+uint64_t workload_size_highest(const struct vgpu_workload *w);
+/* The next size @w takes above @n, and below it; 0 when there is none. */
+uint64_t workload_size_above(const struct vgpu_workload *w, uint64_t n);
+uint64_t workload_size_below(const struct vgpu_workload *w, uint64_t n);
+/*
+ * The size @w takes nearest to @n (the larger of two as near), within its
+ * smallest and largest; 0 when it takes none.
+ */
+uint64_t workload_size_round(const struct vgpu_workload *w, uint64_t n);
+/* What workload_size_takes() accepts, as "powers of two from 1024 to 67108864". */
+void workload_size_describe(const struct vgpu_workload *w, char *buf, size_t len);
+/*
+ * Whether @w takes problem size @n: 0, or -EINVAL with @msg naming the
+ * workload, the size and what it takes.
  */
 int workload_size_check(const struct vgpu_workload *w, uint64_t n, char *msg, size_t msglen);
 

@@ -8,10 +8,8 @@
 
 #include "workload_rt.h"
 
-#define WRT_MAX_THREADS	(1u << 24)
-
-int wrt_run_inout(struct vgpu_device *dev, const struct workload_args *args, const char *name,
-		  uint32_t in_words, int32_t param, uint32_t block,
+int wrt_run_inout(struct vgpu_device *dev, const struct workload_args *args,
+		  const struct vgpu_workload *wl, uint32_t in_words, int32_t param, uint32_t block,
 		  void (*fill)(uint32_t *in, uint32_t *want, uint32_t n, uint64_t seed),
 		  struct workload_result *res, char *msg, size_t msglen)
 {
@@ -22,10 +20,9 @@ int wrt_run_inout(struct vgpu_device *dev, const struct workload_args *args, con
 	struct workload_ctx w;
 	int ret;
 
-	if (args->size < 1 || args->size > WRT_MAX_THREADS) {
-		snprintf(msg, msglen, "size (threads) must be 1 ... %u", WRT_MAX_THREADS);
-		return -EINVAL;
-	}
+	ret = workload_size_check(wl, args->size, msg, msglen);
+	if (ret)
+		return ret;
 	sizes[0] = (uint64_t)n * in_words * 4;
 	sizes[1] = (uint64_t)n * 4;
 	in = malloc(sizes[0]);
@@ -36,14 +33,14 @@ int wrt_run_inout(struct vgpu_device *dev, const struct workload_args *args, con
 		goto out;
 	}
 	fill(in, want, n, args->seed);
-	ret = workload_open(&w, dev, name, res, msg, msglen);
+	ret = workload_open(&w, dev, wl->name, res, msg, msglen);
 	if (ret)
 		goto out;
 	ret = workload_alloc(&w, d, sizes, 2);
 	if (!ret)
 		ret = workload_htod(&w, d[0], in, sizes[0]);
 	if (!ret)
-		ret = workload_go(&w, name, (n + block - 1) / block, 1, block, 1, 0,
+		ret = workload_go(&w, wl->name, (n + block - 1) / block, 1, block, 1, 0,
 				  WORKLOAD_ARGS(&d[0], &d[1], &nn, &param));
 	if (!ret)
 		ret = workload_check_u32(&w, "out", d[1], want, n);
