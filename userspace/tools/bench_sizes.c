@@ -37,6 +37,15 @@
 /* The most one step multiplies the size by, when the exponent is unknown or small. */
 #define SIZES_FIRST_GROWTH	2.0
 #define SIZES_MAX_GROWTH	16.0
+/* Below a size that does not fit in memory, the search stops this close to it. */
+#define SIZES_CAP_CLOSE		1.05
+
+/* Why a size found is short of the target. */
+enum sizes_short {
+	SIZES_REACHED,
+	SIZES_SHORT_MAX,	/* the workload's largest size */
+	SIZES_SHORT_MEMORY,	/* the largest that fits in memory */
+};
 
 /**
  * struct sizes_found - one workload's search, in memory the workers share.
@@ -45,10 +54,12 @@
  * @start: the size the search began at.
  * @start_cycles: the cycles there.
  * @probes: runs it took.
+ * @short_of: whether @size reaches the target, or why not (&enum sizes_short).
  */
 struct sizes_found {
 	uint64_t size, cycles, start, start_cycles;
 	unsigned int probes;
+	enum sizes_short short_of;
 };
 
 /**
@@ -56,6 +67,7 @@ struct sizes_found {
  * @o: the common options.
  * @w: the workloads; @nw: how many.
  * @target: cycles to reach (--min-us at the preset's clock).
+ * @min_us: --min-us; @clock_khz: the preset's clock.
  * @vram_size: --vram-mb in bytes, 0 for the local device's default.
  * @found: per workload, shared with the workers.
  */
@@ -65,12 +77,22 @@ struct sizes_bench {
 	const struct vgpu_workload **w;
 	unsigned int nw;
 	uint64_t target;
+	double min_us;
+	unsigned int clock_khz;
 	struct sizes_found *found;
 };
+
+static double sizes_us(const struct sizes_bench *b, uint64_t cycles)
+{
+	return (double)cycles * 1000.0 / b->clock_khz;
+}
 
 /*
  * @w alone at size @n on a fresh local device of @b's preset, memory and
  * --set options; 0 when it passed its check against the CPU reference.
+ * A run that ran out of memory (device memory above all, at sizes the
+ * workload takes but --vram-mb does not hold) returns -ENOSPC, with the
+ * reason in @out->msg, for the search to stay below that size.
  */
 static int sizes_run(const struct sizes_bench *b, const struct vgpu_workload *w, uint64_t n,
 		     struct local_run *out)
@@ -89,6 +111,8 @@ static int sizes_run(const struct sizes_bench *b, const struct vgpu_workload *w,
 	ret = bench_target_apply_sets(&t, b->o.sets, b->o.nset);
 	if (!ret)
 		ret = local_run_workload(&t, w, &args, out);
+	if (!ret && (out->ret == -E2BIG || out->ret == -ENOMEM || out->ret == -ENOSPC))
+		return -ENOSPC;
 	if (!ret && out->ret) {
 		fprintf(stderr, "vgpu bench sizes: %s (size %" PRIu64 "): %s\n", w->name, n,
 			out->msg);
@@ -97,25 +121,21 @@ static int sizes_run(const struct sizes_bench *b, const struct vgpu_workload *w,
 	return ret;
 }
 
-/* @s rounded up to @w's size step, and not past its largest size. */
+/* @s rounded to the nearest size @w takes. */
 static uint64_t sizes_round(const struct vgpu_workload *w, double s)
 {
-	uint64_t step = w->size_step ? w->size_step : 1;
-	uint64_t n = s >= 1e18 ? (uint64_t)1e18 : (uint64_t)ceil(s);
-
-	n = (n + step - 1) / step * step;
-	if (w->max_size && n > w->max_size)
-		n = w->max_size / step * step;
-	return n ? n : step;
+	return workload_size_round(w, s >= 1e18 ? (uint64_t)1e18 : s > 0 ? (uint64_t)(s + 0.5) : 0);
 }
 
-/* The next size to try after (@s, @c), the run before it (@ps, @pc) or none. */
+/*
+ * The next size to try after (@s, @c), the run before it (@ps, @pc) or
+ * none; 0 when @w takes no larger size.
+ */
 static uint64_t sizes_next(const struct vgpu_workload *w, uint64_t target, uint64_t s, uint64_t c,
 			   uint64_t ps, uint64_t pc)
 {
 	double want = SIZES_AIM * (double)target / (double)(c ? c : 1);
 	double growth = want < SIZES_FIRST_GROWTH ? want : SIZES_FIRST_GROWTH;
-	uint64_t step = w->size_step ? w->size_step : 1;
 	uint64_t n;
 
 	if (ps && pc && c > pc && s > ps) {
@@ -131,9 +151,9 @@ static uint64_t sizes_next(const struct vgpu_workload *w, uint64_t target, uint6
 			growth = SIZES_MAX_GROWTH;
 	}
 	n = sizes_round(w, (double)s * growth);
-	/* always grow by at least a step, or the search would stand still */
+	/* always grow by at least one size, or the search would stand still */
 	if (n <= s)
-		n = sizes_round(w, (double)(s + step));
+		n = workload_size_above(w, s);
 	return n;
 }
 
@@ -145,11 +165,11 @@ static uint64_t sizes_next(const struct vgpu_workload *w, uint64_t target, uint6
 static uint64_t sizes_between(const struct vgpu_workload *w, uint64_t target, uint64_t lo,
 			      uint64_t clo, uint64_t hi, uint64_t chi)
 {
-	uint64_t step = w->size_step ? w->size_step : 1;
+	uint64_t next = workload_size_above(w, lo);
 	double e, s;
 	uint64_t n;
 
-	if (lo + step >= hi)
+	if (!next || next >= hi)
 		return 0;
 	e = chi > clo ? log((double)chi / (double)clo) / log((double)hi / (double)lo) : 0;
 	s = e > 0 ? (double)lo * pow(SIZES_AIM * (double)target / (double)clo, 1 / e) : 0;
@@ -157,8 +177,44 @@ static uint64_t sizes_between(const struct vgpu_workload *w, uint64_t target, ui
 	if (!(s > 0) || n <= lo || n >= hi)
 		n = sizes_round(w, sqrt((double)lo * (double)hi));
 	if (n <= lo || n >= hi)
-		n = lo + step;
+		n = next;
 	return n;
+}
+
+/*
+ * A size below @cap, one that did not fit in memory, after @lo, the
+ * largest that ran: their geometric middle, or 0 when none lies between
+ * or @lo is within SIZES_CAP_CLOSE of @cap (the largest size that fits
+ * matters no closer).
+ */
+static uint64_t sizes_below_cap(const struct vgpu_workload *w, uint64_t lo, uint64_t cap)
+{
+	uint64_t next = workload_size_above(w, lo), n;
+
+	if (!next || next >= cap || (double)cap <= SIZES_CAP_CLOSE * (double)lo)
+		return 0;
+	n = sizes_round(w, sqrt((double)lo * (double)cap));
+	return n > lo && n < cap ? n : next;
+}
+
+/*
+ * The search for @w ends short of the target at @lo (@clo cycles), the
+ * largest size it could run: its largest size, or (@cap, a size that did
+ * not fit, and @why) the largest that fits in memory.
+ */
+static void sizes_stop_short(const struct sizes_bench *b, const struct vgpu_workload *w,
+			     struct sizes_found *f, uint64_t lo, uint64_t clo, uint64_t cap,
+			     const char *why)
+{
+	f->size = lo;
+	f->cycles = clo;
+	f->short_of = cap ? SIZES_SHORT_MEMORY : SIZES_SHORT_MAX;
+	fprintf(stderr, "vgpu bench sizes: %s: reached %s, %" PRIu64 ", at %.1f us (%" PRIu64
+		" cycles), short of %g us", w->name, cap ? "the largest size that fits in memory" :
+		"its largest size", lo, sizes_us(b, clo), clo, b->min_us);
+	if (cap)
+		fprintf(stderr, "; size %" PRIu64 ": %s", cap, why);
+	fprintf(stderr, "\n");
 }
 
 /*
@@ -166,7 +222,9 @@ static uint64_t sizes_between(const struct vgpu_workload *w, uint64_t target, ui
  * target; then, while that run is more than SIZES_TOLERANCE past it (small
  * sizes, where latency rather than work sets the time, make cycles grow
  * more slowly than they will), between the last short run and the first
- * long one.
+ * long one. Every size tried is one the workload takes (its registry
+ * entry); a workload whose largest size, or the largest that fits in
+ * memory, is still short is reported at that size, and the others go on.
  */
 static int sizes_task(unsigned int i, void *arg)
 {
@@ -174,8 +232,9 @@ static int sizes_task(unsigned int i, void *arg)
 	const struct vgpu_workload *w = b->w[i];
 	struct sizes_found *f = &b->found[i];
 	uint64_t s = sizes_round(w, (double)tool_size_of(w, b->o.size, b->o.which));
-	uint64_t lo = 0, clo = 0, plo = 0, pclo = 0, hi = 0, chi = 0;
+	uint64_t lo = 0, clo = 0, plo = 0, pclo = 0, hi = 0, chi = 0, cap = 0;
 	struct local_run *run;
+	char why[sizeof(run->msg)] = "";
 	int ret = 0;
 
 	run = malloc(sizeof(*run));
@@ -184,6 +243,20 @@ static int sizes_task(unsigned int i, void *arg)
 	f->start = s;
 	for (;;) {
 		ret = sizes_run(b, w, s, run);
+		if (ret == -ENOSPC && lo) {
+			/* this size and larger ones do not fit: search below */
+			cap = s;
+			snprintf(why, sizeof(why), "%s", run->msg);
+			s = sizes_below_cap(w, lo, cap);
+			if (s)
+				continue;
+			sizes_stop_short(b, w, f, lo, clo, cap, why);
+			ret = 0;
+			break;
+		}
+		if (ret == -ENOSPC)
+			fprintf(stderr, "vgpu bench sizes: %s (size %" PRIu64 "): %s\n", w->name, s,
+				run->msg);
 		if (ret)
 			break;
 		if (!f->probes++)
@@ -206,16 +279,24 @@ static int sizes_task(unsigned int i, void *arg)
 		}
 		if (hi)
 			continue;
-		if (f->probes == SIZES_MAX_PROBES || (w->max_size && lo + (w->size_step ?
-								 w->size_step : 1) > w->max_size)) {
+		if (!workload_size_above(w, lo)) {
+			sizes_stop_short(b, w, f, lo, clo, 0, NULL);
+			break;
+		}
+		if (f->probes == SIZES_MAX_PROBES) {
 			fprintf(stderr, "vgpu bench sizes: %s: %" PRIu64 " cycles at size %" PRIu64
-				" after %u runs, short of %" PRIu64 "%s\n", w->name, clo, lo,
-				f->probes, b->target,
-				f->probes == SIZES_MAX_PROBES ? "" : " (its largest size)");
+				" after %u runs, short of %" PRIu64 "\n", w->name, clo, lo,
+				f->probes, b->target);
 			ret = -ERANGE;
 			break;
 		}
 		s = sizes_next(w, b->target, lo, clo, plo, pclo);
+		if (cap && s >= cap)
+			s = sizes_below_cap(w, lo, cap);
+		if (!s) {
+			sizes_stop_short(b, w, f, lo, clo, cap, why);
+			break;
+		}
 	}
 	free(run);
 	return ret;
@@ -285,6 +366,8 @@ int bench_sizes(int argc, char **argv)
 	if (bench_wl_config("sizes", &b.o, &cfg))
 		return 2;
 	b.target = (uint64_t)ceil(min_us * cfg.desc.core_clock_khz / 1000.0);
+	b.min_us = min_us;
+	b.clock_khz = cfg.desc.core_clock_khz;
 	if (bench_workloads("sizes", b.o.workloads, NULL, NULL, &b.w, &b.nw)) {
 		free(b.w);
 		return 2;
@@ -306,9 +389,11 @@ int bench_sizes(int argc, char **argv)
 	for (unsigned int i = 0; i < b.nw; i++) {
 		const struct sizes_found *f = &b.found[i];
 
-		printf("%-12s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %9.1f %6u\n",
+		printf("%-12s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %9.1f %6u%s\n",
 		       b.w[i]->name, f->start, f->start_cycles, f->size, f->cycles,
-		       (double)f->cycles * 1000.0 / cfg.desc.core_clock_khz, f->probes);
+		       sizes_us(&b, f->cycles), f->probes,
+		       f->short_of == SIZES_SHORT_MAX ? "  short: its largest size" :
+		       f->short_of == SIZES_SHORT_MEMORY ? "  short: largest in memory" : "");
 	}
 	printf("--sizes ");
 	for (unsigned int i = 0; i < b.nw; i++)
