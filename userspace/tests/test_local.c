@@ -413,44 +413,171 @@ static int t_registry_limits(void)
 }
 
 /*
- * The check itself finds a wrong declaration, an undeclared kernel and a
- * declared kernel that never ran.
+ * @n refused by @w's registry entry and by its run function, before the
+ * run launches anything, each with a message naming the workload and the
+ * size.
  */
+static int size_refused(const struct vgpu_workload *w, struct vgpu_device *dev, uint64_t n)
+{
+	struct workload_args args = { .size = n, .seed = 1 };
+	struct workload_result res = { 0 };
+	char msg[256] = "", size[48];
+	int ret;
+
+	snprintf(size, sizeof(size), "size %" PRIu64 " ", n);
+	CHECK(!workload_size_takes(w, n), "%s takes %" PRIu64, w->name, n);
+	CHECK(workload_size_check(w, n, msg, sizeof(msg)) == -EINVAL && strstr(msg, size) &&
+	      strstr(msg, w->name), "%s: %" PRIu64 " refused by the check: %s", w->name, n, msg);
+	msg[0] = 0;
+	ret = w->run(dev, &args, &res, msg, sizeof(msg));
+	CHECK(ret == -EINVAL && strstr(msg, size) && strstr(msg, w->name) && res.launches == 0,
+	      "%s: %" PRIu64 " refused by the run: %d, %u launches, %s", w->name, n, ret,
+	      res.launches, msg);
+	return 0;
+}
+
 /*
- * Every named size of every workload is one it takes (size_step, max_size);
- * sgemm refuses a matrix order off its step, in its run as in the check,
- * naming the size.
+ * The rounding helpers on constructed limits: a step with a minimum off
+ * it, powers of two, no limits, and limits no size meets.
+ */
+static int registry_size_round(void)
+{
+	struct vgpu_workload step = { .name = "stepped", .size_unit = "things", .min_size = 10,
+				      .max_size = 100, .size_step = 8 };
+	struct vgpu_workload pow2 = { .name = "pow2", .min_size = 1000, .max_size = 1u << 20,
+				      .size_pow2 = true };
+	struct vgpu_workload free_size = { .name = "free" };
+	struct vgpu_workload none = { .name = "none", .min_size = 50, .max_size = 40 };
+	struct vgpu_workload odd_pow2 = { .name = "odd", .size_step = 3, .size_pow2 = true };
+	char msg[256] = "";
+
+	CHECK(workload_size_lowest(&step) == 16 && workload_size_highest(&step) == 96,
+	      "stepped: %" PRIu64 " ... %" PRIu64, workload_size_lowest(&step),
+	      workload_size_highest(&step));
+	CHECK(workload_size_takes(&step, 24) && !workload_size_takes(&step, 25) &&
+	      !workload_size_takes(&step, 8) && !workload_size_takes(&step, 104) &&
+	      !workload_size_takes(&step, 0), "stepped: takes");
+	CHECK(workload_size_round(&step, 0) == 16 && workload_size_round(&step, 5) == 16 &&
+	      workload_size_round(&step, 19) == 16 && workload_size_round(&step, 20) == 24 &&
+	      workload_size_round(&step, 21) == 24 && workload_size_round(&step, 24) == 24 &&
+	      workload_size_round(&step, 96) == 96 && workload_size_round(&step, 1000) == 96,
+	      "stepped: rounding");
+	CHECK(workload_size_above(&step, 0) == 16 && workload_size_above(&step, 16) == 24 &&
+	      workload_size_above(&step, 17) == 24 && workload_size_above(&step, 96) == 0 &&
+	      workload_size_below(&step, 16) == 0 && workload_size_below(&step, 17) == 16 &&
+	      workload_size_below(&step, 1000) == 96, "stepped: above and below");
+	CHECK(workload_size_check(&step, 20, msg, sizeof(msg)) == -EINVAL &&
+	      !strcmp(msg, "size 20 (things) refused: stepped takes multiples of 8 from 16 to 96"),
+	      "stepped: %s", msg);
+	CHECK(workload_size_check(&step, 88, msg, sizeof(msg)) == 0, "stepped: 88");
+
+	CHECK(workload_size_lowest(&pow2) == 1024 && workload_size_highest(&pow2) == 1u << 20,
+	      "pow2: %" PRIu64 " ... %" PRIu64, workload_size_lowest(&pow2),
+	      workload_size_highest(&pow2));
+	CHECK(workload_size_takes(&pow2, 2048) && !workload_size_takes(&pow2, 1536) &&
+	      !workload_size_takes(&pow2, 512) && !workload_size_takes(&pow2, 1u << 21),
+	      "pow2: takes");
+	CHECK(workload_size_round(&pow2, 1) == 1024 && workload_size_round(&pow2, 1535) == 1024 &&
+	      workload_size_round(&pow2, 1536) == 2048 &&
+	      workload_size_round(&pow2, 3000) == 2048 &&
+	      workload_size_round(&pow2, 3100) == 4096 &&
+	      workload_size_round(&pow2, UINT64_MAX) == 1u << 20, "pow2: rounding");
+	CHECK(workload_size_above(&pow2, 1024) == 2048 &&
+	      workload_size_above(&pow2, 1u << 20) == 0 &&
+	      workload_size_below(&pow2, 1024) == 0 && workload_size_below(&pow2, 3000) == 2048,
+	      "pow2: above and below");
+	CHECK(workload_size_check(&pow2, 1536, msg, sizeof(msg)) == -EINVAL &&
+	      strstr(msg, "(elements)") &&
+	      strstr(msg, "pow2 takes powers of two from 1024 to 1048576"), "pow2: %s", msg);
+
+	CHECK(workload_size_lowest(&free_size) == 1 &&
+	      workload_size_highest(&free_size) == UINT64_MAX &&
+	      workload_size_round(&free_size, 0) == 1 &&
+	      workload_size_round(&free_size, 12345) == 12345 &&
+	      workload_size_above(&free_size, UINT64_MAX) == 0, "no limits");
+	CHECK(workload_size_check(&free_size, 0, msg, sizeof(msg)) == -EINVAL &&
+	      strstr(msg, "free takes sizes from 1 up"), "no limits: %s", msg);
+
+	CHECK(workload_size_lowest(&none) == 0 && workload_size_highest(&none) == 0 &&
+	      workload_size_round(&none, 45) == 0 && workload_size_above(&none, 0) == 0,
+	      "min above max: no size");
+	CHECK(workload_size_lowest(&odd_pow2) == 0 && workload_size_round(&odd_pow2, 64) == 0,
+	      "powers of two that are multiples of 3: no size");
+	CHECK(workload_size_check(&none, 45, msg, sizeof(msg)) == -EINVAL &&
+	      strstr(msg, "takes no size"), "no size: %s", msg);
+	return 0;
+}
+
+/*
+ * Every workload declares its sizes in the registry: its named sizes are
+ * ones it takes, and a size just outside each of its limits (below the
+ * smallest, above the largest, between two steps or powers of two) is
+ * refused by workload_size_check() and by its run function alike; the
+ * rounding helpers map sizes onto taken ones.
  */
 static int t_registry_sizes(void)
 {
 	const struct vgpu_workload *sgemm = vgpu_workload_find("sgemm");
-	struct workload_args args = { .size = 40, .seed = 1 };
-	struct workload_result res = { 0 };
+	const struct vgpu_workload *sortnet = vgpu_workload_find("sortnet");
 	struct vgpu_device *dev;
 	char msg[256] = "";
+	int ret = 0;
 
-	for (const struct vgpu_workload *const *w = vgpu_workloads; *w; w++) {
-		const uint64_t named[4] = { (*w)->small_size, (*w)->medium_size,
-					    (*w)->default_size, (*w)->large_size };
-
-		for (int k = 0; k < 4; k++)
-			CHECK(!named[k] || workload_size_check(*w, named[k], msg, sizeof(msg)) == 0,
-			      "%s: named size %" PRIu64 ": %s", (*w)->name, named[k], msg);
-	}
+	CHECK(registry_size_round() == 0, "the rounding helpers");
 	CHECK(sgemm && sgemm->size_step == 16 && sgemm->max_size == 4096, "sgemm's size step");
 	CHECK(workload_size_check(sgemm, 40, msg, sizeof(msg)) == -EINVAL &&
-	      strstr(msg, "size 40") && strstr(msg, "multiple of 16"), "40 refused: %s", msg);
-	CHECK(workload_size_check(sgemm, 4112, msg, sizeof(msg)) == -EINVAL &&
-	      strstr(msg, "at most 4096"), "4112 refused: %s", msg);
+	      strstr(msg, "size 40") && strstr(msg, "multiples of 16 from 16 to 4096"),
+	      "40 refused: %s", msg);
 	CHECK(workload_size_check(sgemm, 48, msg, sizeof(msg)) == 0, "48 taken");
-	msg[0] = 0;
+	CHECK(sortnet && sortnet->size_pow2 && workload_size_lowest(sortnet) == 1024 &&
+	      workload_size_highest(sortnet) == 1u << 26, "sortnet: powers of two, 1024 ... 2^26");
 	CHECK(open_local(&dev) == 0, "open_local");
-	CHECK(sgemm->run(dev, &args, &res, msg, sizeof(msg)) == -EINVAL && strstr(msg, "size 40") &&
-	      res.launches == 0, "sgemm's run refuses 40: %s", msg);
+	for (const struct vgpu_workload *const *w = vgpu_workloads; *w && !ret; w++) {
+		const uint64_t named[4] = { (*w)->small_size, (*w)->medium_size,
+					    (*w)->default_size, (*w)->large_size };
+		uint64_t lo = workload_size_lowest(*w), hi = workload_size_highest(*w);
+
+		for (int k = 0; k < 4; k++) {
+			if (named[k] && workload_size_check(*w, named[k], msg, sizeof(msg))) {
+				printf("#   %s: named size %" PRIu64 ": %s\n", (*w)->name, named[k],
+				       msg);
+				ret = -1;
+			}
+			if (named[k] && workload_size_round(*w, named[k]) != named[k]) {
+				printf("#   %s: named size %" PRIu64 " rounds to %" PRIu64 "\n",
+				       (*w)->name, named[k], workload_size_round(*w, named[k]));
+				ret = -1;
+			}
+		}
+		/* a limit of its own on every workload, so that a search ends */
+		if (!(*w)->max_size || !lo || !hi) {
+			printf("#   %s: sizes %" PRIu64 " ... %" PRIu64 ", max_size %" PRIu64 "\n",
+			       (*w)->name, lo, hi, (*w)->max_size);
+			ret = -1;
+			break;
+		}
+		ret = size_refused(*w, dev, 0);
+		if (!ret && lo > 1)
+			ret = size_refused(*w, dev, lo - 1);
+		if (!ret)
+			ret = size_refused(*w, dev, hi + 1);
+		if (!ret && (workload_size_above(*w, lo) != lo + 1))
+			ret = size_refused(*w, dev, lo + 1);
+		if (!ret && (workload_size_round(*w, 0) != lo ||
+			     workload_size_round(*w, hi + 1) != hi ||
+			     !workload_size_takes(*w, workload_size_round(*w, (lo + hi) / 3)))) {
+			printf("#   %s: rounding\n", (*w)->name);
+			ret = -1;
+		}
+	}
 	vgpu_device_close(dev);
-	return 0;
+	return ret;
 }
 
+/*
+ * The check itself finds a wrong declaration, an undeclared kernel and a
+ * declared kernel that never ran.
+ */
 static int t_registry_limits_check(void)
 {
 	const struct vgpu_workload *saxpy = vgpu_workload_find("saxpy");
@@ -1320,7 +1447,8 @@ int main(void)
 	       t_registry_limits());
 	report("a kernel limit declared wrong, undeclared or never launched is found",
 	       t_registry_limits_check());
-	report("every named size is one its workload takes; sgemm refuses one off its step",
+	report("every workload's sizes are in the registry: its named sizes taken, one past each "
+	       "limit refused by the check and the run; sizes round onto taken ones",
 	       t_registry_sizes());
 	report("the limit that binds a launch: threads, the grid, none under virtual_thread=max",
 	       t_limits());
