@@ -95,6 +95,7 @@ const struct vgpu_workload *vgpu_workload_find(const char *name)
 	return NULL;
 }
 
+/* Size 0 asks a run for the default size, so it is never a size taken. */
 static uint64_t size_floor(const struct vgpu_workload *w)
 {
 	return w->min_size ? w->min_size : 1;
