@@ -325,7 +325,7 @@ struct shared {
 	unsigned long stray_bad;
 	char final_msg[200];
 	int nmsg;
-	char msg[MAX_MSGS][240];
+	char msg[MAX_MSGS][400];
 	struct slot slots[MAX_SLOTS];
 };
 
@@ -356,6 +356,11 @@ static struct {
 	uint64_t vram_size, num_sms, max_threads_per_tb, max_shared_per_tb;
 	uint64_t max_regs_per_thread;
 	bool root;
+	/* for the record when a prediction goes wrong */
+	uint64_t who;		/* spawn()'s @who: which process this is */
+	unsigned long ncalls;	/* ioctls this process has made */
+	unsigned int opens;	/* render-node files this process has opened */
+	struct { uint8_t op, err; int16_t fd; } hist[32];	/* the last ioctls */
 } g;
 
 static void *kernels_img, *exit_img, *trap_img;
@@ -556,12 +561,30 @@ static int raw_ioctl(int op, int fd, unsigned long req, void *arg, uint64_t limi
 	slot_enter(op, limit_ns + g.hang_limit);
 	r = ioctl(fd, req, arg);
 	err = r < 0 ? errno : 0;
+	g.hist[g.ncalls % 32].op = (uint8_t)op;
+	g.hist[g.ncalls % 32].err = (uint8_t)err;
+	g.hist[g.ncalls % 32].fd = (int16_t)fd;
+	g.ncalls++;
 	slot_leave();
 	g.backend_moved = (swaps & 1) ||
 			  swaps != __atomic_load_n(&sh->backend_swaps, __ATOMIC_ACQUIRE);
 	dt = now_ns() - t0;
 	count_call(op, err, dt, NULL);
 	return err;
+}
+
+/* The last ioctls of this process on @fd, oldest first: "op/errno". */
+static const char *fd_history(int fd)
+{
+	static char buf[160];
+	int n = 0;
+
+	buf[0] = 0;
+	for (unsigned long i = g.ncalls > 32 ? g.ncalls - 32 : 0; i < g.ncalls; i++)
+		if (g.hist[i % 32].fd == fd && n < (int)sizeof(buf) - 8)
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n, " %u/%u",
+				      g.hist[i % 32].op, g.hist[i % 32].err);
+	return buf;
 }
 
 enum { AT_NORMAL, AT_MISALIGNED, AT_READONLY, AT_NULL, AT_UNMAPPED, AT_STRADDLE, AT_KERNEL };
@@ -767,6 +790,8 @@ struct fjob {
 	bool deps;		/* waits for in-fences: may be cancelled for them */
 	uint64_t poke_addr;	/* for the record when it goes wrong */
 	char named[96];
+	unsigned long submit_call;	/* g.ncalls at its SUBMIT */
+	unsigned int file_open;		/* its file's ffile.open_serial then */
 };
 
 struct ffile {
@@ -799,6 +824,7 @@ struct ffile {
 	bool holds_other_canary;
 	uint64_t canary_addr;
 	uint32_t *canary_map;
+	unsigned int open_serial;	/* g.opens when this file was opened */
 };
 
 #define NFILES 2
@@ -1030,6 +1056,7 @@ static void file_open(struct ffile *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->fd = open_node(true);
+	f->open_serial = ++g.opens;
 	count_call(OP_OPEN_CLOSE, f->fd < 0 ? errno : 0, 0, "of the render node");
 	if (f->fd < 0)
 		return;
@@ -1362,6 +1389,8 @@ static void launch_mutated(struct ffile *f, uint32_t handle)
 		return;
 	ADD(mutants_run, 1);
 	j.id = s.job_id;
+	j.submit_call = g.ncalls;
+	j.file_open = f->open_serial;
 	f->job[f->njob++] = j;
 }
 
@@ -1449,6 +1478,22 @@ static void op_program_create(struct ffile *f)
 	f->prog[f->nprog++] = (struct fprog){ pc.handle, kind };
 }
 
+/* A program handle the file was not known to have: the record. */
+static void prog_found(struct ffile *f, uint32_t h)
+{
+	char hs[80];
+	int n = 0;
+
+	hs[0] = 0;
+	for (int i = 0; i < f->nprog && n < (int)sizeof(hs) - 12; i++)
+		n += snprintf(hs + n, sizeof(hs) - (size_t)n, " %u", f->prog[i].handle);
+	note("program %u was in the file after all (process %" PRIu64 ", fd %d, opened %u,"
+	     " %lu calls); its programs:%s; its last calls:%s; stale: %u %u %u %u %u %u %u %u",
+	     h, g.who, f->fd, f->open_serial, g.ncalls, hs, fd_history(f->fd),
+	     f->stale_prog[0], f->stale_prog[1], f->stale_prog[2], f->stale_prog[3],
+	     f->stale_prog[4], f->stale_prog[5], f->stale_prog[6], f->stale_prog[7]);
+}
+
 static void op_program_destroy(struct ffile *f)
 {
 	struct drm_vgpu_program_destroy pd = { 0 };
@@ -1470,8 +1515,11 @@ static void op_program_destroy(struct ffile *f)
 	} else if (pd.pad) {
 		predict(OP_PROGRAM_DESTROY, err, EINVAL, "with pad set");
 	} else if (i < 0) {
-		if (!f->ghosts)
+		if (!f->ghosts) {
 			predict(OP_PROGRAM_DESTROY, err, ENOENT, "of a handle this file does not have");
+			if (!err && !g.no_predict)
+				prog_found(f, pd.handle);
+		}
 	} else {
 		predict(OP_PROGRAM_DESTROY, err, 0, "of a program");
 	}
@@ -1879,6 +1927,8 @@ static void op_submit(struct ffile *f)
 	}
 	j.id = s.job_id;
 	j.kind = kind;
+	j.submit_call = g.ncalls;
+	j.file_open = f->open_serial;
 	f->job[f->njob++] = j;
 }
 
@@ -1972,6 +2022,29 @@ static void job_ended(struct ffile *f, struct fjob *j, const struct drm_vgpu_job
 	}
 }
 
+/*
+ * A job this file should have is unknown to it: everything that tells the
+ * fuzzer's bookkeeping from the kernel's, for the record.
+ */
+static void job_lost(struct ffile *f, const struct fjob *j)
+{
+	struct drm_vgpu_job_info ji = { .job_id = j->id };
+	struct drm_vgpu_wait w = { .job_id = j->id };
+	char ids[120];
+	int e1, e2, n = 0;
+
+	e1 = raw_ioctl(OP_JOB_INFO, f->fd, DRM_IOCTL_VGPU_JOB_INFO, &ji, 0);
+	e2 = raw_ioctl(OP_WAIT, f->fd, DRM_IOCTL_VGPU_WAIT, &w, 0);
+	ids[0] = 0;
+	for (int i = 0; i < f->njob && n < (int)sizeof(ids) - 24; i++)
+		n += snprintf(ids + n, sizeof(ids) - (size_t)n, " %" PRIu64, f->job[i].id);
+	note("job %" PRIu64 " (kind %d, want_error %d, finite %d, deps %d) of process %" PRIu64
+	     " is unknown to its file (fd %d, opened %u, at submit %u), submitted %lu calls ago;"
+	     " again: JOB_INFO %d, WAIT %d; the file's jobs:%s; its last calls:%s",
+	     j->id, j->kind, j->want_error, j->finite, j->deps, g.who, f->fd, f->open_serial,
+	     j->file_open, g.ncalls - j->submit_call, e1, e2, ids, fd_history(f->fd));
+}
+
 static void op_job_info(struct ffile *f)
 {
 	struct drm_vgpu_job_info ji = { 0 };
@@ -1999,8 +2072,11 @@ static void op_job_info(struct ffile *f)
 		predict(OP_JOB_INFO, err, EINVAL, "with pad set");
 	else if (!ji.job_id || ji.job_id > UINT32_MAX)
 		predict(OP_JOB_INFO, err, ENOENT, "of job 0 or above 2^32");
-	else if (j && !(ji.flags & DRM_VGPU_JOB_INFO_RELEASE))
+	else if (j && !(ji.flags & DRM_VGPU_JOB_INFO_RELEASE)) {
 		predict(OP_JOB_INFO, err, 0, "of a job of this file");
+		if (err == ENOENT && !g.no_predict && !g.backend_moved)
+			job_lost(f, j);
+	}
 	if (!j)
 		return;
 	if (!err || err == EBUSY) {
@@ -2723,6 +2799,7 @@ static pid_t spawn(uint64_t seed, uint64_t who, void (*fn)(void *), void *arg)
 	if (pid)
 		return pid;
 	g.rng = seed_for(seed, who);
+	g.who = who;
 	slot_take();
 	fn(arg);
 	if (g.slot >= 0)
