@@ -457,15 +457,14 @@ static int registry_size_round(void)
 	CHECK(workload_size_takes(&step, 24) && !workload_size_takes(&step, 25) &&
 	      !workload_size_takes(&step, 8) && !workload_size_takes(&step, 104) &&
 	      !workload_size_takes(&step, 0), "stepped: takes");
-	CHECK(workload_size_round(&step, 0) == 16 && workload_size_round(&step, 5) == 16 &&
-	      workload_size_round(&step, 19) == 16 && workload_size_round(&step, 20) == 24 &&
-	      workload_size_round(&step, 21) == 24 && workload_size_round(&step, 24) == 24 &&
-	      workload_size_round(&step, 96) == 96 && workload_size_round(&step, 1000) == 96,
-	      "stepped: rounding");
+	CHECK(workload_size_round_up(&step, 0) == 16 && workload_size_round_up(&step, 5) == 16 &&
+	      workload_size_round_up(&step, 17) == 24 && workload_size_round_up(&step, 23) == 24 &&
+	      workload_size_round_up(&step, 24) == 24 && workload_size_round_up(&step, 89) == 96 &&
+	      workload_size_round_up(&step, 96) == 96 && workload_size_round_up(&step, 1000) == 96,
+	      "stepped: rounding up");
 	CHECK(workload_size_above(&step, 0) == 16 && workload_size_above(&step, 16) == 24 &&
-	      workload_size_above(&step, 17) == 24 && workload_size_above(&step, 96) == 0 &&
-	      workload_size_below(&step, 16) == 0 && workload_size_below(&step, 17) == 16 &&
-	      workload_size_below(&step, 1000) == 96, "stepped: above and below");
+	      workload_size_above(&step, 17) == 24 && workload_size_above(&step, 96) == 0,
+	      "stepped: the next size");
 	CHECK(workload_size_check(&step, 20, msg, sizeof(msg)) == -EINVAL &&
 	      !strcmp(msg, "size 20 (things) refused: stepped takes multiples of 8 from 16 to 96"),
 	      "stepped: %s", msg);
@@ -477,31 +476,29 @@ static int registry_size_round(void)
 	CHECK(workload_size_takes(&pow2, 2048) && !workload_size_takes(&pow2, 1536) &&
 	      !workload_size_takes(&pow2, 512) && !workload_size_takes(&pow2, 1u << 21),
 	      "pow2: takes");
-	CHECK(workload_size_round(&pow2, 1) == 1024 && workload_size_round(&pow2, 1535) == 1024 &&
-	      workload_size_round(&pow2, 1536) == 2048 &&
-	      workload_size_round(&pow2, 3000) == 2048 &&
-	      workload_size_round(&pow2, 3100) == 4096 &&
-	      workload_size_round(&pow2, UINT64_MAX) == 1u << 20, "pow2: rounding");
+	CHECK(workload_size_round_up(&pow2, 1) == 1024 &&
+	      workload_size_round_up(&pow2, 1024) == 1024 &&
+	      workload_size_round_up(&pow2, 1025) == 2048 &&
+	      workload_size_round_up(&pow2, 3000) == 4096 &&
+	      workload_size_round_up(&pow2, UINT64_MAX) == 1u << 20, "pow2: rounding up");
 	CHECK(workload_size_above(&pow2, 1024) == 2048 &&
-	      workload_size_above(&pow2, 1u << 20) == 0 &&
-	      workload_size_below(&pow2, 1024) == 0 && workload_size_below(&pow2, 3000) == 2048,
-	      "pow2: above and below");
+	      workload_size_above(&pow2, 1u << 20) == 0, "pow2: the next size");
 	CHECK(workload_size_check(&pow2, 1536, msg, sizeof(msg)) == -EINVAL &&
 	      strstr(msg, "(elements)") &&
 	      strstr(msg, "pow2 takes powers of two from 1024 to 1048576"), "pow2: %s", msg);
 
 	CHECK(workload_size_lowest(&free_size) == 1 &&
 	      workload_size_highest(&free_size) == UINT64_MAX &&
-	      workload_size_round(&free_size, 0) == 1 &&
-	      workload_size_round(&free_size, 12345) == 12345 &&
+	      workload_size_round_up(&free_size, 0) == 1 &&
+	      workload_size_round_up(&free_size, 12345) == 12345 &&
 	      workload_size_above(&free_size, UINT64_MAX) == 0, "no limits");
 	CHECK(workload_size_check(&free_size, 0, msg, sizeof(msg)) == -EINVAL &&
 	      strstr(msg, "free takes sizes from 1 up"), "no limits: %s", msg);
 
 	CHECK(workload_size_lowest(&none) == 0 && workload_size_highest(&none) == 0 &&
-	      workload_size_round(&none, 45) == 0 && workload_size_above(&none, 0) == 0,
+	      workload_size_round_up(&none, 45) == 0 && workload_size_above(&none, 0) == 0,
 	      "min above max: no size");
-	CHECK(workload_size_lowest(&odd_pow2) == 0 && workload_size_round(&odd_pow2, 64) == 0,
+	CHECK(workload_size_lowest(&odd_pow2) == 0 && workload_size_round_up(&odd_pow2, 64) == 0,
 	      "powers of two that are multiples of 3: no size");
 	CHECK(workload_size_check(&none, 45, msg, sizeof(msg)) == -EINVAL &&
 	      strstr(msg, "takes no size"), "no size: %s", msg);
@@ -543,9 +540,9 @@ static int t_registry_sizes(void)
 				       msg);
 				ret = -1;
 			}
-			if (named[k] && workload_size_round(*w, named[k]) != named[k]) {
+			if (named[k] && workload_size_round_up(*w, named[k]) != named[k]) {
 				printf("#   %s: named size %" PRIu64 " rounds to %" PRIu64 "\n",
-				       (*w)->name, named[k], workload_size_round(*w, named[k]));
+				       (*w)->name, named[k], workload_size_round_up(*w, named[k]));
 				ret = -1;
 			}
 		}
@@ -563,9 +560,9 @@ static int t_registry_sizes(void)
 			ret = size_refused(*w, dev, hi + 1);
 		if (!ret && (workload_size_above(*w, lo) != lo + 1))
 			ret = size_refused(*w, dev, lo + 1);
-		if (!ret && (workload_size_round(*w, 0) != lo ||
-			     workload_size_round(*w, hi + 1) != hi ||
-			     !workload_size_takes(*w, workload_size_round(*w, (lo + hi) / 3)))) {
+		if (!ret && (workload_size_round_up(*w, 0) != lo ||
+			     workload_size_round_up(*w, hi + 1) != hi ||
+			     !workload_size_takes(*w, workload_size_round_up(*w, (lo + hi) / 3)))) {
 			printf("#   %s: rounding\n", (*w)->name);
 			ret = -1;
 		}

@@ -121,10 +121,15 @@ static int sizes_run(const struct sizes_bench *b, const struct vgpu_workload *w,
 	return ret;
 }
 
-/* @s rounded to the nearest size @w takes. */
+/*
+ * @s rounded up to the next size @w takes, and not past its largest: the
+ * search looks for a size that runs at least the target, and rounding up
+ * keeps the sizes it found before the registry described every workload's
+ * limits (those recorded in Documentation/results).
+ */
 static uint64_t sizes_round(const struct vgpu_workload *w, double s)
 {
-	return workload_size_round(w, s >= 1e18 ? (uint64_t)1e18 : s > 0 ? (uint64_t)(s + 0.5) : 0);
+	return workload_size_round_up(w, s >= 1e18 ? (uint64_t)1e18 : s > 0 ? (uint64_t)ceil(s) : 0);
 }
 
 /*

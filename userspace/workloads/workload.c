@@ -178,14 +178,9 @@ uint64_t workload_size_above(const struct vgpu_workload *w, uint64_t n)
 	return up <= size_cap(w) ? up : 0;
 }
 
-uint64_t workload_size_below(const struct vgpu_workload *w, uint64_t n)
+uint64_t workload_size_round_up(const struct vgpu_workload *w, uint64_t n)
 {
-	return n ? size_down(w, n - 1) : 0;
-}
-
-uint64_t workload_size_round(const struct vgpu_workload *w, uint64_t n)
-{
-	uint64_t lo = workload_size_lowest(w), hi = workload_size_highest(w), down, up;
+	uint64_t lo = workload_size_lowest(w), hi = workload_size_highest(w);
 
 	if (!lo || !hi)
 		return 0;
@@ -193,10 +188,8 @@ uint64_t workload_size_round(const struct vgpu_workload *w, uint64_t n)
 		return lo;
 	if (n >= hi)
 		return hi;
-	/* lo < n < hi: both neighbours exist */
-	down = size_down(w, n);
-	up = size_up(w, n);
-	return n - down < up - n ? down : up;
+	/* lo < n < hi: a size above exists */
+	return size_up(w, n);
 }
 
 void workload_size_describe(const struct vgpu_workload *w, char *buf, size_t len)

@@ -139,14 +139,14 @@ bool workload_size_takes(const struct vgpu_workload *w, uint64_t n);
 /* The smallest and the largest size @w takes; 0 when it takes none. */
 uint64_t workload_size_lowest(const struct vgpu_workload *w);
 uint64_t workload_size_highest(const struct vgpu_workload *w);
-/* The next size @w takes above @n, and below it; 0 when there is none. */
+/* The next size @w takes above @n; 0 when there is none. */
 uint64_t workload_size_above(const struct vgpu_workload *w, uint64_t n);
-uint64_t workload_size_below(const struct vgpu_workload *w, uint64_t n);
 /*
- * The size @w takes nearest to @n (the larger of two as near), within its
- * smallest and largest; 0 when it takes none.
+ * The smallest size @w takes from @n up, or its largest when @n is past it
+ * (a search for a size that runs long enough rounds up); 0 when it takes
+ * none.
  */
-uint64_t workload_size_round(const struct vgpu_workload *w, uint64_t n);
+uint64_t workload_size_round_up(const struct vgpu_workload *w, uint64_t n);
 /* What workload_size_takes() accepts, as "powers of two from 1024 to 67108864". */
 void workload_size_describe(const struct vgpu_workload *w, char *buf, size_t len);
 /*
