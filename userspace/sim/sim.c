@@ -354,13 +354,15 @@ static void itime_of(const struct vgpu_sim *s, const struct job *j, const struct
 		if (VGPU_M_MEM_SP(m) == VGPU_SP_SHARED || VGPU_M_MEM_SP(m) == VGPU_SP_PARAM ||
 		    VGPU_M_MEM_SP(m) == VGPU_SP_CONST)
 			t->flags |= IT_SM_MEM;
+		else
+			t->flags |= IT_GLOBAL;
 		t->lat = 1;
 		t->ii = 1;
 		break;
 	case VGPU_OP_NEXTTB:
 		/* the logical block comes from the job's counter; TID is the warp's */
 		if (m == VGPU_NEXTTB_TB)
-			t->flags |= IT_SERIAL;
+			t->flags |= IT_SERIAL | IT_GLOBAL;
 		break;
 	case VGPU_OP_CVT:
 		mixed = true;
@@ -637,16 +639,13 @@ static inline __attribute__((always_inline)) void sm_update_next(struct vgpu_sim
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
+		/* without branches: a unit without a warp has UINT64_MAX either way */
 		for (uint32_t f = 0; f < FU_N; f++) {
-			uint64_t r = minr[q * FU_N + f], u;
+			uint64_t r = minr[q * FU_N + f];
+			uint64_t u = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
 
-			if (r == UINT64_MAX)
-				continue;
-			u = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
-			if (u > r)
-				r = u;
-			if (r < sn)
-				sn = r;
+			r = u > r ? u : r;
+			sn = r < sn ? r : sn;
 		}
 		/* collector_stall: nothing issues before a collector unit frees */
 		if (sm->cstall && sn != UINT64_MAX && sm->t.cu_next[q] > sn)
@@ -2391,8 +2390,7 @@ static bool next_is_global_mem(const struct warp *w)
 	const struct job *j = w->tb->job;
 	uint32_t pc = w->stack[w->sp - 1].pc;
 
-	return pc < j->ncode && ((j->tim[pc].flags & (IT_MEM | IT_SM_MEM)) == IT_MEM ||
-				 (j->tim[pc].flags & IT_SERIAL));
+	return pc < j->ncode && (j->tim[pc].flags & IT_GLOBAL);
 }
 
 /* Issues @w on scheduler @k at @now. */
@@ -2416,7 +2414,8 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
 	}
 	sm->mrec.mask = 0;
 	st = sim_exec(s, sm, w, now);
-	nt = sim_popcount(m);
+	/* most warps run with every lane */
+	nt = m == 0xffffffffu ? 32 : sim_popcount(m);
 	sm->t.st.warp_insts++;
 	sm->t.st.thread_insts += nt;
 	tb->job_st.warp_insts++;

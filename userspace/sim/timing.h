@@ -35,6 +35,7 @@ enum { WHY_OTHER = 0, WHY_MEM, WHY_FETCH, WHY_CONFLICT };
 #define IT_MEM		4	/* LD/ST/ATOM */
 #define IT_SM_MEM	8	/* ... of the SM's own memory: shared, param, const */
 #define IT_SERIAL	16	/* NEXTTB: reads state every SM shares (the job's counter) */
+#define IT_GLOBAL	32	/* IT_MEM but not IT_SM_MEM, or IT_SERIAL: phase B issues it */
 #define IT_MAXOP	10
 
 /* Timing of one decoded instruction, derived once per job. */
