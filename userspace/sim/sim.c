@@ -639,13 +639,16 @@ static inline __attribute__((always_inline)) void sm_update_next(struct vgpu_sim
 	for (uint32_t q = 0; q < ns; q++) {
 		uint64_t sn = UINT64_MAX;
 
-		/* without branches: a unit without a warp has UINT64_MAX either way */
 		for (uint32_t f = 0; f < FU_N; f++) {
-			uint64_t r = minr[q * FU_N + f];
-			uint64_t u = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
+			uint64_t r = minr[q * FU_N + f], u;
 
-			r = u > r ? u : r;
-			sn = r < sn ? r : sn;
+			if (r == UINT64_MAX)
+				continue;
+			u = f == FU_LDST ? sm->t.ldst_free : sm->t.fu_free[q * FU_N + f];
+			if (u > r)
+				r = u;
+			if (r < sn)
+				sn = r;
 		}
 		/* collector_stall: nothing issues before a collector unit frees */
 		if (sm->cstall && sn != UINT64_MAX && sm->t.cu_next[q] > sn)
