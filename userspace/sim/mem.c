@@ -754,12 +754,38 @@ static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n,
  * with the lines in the order of their first lane and the sectors the
  * per-lane loop finds: neighbouring lanes on one line are taken together.
  */
-static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint64_t *lines, uint8_t *sects)
+static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
+			      uint8_t *sects)
 {
 	uint64_t run = UINT64_MAX;	/* no line: addresses are below 2^64 */
 	uint32_t n = 0;
 	uint8_t rs = 0;
 
+	if (m == 0xffffffffu && off[1] - off[0] == size && off[17] - off[16] == size) {
+		/*
+		 * Each half-warp on 16 consecutive elements (blocks 16 threads
+		 * wide): the sectors of its span, line by line, as its lanes
+		 * would add them.
+		 */
+		uint64_t d = 0;
+
+		for (uint32_t l = 0; l < 16; l++) {
+			d |= off[l] ^ (off[0] + (uint64_t)l * size);
+			d |= off[l + 16] ^ (off[16] + (uint64_t)l * size);
+		}
+		if (!d && off[0] + 16ull * size > off[0] && off[16] + 16ull * size > off[16]) {
+			for (uint32_t h = 0; h < 32; h += 16) {
+				uint64_t end = off[h] + 16ull * size - 1;
+
+				for (uint64_t sec = off[h] >> SECTOR_SHIFT; sec <= end >> SECTOR_SHIFT;
+				     sec++)
+					n = coalesce_add(lines, sects, n,
+							 sec >> (LINE_SHIFT - SECTOR_SHIFT),
+							 (uint8_t)(1u << (sec & 3)));
+			}
+			return n;
+		}
+	}
 	for (uint32_t mm = m, l; mm && ((l = (uint32_t)__builtin_ctz(mm)), 1); mm &= mm - 1) {
 		uint64_t line = off[l] >> LINE_SHIFT;
 		uint8_t sb = (uint8_t)(1u << ((off[l] >> SECTOR_SHIFT) & 3));
@@ -1116,7 +1142,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		 * sector: lanes are taken in runs on one line.
 		 */
 		if (!n && sp != VGPU_SP_LOCAL)
-			n = coalesce_runs(off, m, lines, sects);
+			n = coalesce_runs(off, m, r->size, lines, sects);
 	}
 	if (r->kind == MR_ATOM)
 		memset(ac.n, 0, sizeof(ac.n));
