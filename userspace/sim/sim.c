@@ -2445,7 +2445,10 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
 		if (sm->lq_cur)
 			lq_hold(sm, w, ti, done);
 	}
-	s->sched->issued(s, sm, k, w, is_mem);
+	if (s->sched->issued_last)
+		sm->last[k] = w->slot;
+	else
+		s->sched->issued(s, sm, k, w, is_mem);
 	if (w->state == W_DONE) {
 		warp_release(s, sm, w);
 		tb->live--;

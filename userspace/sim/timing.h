@@ -163,6 +163,8 @@ struct sched_ops {
 	/* @w was issued; @long_lat: it now waits for memory */
 	void (*issued)(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 		       bool long_lat);
+	/* issued() only records the warp's slot in sm->last[k] (GTO): done inline */
+	bool issued_last;
 	/*
 	 * pick among the warp slots i with @tag[i] == @want only, *@last
 	 * standing for the warp issued last (kernel-aware scheduling: the
