@@ -2494,7 +2494,8 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
 static inline __attribute__((always_inline)) void sm_phase_a(struct vgpu_sim *s,
 							     struct sm *sm, uint64_t now)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm;
+	/* schedulers with a warp slot (an issue changes neither count) */
+	uint32_t ns = s->cfg.schedulers_per_sm < sm->nws ? s->cfg.schedulers_per_sm : sm->nws;
 
 	sm->issued = false;
 	sm->classified = false;
@@ -2504,7 +2505,7 @@ static inline __attribute__((always_inline)) void sm_phase_a(struct vgpu_sim *s,
 		sm->classified = true;
 		stall_add(sm, now - sm->t.last - 1);
 	}
-	for (uint32_t k = 0; k < ns && k < sm->nws; k++) {
+	for (uint32_t k = 0; k < ns; k++) {
 		struct warp *w;
 
 		if (sm->snext[sim_pool(sm, k)] > now)
