@@ -832,6 +832,35 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			if (w64)
 				LANES_DO(m, D[i][l + 32] = hi);
 		}
+	} else if (base && !ls && nv == 1 && lsz == 2 && !w64 && m == 0xffffffffu) {
+		/*
+		 * a 32-bit word a lane, a full warp: by half-warps (blocks 16
+		 * threads wide), each on consecutive words copied at once, or on
+		 * one word read once
+		 */
+		for (uint32_t h = 0; h < 32; h += 16) {
+			uint64_t a0 = addr[h], e = a0, unit = 0, same = 0;
+			const uint8_t *p = base + (a0 - adj);
+
+			/* kept a loop (not unrolled whole) so that it vectorises */
+#pragma GCC unroll 1
+			for (uint32_t l = 0; l < 16; l++, e += 4) {
+				unit |= addr[h + l] ^ e;
+				same |= addr[h + l] ^ a0;
+			}
+			if (!unit) {
+				memcpy(&D[0][h], p, 64);
+			} else if (!same) {
+				uint32_t v;
+
+				memcpy(&v, p, 4);
+				for (uint32_t l = 0; l < 16; l++)
+					D[0][h + l] = v;
+			} else {
+				for (uint32_t l = h; l < h + 16; l++)
+					memcpy(&D[0][l], base + (addr[l] - adj), 4);
+			}
+		}
 	} else if (base && !ls && nv == 1 && lsz == 2 && !w64) {
 		/* a 32-bit word a lane */
 		LANES_DO(m, memcpy(&D[0][l], base + (addr[l] - adj), 4));

@@ -512,6 +512,42 @@ static inline uint32_t addr_count_add(struct addr_count *c, uint64_t a)
 	return ++c->n[h];
 }
 
+/*
+ * Whether a full warp of 4-byte accesses has no bank conflict because each
+ * half-warp is on one word or on 16 consecutive words (blocks 16 threads
+ * wide: two rows a warp), with @nb banks, a power of two of at least 32.
+ * False: not known (not those patterns, or a conflict).
+ */
+static bool half_warps_apart(const uint64_t *off, uint32_t nb)
+{
+	uint64_t w0 = off[0] >> 2, h1 = off[16] >> 2;
+	uint64_t same0 = 0, same1 = 0, unit0 = 0, unit1 = 0, d;
+
+	for (uint32_t l = 0; l < 16; l++) {
+		same0 |= (off[l] >> 2) ^ w0;
+		unit0 |= (off[l] >> 2) ^ (w0 + l);
+		same1 |= (off[l + 16] >> 2) ^ h1;
+		unit1 |= (off[l + 16] >> 2) ^ (h1 + l);
+	}
+	if (!same0 && !same1)
+		/* two words: apart unless on one bank */
+		return ((w0 ^ h1) & (nb - 1)) != 0;
+	if (!same0 && !unit1)
+		/* w0 is one of the 16 words, or on none of their banks */
+		return w0 - h1 < 16 || ((w0 - h1) & (nb - 1)) >= 16;
+	if (!unit0 && !same1)
+		return h1 - w0 < 16 || ((h1 - w0) & (nb - 1)) >= 16;
+	if (!unit0 && !unit1) {
+		/*
+		 * two runs of 16 words: within a span of fewer than 32 words
+		 * (distinct words, distinct banks), or on banks apart
+		 */
+		d = h1 - w0;
+		return d + 15 < 31 || ((d & (nb - 1)) >= 16 && (d & (nb - 1)) <= nb - 16);
+	}
+	return false;
+}
+
 /* Distinct 4-byte words per bank, maximum over the banks (conflict degree). */
 static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint32_t m,
 			    uint32_t size, uint32_t *same_max)
@@ -539,6 +575,8 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 			same |= (off[l] >> 2) ^ w0;
 		}
 		if (!same || (!unit && nb >= 32))
+			return 1;
+		if (nb >= 32 && !(nb & (nb - 1)) && half_warps_apart(off, nb))
 			return 1;
 	}
 	if (!same_max && m == 0xffffffffu && words == 1 && !(nb & (nb - 1))) {
@@ -579,22 +617,42 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 			return 1;
 	}
 	memset(cnt, 0, sizeof(cnt));
-	for (uint32_t l = 0; l < 32; l++) {
-		if (!(m >> l & 1))
-			continue;
-		for (uint32_t k = 0; k < words; k++) {
-			uint64_t wd = (off[l] >> 2) + k;
-			uint32_t b = (uint32_t)(wd % nb), i;
+	if (words == 1 && !(nb & (nb - 1))) {
+		/* the loop below for one word a lane: the active lanes only, no division */
+		for (uint32_t mm = m; mm; mm &= mm - 1) {
+			uint64_t wd = off[__builtin_ctz(mm)] >> 2;
+			uint32_t b = (uint32_t)(wd & (nb - 1)), n = cnt[b], i;
+			uint32_t kept = n < 8 ? n : 8;
 
-			for (i = 0; i < cnt[b] && i < 8; i++)
+			for (i = 0; i < kept; i++)
 				if (seen[b][i] == wd)
 					break;
-			if (i < cnt[b] && i < 8)
+			if (i < kept)
 				continue;
-			if (cnt[b] < 8)
-				seen[b][cnt[b]] = wd;
-			if (++cnt[b] > deg)
-				deg = cnt[b];
+			if (n < 8)
+				seen[b][n] = wd;
+			cnt[b] = ++n;
+			if (n > deg)
+				deg = n;
+		}
+	} else {
+		for (uint32_t l = 0; l < 32; l++) {
+			if (!(m >> l & 1))
+				continue;
+			for (uint32_t k = 0; k < words; k++) {
+				uint64_t wd = (off[l] >> 2) + k;
+				uint32_t b = (uint32_t)(wd % nb), i;
+
+				for (i = 0; i < cnt[b] && i < 8; i++)
+					if (seen[b][i] == wd)
+						break;
+				if (i < cnt[b] && i < 8)
+					continue;
+				if (cnt[b] < 8)
+					seen[b][cnt[b]] = wd;
+				if (++cnt[b] > deg)
+					deg = cnt[b];
+			}
 		}
 	}
 	if (same_max) {
@@ -696,12 +754,38 @@ static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n,
  * with the lines in the order of their first lane and the sectors the
  * per-lane loop finds: neighbouring lanes on one line are taken together.
  */
-static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint64_t *lines, uint8_t *sects)
+static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
+			      uint8_t *sects)
 {
 	uint64_t run = UINT64_MAX;	/* no line: addresses are below 2^64 */
 	uint32_t n = 0;
 	uint8_t rs = 0;
 
+	if (m == 0xffffffffu && off[1] - off[0] == size && off[17] - off[16] == size) {
+		/*
+		 * Each half-warp on 16 consecutive elements (blocks 16 threads
+		 * wide): the sectors of its span, line by line, as its lanes
+		 * would add them.
+		 */
+		uint64_t d = 0;
+
+		for (uint32_t l = 0; l < 16; l++) {
+			d |= off[l] ^ (off[0] + (uint64_t)l * size);
+			d |= off[l + 16] ^ (off[16] + (uint64_t)l * size);
+		}
+		if (!d && off[0] + 16ull * size > off[0] && off[16] + 16ull * size > off[16]) {
+			for (uint32_t h = 0; h < 32; h += 16) {
+				uint64_t end = off[h] + 16ull * size - 1;
+
+				for (uint64_t sec = off[h] >> SECTOR_SHIFT; sec <= end >> SECTOR_SHIFT;
+				     sec++)
+					n = coalesce_add(lines, sects, n,
+							 sec >> (LINE_SHIFT - SECTOR_SHIFT),
+							 (uint8_t)(1u << (sec & 3)));
+			}
+			return n;
+		}
+	}
 	for (uint32_t mm = m, l; mm && ((l = (uint32_t)__builtin_ctz(mm)), 1); mm &= mm - 1) {
 		uint64_t line = off[l] >> LINE_SHIFT;
 		uint8_t sb = (uint8_t)(1u << ((off[l] >> SECTOR_SHIFT) & 3));
@@ -1058,7 +1142,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 		 * sector: lanes are taken in runs on one line.
 		 */
 		if (!n && sp != VGPU_SP_LOCAL)
-			n = coalesce_runs(off, m, lines, sects);
+			n = coalesce_runs(off, m, r->size, lines, sects);
 	}
 	if (r->kind == MR_ATOM)
 		memset(ac.n, 0, sizeof(ac.n));

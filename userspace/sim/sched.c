@@ -363,12 +363,12 @@ static struct warp *rba_pick(struct vgpu_sim *s, struct sm *sm, uint32_t k, uint
 }
 
 static const struct sched_ops ops[VGPU_SCHED_COUNT_] = {
-	[VGPU_SCHED_LRR] = { "lrr", lrr_pick, lrr_issued, lrr_pick_in },
-	[VGPU_SCHED_GTO] = { "gto", gto_pick, gto_issued, gto_pick_in },
-	[VGPU_SCHED_TWO_LEVEL] = { "two-level", tl_pick, tl_issued, tl_pick_in },
-	[VGPU_SCHED_ELF] = { "elf", elf_pick, nop_issued, elf_pick_in },
-	[VGPU_SCHED_RBA] = { "rba", rba_pick, nop_issued, rba_pick_in },
-	[VGPU_SCHED_PROGRESS] = { "progress", progress_pick, nop_issued, progress_pick_in },
+	[VGPU_SCHED_LRR] = { "lrr", lrr_pick, lrr_issued, false, lrr_pick_in },
+	[VGPU_SCHED_GTO] = { "gto", gto_pick, gto_issued, true, gto_pick_in },
+	[VGPU_SCHED_TWO_LEVEL] = { "two-level", tl_pick, tl_issued, false, tl_pick_in },
+	[VGPU_SCHED_ELF] = { "elf", elf_pick, nop_issued, false, elf_pick_in },
+	[VGPU_SCHED_RBA] = { "rba", rba_pick, nop_issued, false, rba_pick_in },
+	[VGPU_SCHED_PROGRESS] = { "progress", progress_pick, nop_issued, false, progress_pick_in },
 };
 
 /* The sub-core of warp id @w (sub-core paper Sec. IV-B). */

@@ -354,13 +354,15 @@ static void itime_of(const struct vgpu_sim *s, const struct job *j, const struct
 		if (VGPU_M_MEM_SP(m) == VGPU_SP_SHARED || VGPU_M_MEM_SP(m) == VGPU_SP_PARAM ||
 		    VGPU_M_MEM_SP(m) == VGPU_SP_CONST)
 			t->flags |= IT_SM_MEM;
+		else
+			t->flags |= IT_GLOBAL;
 		t->lat = 1;
 		t->ii = 1;
 		break;
 	case VGPU_OP_NEXTTB:
 		/* the logical block comes from the job's counter; TID is the warp's */
 		if (m == VGPU_NEXTTB_TB)
-			t->flags |= IT_SERIAL;
+			t->flags |= IT_SERIAL | IT_GLOBAL;
 		break;
 	case VGPU_OP_CVT:
 		mixed = true;
@@ -2391,8 +2393,7 @@ static bool next_is_global_mem(const struct warp *w)
 	const struct job *j = w->tb->job;
 	uint32_t pc = w->stack[w->sp - 1].pc;
 
-	return pc < j->ncode && ((j->tim[pc].flags & (IT_MEM | IT_SM_MEM)) == IT_MEM ||
-				 (j->tim[pc].flags & IT_SERIAL));
+	return pc < j->ncode && (j->tim[pc].flags & IT_GLOBAL);
 }
 
 /* Issues @w on scheduler @k at @now. */
@@ -2416,7 +2417,8 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
 	}
 	sm->mrec.mask = 0;
 	st = sim_exec(s, sm, w, now);
-	nt = sim_popcount(m);
+	/* most warps run with every lane */
+	nt = m == 0xffffffffu ? 32 : sim_popcount(m);
 	sm->t.st.warp_insts++;
 	sm->t.st.thread_insts += nt;
 	tb->job_st.warp_insts++;
@@ -2443,7 +2445,10 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
 		if (sm->lq_cur)
 			lq_hold(sm, w, ti, done);
 	}
-	s->sched->issued(s, sm, k, w, is_mem);
+	if (s->sched->issued_last)
+		sm->last[k] = w->slot;
+	else
+		s->sched->issued(s, sm, k, w, is_mem);
 	if (w->state == W_DONE) {
 		warp_release(s, sm, w);
 		tb->live--;
@@ -2489,7 +2494,8 @@ static inline __attribute__((always_inline)) void issue(struct vgpu_sim *s, stru
 static inline __attribute__((always_inline)) void sm_phase_a(struct vgpu_sim *s,
 							     struct sm *sm, uint64_t now)
 {
-	uint32_t ns = s->cfg.schedulers_per_sm;
+	/* schedulers with a warp slot (an issue changes neither count) */
+	uint32_t ns = s->cfg.schedulers_per_sm < sm->nws ? s->cfg.schedulers_per_sm : sm->nws;
 
 	sm->issued = false;
 	sm->classified = false;
@@ -2499,7 +2505,7 @@ static inline __attribute__((always_inline)) void sm_phase_a(struct vgpu_sim *s,
 		sm->classified = true;
 		stall_add(sm, now - sm->t.last - 1);
 	}
-	for (uint32_t k = 0; k < ns && k < sm->nws; k++) {
+	for (uint32_t k = 0; k < ns; k++) {
 		struct warp *w;
 
 		if (sm->snext[sim_pool(sm, k)] > now)

@@ -25,9 +25,11 @@
  * vector instruction, 32-bit multiplies, 64-bit compares), chosen when the
  * program starts. Integer and IEEE floating-point operations give the
  * same results either way: no floating-point contraction (ISO C), the
- * same library calls.
+ * same library calls. -DSIM_NO_LANE_CLONES builds the baseline version
+ * alone (to check that the results hold without AVX2).
  */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && \
+	!defined(SIM_NO_LANE_CLONES)
 #define SIM_LANE_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define SIM_LANE_CLONES

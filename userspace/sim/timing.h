@@ -35,6 +35,7 @@ enum { WHY_OTHER = 0, WHY_MEM, WHY_FETCH, WHY_CONFLICT };
 #define IT_MEM		4	/* LD/ST/ATOM */
 #define IT_SM_MEM	8	/* ... of the SM's own memory: shared, param, const */
 #define IT_SERIAL	16	/* NEXTTB: reads state every SM shares (the job's counter) */
+#define IT_GLOBAL	32	/* IT_MEM but not IT_SM_MEM, or IT_SERIAL: phase B issues it */
 #define IT_MAXOP	10
 
 /* Timing of one decoded instruction, derived once per job. */
@@ -162,6 +163,8 @@ struct sched_ops {
 	/* @w was issued; @long_lat: it now waits for memory */
 	void (*issued)(struct vgpu_sim *s, struct sm *sm, uint32_t k, struct warp *w,
 		       bool long_lat);
+	/* issued() only records the warp's slot in sm->last[k] (GTO): done inline */
+	bool issued_last;
 	/*
 	 * pick among the warp slots i with @tag[i] == @want only, *@last
 	 * standing for the warp issued last (kernel-aware scheduling: the
