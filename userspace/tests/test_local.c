@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include <drm/vgpu_program.h>
 #include <vgpu/isa.h>
@@ -1406,6 +1408,170 @@ static int t_no_bo_list(void)
 	return 0;
 }
 
+/*
+ * A fuzzing campaign's mix of small launches under warped-slicer and a
+ * preemption policy: spin kernels of 32 to 256 threads per block and 1 to
+ * 57 blocks, some with a latency budget or of the high class, one with a
+ * block of 800 threads and shared memory, from four files, submitted while
+ * earlier ones are waited for. Under warped-slicer's profiling layout SMs
+ * once changed hands at one cycle for good (a kernel that issued its last
+ * block lost its group, its blocks were flushed, it came back): the
+ * device's cycle stood still. No wall clock bounds this: the model's
+ * events are counted per cycle, and far more events at one cycle than
+ * slots on the device ends the child that runs the mix.
+ */
+#define MIX_FILES		4
+#define MIX_JOBS		64
+#define MIX_CYCLE_EVENTS	10000	/* 120 slots on the GTX 480 */
+#define MIX_STALLED		3
+
+static uint64_t mix_rng;
+
+static uint64_t mix_below(uint64_t n)
+{
+	uint64_t z = (mix_rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return (z ^ (z >> 31)) % n;
+}
+
+struct mix_watch {
+	uint64_t cycle;
+	uint64_t events;
+};
+
+static void mix_evt(void *ctx, const struct vgpu_evt *evt)
+{
+	struct mix_watch *w = ctx;
+
+	if (evt->cycle != w->cycle) {
+		w->cycle = evt->cycle;
+		w->events = 0;
+	}
+	if (++w->events > MIX_CYCLE_EVENTS) {
+		printf("#   %" PRIu64 " events at cycle %" PRIu64 ", the last a type %u of "
+		       "job %u block %u on sm %u slot %u\n", w->events, w->cycle,
+		       evt->type, evt->job, evt->tb, evt->sm, evt->slot);
+		fflush(stdout);
+		_exit(MIX_STALLED);
+	}
+}
+
+/* The mix in this process; 0 when every job ended well. */
+static int mix_run(const char *policy, const char *preempt, uint64_t seed)
+{
+	struct vgpu_device *dev[MIX_FILES] = { NULL };
+	struct vgpu_program *prog[MIX_FILES] = { NULL };
+	struct vgpu_bo *bo[MIX_FILES] = { NULL };
+	struct vgpu_job jobs[MIX_JOBS];
+	uint32_t grid[MIX_JOBS];
+	struct mix_watch w = { UINT64_MAX, 0 };
+	struct vgpu_job_result res;
+	struct vgpu_params params;
+	int nj = 0, nw = 0, ret = -1;
+	uint32_t entry;
+	char err[128];
+
+	mix_rng = seed;
+	MCHECK(open_local(&dev[0]) == 0, "device");
+	MCHECK(vgpu_local_attr_store(dev[0], "partition_policy", policy) == 0, "%s", policy);
+	MCHECK(vgpu_local_attr_store(dev[0], "preempt_policy", preempt) == 0, "%s", preempt);
+	MCHECK(vgpu_local_set_evt_hook(dev[0], mix_evt, &w) == 0, "hook");
+	for (int f = 0; f < MIX_FILES; f++) {
+		MCHECK(!f || vgpu_device_open_local_peer(dev[0], &dev[f]) == 0, "file %d", f);
+		MCHECK(vgpu_program_create_ptx(dev[f], spin_ptx, sizeof(spin_ptx) - 1, &prog[f],
+					       err, sizeof(err)) == 0, "spin: %s", err);
+		MCHECK(vgpu_bo_create(dev[f], 4096, &bo[f]) == 0, "buffer");
+	}
+	MCHECK(vgpu_program_find_entry(prog[0], "spin", &entry) == 0, "entry");
+	for (int i = 0; i < MIX_JOBS; i++) {
+		struct vgpu_launch l = { .entry = entry };
+		int f = i % MIX_FILES;
+
+		vgpu_params_init(&params);
+		vgpu_params_u64(&params, mix_below(10) ? mix_below(400) : 2000 + mix_below(20000));
+		vgpu_params_ptr(&params, bo[f]);
+		vgpu_params_u32(&params, 0);	/* no stores */
+		l.block[0] = 32u << mix_below(4);
+		l.grid[0] = 1 + (uint32_t)(mix_below(3) ? mix_below(mix_below(8) ? 4 : 16) :
+					   mix_below(57));
+		l.grid[1] = l.grid[2] = l.block[1] = l.block[2] = 1;
+		l.params = &params;
+		l.bos = &bo[f];
+		l.num_bos = 1;
+		if (!mix_below(4))
+			l.priority = (uint32_t)mix_below(2);
+		if (!mix_below(3))
+			l.latency_budget_us = 50 + (uint32_t)mix_below(150);
+		if (i % 16 == 8) {
+			/* a high-class job with a budget whose one block is big */
+			l.block[0] = 800;
+			l.grid[0] = 1;
+			l.dynamic_shared = 256;
+			l.priority = DRM_VGPU_PRIORITY_HIGH;
+			l.latency_budget_us = 189;
+		}
+		MCHECK(vgpu_submit(dev[f], prog[f], &l, &jobs[nj]) == 0, "submit %d", i);
+		grid[nj++] = l.grid[0];
+		if (!mix_below(3)) {
+			MCHECK(vgpu_job_wait(&jobs[nw], -1, &res) == 0, "wait %d", nw);
+			MCHECK(res.error == 0 && res.tbs_done == grid[nw], "job %d: error %d, %"
+			       PRIu64 " of %u blocks", nw, res.error, res.tbs_done, grid[nw]);
+			nw++;
+		}
+	}
+	for (; nw < nj; nw++) {
+		MCHECK(vgpu_job_wait(&jobs[nw], -1, &res) == 0, "wait %d", nw);
+		MCHECK(res.error == 0 && res.tbs_done == grid[nw], "job %d: error %d, %" PRIu64
+		       " of %u blocks", nw, res.error, res.tbs_done, grid[nw]);
+	}
+	ret = 0;
+out:
+	for (int f = MIX_FILES - 1; f >= 0; f--) {
+		if (bo[f])
+			vgpu_bo_destroy(bo[f]);
+		if (prog[f])
+			vgpu_program_destroy(prog[f]);
+		if (dev[f])
+			vgpu_device_close(dev[f]);
+	}
+	return ret;
+}
+
+static int t_policy_mix(void)
+{
+	/* mixes 1 and 4 stalled warped-slicer under chimera and flush */
+	static const struct {
+		const char *policy, *preempt;
+		uint64_t mix;
+	} runs[] = {
+		{ "warped-slicer", "chimera", 1 }, { "warped-slicer", "chimera", 4 },
+		{ "warped-slicer", "flush", 1 }, { "warped-slicer", "flush", 4 },
+		{ "warped-slicer", "switch", 1 }, { "warped-slicer", "drain", 1 },
+		{ "spatial", "chimera", 1 }, { "maestro", "chimera", 1 },
+	};
+
+	for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+		int status;
+		pid_t pid;
+
+		fflush(stdout);
+		pid = fork();
+		CHECK(pid >= 0, "fork");
+		if (!pid)
+			_exit(mix_run(runs[r].policy, runs[r].preempt, runs[r].mix) ? 1 : 0);
+		CHECK(waitpid(pid, &status, 0) == pid, "waitpid");
+		CHECK(!WIFEXITED(status) || WEXITSTATUS(status) != MIX_STALLED,
+		      "%s with %s, mix %" PRIu64 ": the device's cycle stood still",
+		      runs[r].policy, runs[r].preempt, runs[r].mix);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "%s with %s, mix %" PRIu64 ": status %#x", runs[r].policy,
+		      runs[r].preempt, runs[r].mix, status);
+	}
+	return 0;
+}
+
 int main(void)
 {
 	if (vgpu_sim_preset("fermi-gtx480", &cfg)) {
@@ -1469,5 +1635,7 @@ int main(void)
 	report("launch dependencies: a chain at the guest's cycles, a failure carried down it, "
 	       "bad in-syncobjs refused, a waiting job cancelled at close", t_deps());
 	report("no buffer list: the file's buffers, and no other memory", t_no_bo_list());
+	report("a fuzzing mix under warped-slicer with every preemption policy, spatial and "
+	       "maestro: every job ends, the device's cycle moves on", t_policy_mix());
 	return test_summary();
 }

@@ -14,7 +14,8 @@
  *
  * 1. Profiling, online. While a kernel has no curve, the SMs are split into
  *    one contiguous group per kernel that takes part in the decision (job
- *    order; &vgpu_sched.sm_owner), so that each kernel runs alone on its
+ *    order; &vgpu_sched.sm_owner): one with TBs to issue, or one profiled
+ *    whose TBs still run (vgpu_ws_member()). Each kernel runs alone on its
  *    group, and SM j of a group of m SMs gets a different TB count for the
  *    kernel (vgpu_ws_profile_quota(): 1 + j mod max, or spread over 1 ...
  *    max when the group has fewer SMs than the kernel fits TBs per SM).
@@ -423,12 +424,28 @@ static void vgpu_ws_layout(struct vgpu_sched *s, struct vgpu_kcb_entry **c,
 	}
 }
 
+/*
+ * Whether @e takes part in the layout: it has TBs to issue, or it was
+ * profiled and its TBs still run. Those TBs keep their kernel's group of
+ * SMs until they end. Laid out over the candidates alone, a group moved
+ * whenever a kernel issued its last TB, the move preempted that kernel's
+ * TBs (a flush is answered in the same cycle), which made it a candidate
+ * again and moved the groups back: SMs changed hands at one cycle for good
+ * and simulated time stood still.
+ */
+static bool vgpu_ws_member(const struct vgpu_sched *s,
+			   const struct vgpu_kcb_entry *e)
+{
+	return vgpu_sched_candidate(s, e) ||
+	       (e->tbs_running && vgpu_ws_find(s->policy_data, e));
+}
+
 static void vgpu_ws_plan(struct vgpu_sched *s)
 {
 	struct vgpu_ws_part parts[VGPU_WS_MAX_KERNELS];
 	struct vgpu_kcb_entry *c[VGPU_WS_MAX_KERNELS], *e;
 	struct vgpu_ws_kernel *ks[VGPU_WS_MAX_KERNELS], *k;
-	u32 nr = vgpu_smk_count(s), n = s->smst.num_sms, qmin, i;
+	u32 nr = vgpu_smk_count(s), n = s->smst.num_sms, qmin, i, m = 0;
 	bool profile = false, even = false;
 	u64 cap[VGPU_SMK_NR_RES];
 	struct vgpu_ws *ws;
@@ -443,10 +460,15 @@ static void vgpu_ws_plan(struct vgpu_sched *s)
 		even = true;
 		goto out;
 	}
-	i = 0;
 	list_for_each_entry(e, &s->kcb.active, link) {
-		if (!vgpu_sched_candidate(s, e))
+		bool cand = vgpu_sched_candidate(s, e);
+
+		if (!vgpu_ws_member(s, e))
 			continue;
+		if (m == VGPU_WS_MAX_KERNELS) {
+			even = true;
+			goto out;
+		}
 		k = vgpu_ws_find(s->policy_data, e);
 		/* A new kernel is profiled only where each gets an SM. */
 		if (!k && n >= nr)
@@ -456,18 +478,28 @@ static void vgpu_ws_plan(struct vgpu_sched *s)
 			goto out;
 		}
 		vgpu_ws_check(k, s->cycle);
-		profile |= k->phase == VGPU_WS_PROFILING;
-		even |= k->phase == VGPU_WS_NO_CURVE;
-		c[i] = e;
-		ks[i++] = k;
+		/* Only the kernels with TBs to issue choose how to share. */
+		if (cand) {
+			profile |= k->phase == VGPU_WS_PROFILING;
+			even |= k->phase == VGPU_WS_NO_CURVE;
+		}
+		c[m] = e;
+		ks[m++] = k;
 	}
-	if (profile && n >= nr) {
-		vgpu_ws_layout(s, c, ks, nr);
+	if (profile && n >= m) {
+		vgpu_ws_layout(s, c, ks, m);
 		goto out;
 	}
 	if (profile || even) {
 		even = true;
 		goto out;
+	}
+	/* The quotas are for the kernels that issue TBs. */
+	for (i = 0, nr = 0; i < m; i++) {
+		if (!vgpu_sched_candidate(s, c[i]))
+			continue;
+		c[nr] = c[i];
+		ks[nr++] = ks[i];
 	}
 	vgpu_smk_caps(&s->smst, cap);
 	qmin = vgpu_smk_quota_min(s);

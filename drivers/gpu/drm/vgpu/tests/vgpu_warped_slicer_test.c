@@ -551,6 +551,40 @@ static void ws_state_freed(struct kunit *test)
 }
 
 /*
+ * Three kernels on 6 SMs, a group of 2 each, under the flush policy; C's 2
+ * TBs are all issued in the first pass. C keeps its group while they run:
+ * laid out over A and B alone, the groups moved, C's TBs were flushed, C
+ * had TBs to issue again and the groups moved back, every pass.
+ */
+static void ws_group_kept_while_running(struct kunit *test)
+{
+	struct mock_hw *hw = ws_hw(test, 6, 8);
+	struct mock_job *j[3], *c;
+	u32 sm;
+
+	mutex_lock(&hw->lock);
+	hw->s.preempt_ops = &vgpu_preempt_flush;
+	mutex_unlock(&hw->lock);
+	j[0] = mock_job_new(hw, 200, 128, 16, 0, 1000);
+	j[1] = mock_job_new(hw, 200, 128, 16, 0, 1000);
+	j[2] = mock_job_new(hw, 2, 128, 16, 0, 1000);
+	c = j[2];
+	ws_submit_all(hw, j, 3);
+	mock_apply(hw);
+	KUNIT_EXPECT_EQ(test, c->dispatched, 2);
+	KUNIT_ASSERT_TRUE(test, mock_step(hw));
+	mock_apply(hw);
+	mutex_lock(&hw->lock);
+	for (sm = 0; sm < 6; sm++)
+		KUNIT_EXPECT_PTR_EQ(test, hw->s.sm_owner[sm], &j[sm / 2]->e);
+	mutex_unlock(&hw->lock);
+	ws_run(hw);
+	/* Each of C's TBs ran once, where it was first placed. */
+	KUNIT_EXPECT_EQ(test, c->dispatched, 2);
+	ws_finish(hw, j, 3);
+}
+
+/*
  * One kernel: the whole device, no state. Three: a group each, then a
  * partition for three. More kernels than SMs: smk-even's quotas.
  */
@@ -634,6 +668,7 @@ static struct kunit_case vgpu_warped_slicer_cases[] = {
 	KUNIT_CASE(ws_curves_from_events),
 	KUNIT_CASE(ws_end_to_end),
 	KUNIT_CASE(ws_state_freed),
+	KUNIT_CASE(ws_group_kept_while_running),
 	KUNIT_CASE(ws_one_three_many),
 	KUNIT_CASE(ws_policy_switch),
 	{}
