@@ -1429,11 +1429,7 @@ static uint64_t mix_rng;
 
 static uint64_t mix_below(uint64_t n)
 {
-	uint64_t z = (mix_rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return (z ^ (z >> 31)) % n;
+	return workload_rand(&mix_rng) % n;
 }
 
 struct mix_watch {
