@@ -51,7 +51,11 @@
  *   launch (of the same entry of the same code) is not new: when a pair
  *   breaks up, each kernel's count (if below even) and single-kernel rate
  *   are remembered, and a pair of two known kernels starts from them, with
- *   its dedicated SMs retired (vgpu_maestro_pair_known()).
+ *   its dedicated SMs retired (vgpu_maestro_pair_known()). With
+ *   maestro_history=partition the spatial SMs are remembered too, and the
+ *   same pair coming back (a kernel relaunched beside the partner it had)
+ *   starts with them, instead of returning to spatial one SM per kernel
+ *   per epoch after every relaunch.
  * - The next epoch starts only once the new partition is reached (no
  *   kernel above its quota on any SM of the group, §5.4.1). Lowering a
  *   quota preempts the excess TBs with vgpu_sched_preempt_excess(): the
@@ -85,8 +89,8 @@
  * &vgpu_partition_ops.sm_quota. The decision logic is in pure functions
  * over &struct vgpu_maestro_pair (vgpu_policy_maestro.h) for KUnit.
  *
- * Knobs and statistics: maestro_epoch_cycles and maestro_objective, and the
- * counts of debugfs "maestro", are in &struct vgpu_maestro_conf, kept per
+ * Knobs and statistics: maestro_epoch_cycles, maestro_objective and
+ * maestro_history, and the counts of debugfs "maestro", are in &struct vgpu_maestro_conf, kept per
  * device whether maestro is active or not (&vgpu_maestro_policy_conf).
  *
  * Locking: the state (&vgpu_sched.policy_data) is only touched by plan,
@@ -709,12 +713,17 @@ struct vgpu_maestro_group {
  * @single: its last single-kernel rate (warp instructions per SM and
  *	epoch), 0 when none was measured.
  * @epoch_cycles: the epoch @single was measured over.
+ * @partner: the &vgpu_kcb_entry.kernel_key of the other kernel of its last
+ *	pair.
+ * @spatial: the spatial SMs per kernel its last pair ended with.
  */
 struct vgpu_maestro_hist {
 	u64 key;
 	u32 tbs;
 	u64 single;
 	u32 epoch_cycles;
+	u64 partner;
+	u32 spatial;
 };
 
 /**
@@ -898,7 +907,8 @@ static struct vgpu_maestro_hist *vgpu_maestro_hist(struct vgpu_maestro *m,
 
 /*
  * A pair breaks up: remember, per kernel, whether it had fewer TBs than
- * even and its single-kernel rate (stored, or last measured).
+ * even, its single-kernel rate (stored, or last measured), its partner and
+ * the spatial SMs.
  */
 static void vgpu_maestro_dissolve(struct vgpu_sched *s, struct vgpu_maestro *m,
 				  struct vgpu_maestro_group *g)
@@ -919,6 +929,8 @@ static void vgpu_maestro_dissolve(struct vgpu_sched *s, struct vgpu_maestro *m,
 		if (!h)
 			continue;
 		h->tbs = tbs[k] < g->even[k] ? tbs[k] : 0;
+		h->partner = g->key[!k];
+		h->spatial = p->spatial;
 		if (single) {
 			h->single = single;
 			h->epoch_cycles = vgpu_maestro_conf_of(s)->epoch_cycles;
@@ -1010,10 +1022,18 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	for (k = 0; k < 2; k++) {
 		if (!h[k] || !h[k]->single ||
 		    h[k]->epoch_cycles != vgpu_maestro_conf_of(s)->epoch_cycles)
-			return;
+			break;
 		single[k] = h[k]->single;
 	}
-	vgpu_maestro_pair_known(p, single);
+	if (k == 2)
+		vgpu_maestro_pair_known(p, single);
+	/* The same pair again: resume its spatial SMs (layout() clamps). */
+	if (vgpu_maestro_conf_of(s)->history == VGPU_MAESTRO_HIST_PARTITION &&
+	    h[0] && h[1] && h[0]->partner == g->key[1] &&
+	    h[1]->partner == g->key[0] && h[0]->spatial && h[1]->spatial) {
+		p->spatial = min(h[0]->spatial, h[1]->spatial);
+		vgpu_maestro_layout(p);
+	}
 }
 
 /* No kernel of the group's SMs runs above its quota (§5.4.1). */
@@ -1248,6 +1268,13 @@ static const char * const vgpu_maestro_objective_names[] = {
 	NULL
 };
 
+/* What a returning pair starts from (&enum vgpu_maestro_history). */
+static const char * const vgpu_maestro_history_names[] = {
+	[VGPU_MAESTRO_HIST_COUNT] = "count",
+	[VGPU_MAESTRO_HIST_PARTITION] = "partition",
+	NULL
+};
+
 static const struct vgpu_knob vgpu_maestro_knobs[] = {
 	{
 		.name = "maestro_epoch_cycles",
@@ -1262,6 +1289,12 @@ static const struct vgpu_knob vgpu_maestro_knobs[] = {
 		.def = VGPU_MAESTRO_STP,
 		.choices = vgpu_maestro_objective_names,
 		.offset = offsetof(struct vgpu_maestro_conf, objective),
+	}, {
+		.name = "maestro_history",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_MAESTRO_HIST_COUNT,
+		.choices = vgpu_maestro_history_names,
+		.offset = offsetof(struct vgpu_maestro_conf, history),
 	},
 };
 

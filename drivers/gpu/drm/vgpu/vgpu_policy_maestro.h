@@ -50,6 +50,21 @@ enum vgpu_maestro_objective {
 };
 
 /**
+ * enum vgpu_maestro_history - what a pair of kernels that comes back starts
+ *	from (Ch. V §5.4.1, history-based partition prediction).
+ * @VGPU_MAESTRO_HIST_COUNT: the SMK count of its kernels' last pairs (when
+ *	below even); spatial SMs start at none and return one per kernel per
+ *	epoch.
+ * @VGPU_MAESTRO_HIST_PARTITION: also the spatial SMs, when both kernels
+ *	last ran as this same pair: a kernel that relaunches beside the same
+ *	partner resumes the partition its last launch ended with.
+ */
+enum vgpu_maestro_history {
+	VGPU_MAESTRO_HIST_COUNT = 0,
+	VGPU_MAESTRO_HIST_PARTITION = 1,
+};
+
+/**
  * struct vgpu_maestro_stats - maestro's epoch decisions since the device
  *	was created (debugfs "maestro"; readers take differences; Park,
  *	Ch. V, Fig. 5.12).
@@ -75,11 +90,13 @@ struct vgpu_maestro_stats {
  *	&vgpu_maestro_policy_conf); device lock.
  * @epoch_cycles: the epoch in cycles (sysfs maestro_epoch_cycles).
  * @objective: &enum vgpu_maestro_objective (sysfs maestro_objective).
+ * @history: &enum vgpu_maestro_history (sysfs maestro_history).
  * @stats: its decisions.
  */
 struct vgpu_maestro_conf {
 	u32 epoch_cycles;
 	u32 objective;
+	u32 history;
 	struct vgpu_maestro_stats stats;
 };
 

@@ -662,6 +662,78 @@ static void maestro_mock_kernels_return(struct kunit *test)
 	mt_done(hw, j, 8);
 }
 
+/* SMs of @p that run kernel @k alone (dedicated or spatial). */
+static u32 mt_alone_sms(const struct vgpu_maestro_pair *p, u32 k)
+{
+	u32 sm, n = 0;
+
+	for (sm = 0; sm < p->nr_sms; sm++)
+		n += p->sms[sm].alone == k;
+	return n;
+}
+
+/*
+ * maestro_history (§5.4.1, history-based start): a pair that ended with
+ * one spatial SM per kernel comes back as the same pair (both kernels
+ * relaunched) and starts with it under "partition", with none under
+ * "count"; a kernel back beside another partner starts with none either
+ * way. No epoch ends (the longest epoch), so the spatial SMs the first
+ * pair ended with are the ones set here.
+ */
+static void maestro_mock_history_partition(struct kunit *test)
+{
+	static const char * const hist[] = { "count", "partition" };
+	static const u64 key[3][2] = {
+		{ 0x1234, 0x5678 }, { 0x1234, 0x5678 }, { 0x1234, 0x9abc },
+	};
+	u32 h, round;
+
+	for (h = 0; h < ARRAY_SIZE(hist); h++) {
+		struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_drain);
+		const struct vgpu_maestro_pair *p;
+		struct mock_job *j[6];
+
+		mutex_lock(&hw->lock);
+		hw->s.users = 1;
+		KUNIT_EXPECT_EQ(test, vgpu_knob_store(&hw->s, "maestro_history",
+						      hist[h]), 0);
+		KUNIT_EXPECT_EQ(test, vgpu_knob_store(&hw->s,
+						      "maestro_epoch_cycles",
+						      "100000000"), 0);
+		mutex_unlock(&hw->lock);
+		for (round = 0; round < 3; round++) {
+			u32 want = round == 1 && h == 1 ? 1 : 0;
+
+			j[2 * round] = mock_job_new(hw, 400, 128, 16, 0, 100);
+			j[2 * round + 1] = mock_job_new(hw, 300, 256, 16, 0, 130);
+			j[2 * round]->e.kernel_key = key[round][0];
+			j[2 * round + 1]->e.kernel_key = key[round][1];
+			mt_submit_all(hw, &j[2 * round], 2);
+			mutex_lock(&hw->lock);
+			p = vgpu_maestro_state_pair(&hw->s, 0);
+			KUNIT_ASSERT_NOT_NULL(test, p);
+			KUNIT_EXPECT_TRUE(test, p->dedicated);
+			KUNIT_EXPECT_EQ_MSG(test, p->spatial, want,
+					    "history %s, round %u", hist[h],
+					    round);
+			/* The dedicated SM, plus the spatial ones. */
+			KUNIT_EXPECT_EQ(test, mt_alone_sms(p, 0), 1 + want);
+			KUNIT_EXPECT_EQ(test, mt_alone_sms(p, 1), 1 + want);
+			if (round == 0) {
+				/* The first pair ends with one spatial SM. */
+				struct vgpu_maestro_pair *wp =
+					(struct vgpu_maestro_pair *)p;
+
+				wp->spatial = 1;
+				vgpu_maestro_layout(wp);
+			}
+			mutex_unlock(&hw->lock);
+			mt_run(hw);
+		}
+		mt_done(hw, j, 6);
+	}
+}
+
 /*
  * A kernel running alone on the whole device is cut down when a second
  * arrives: its TBs above the new quotas are preempted (switch), in the
@@ -932,6 +1004,7 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_mock_two_kernels),
 	KUNIT_CASE(maestro_mock_small_partner_even),
 	KUNIT_CASE(maestro_mock_kernels_return),
+	KUNIT_CASE(maestro_mock_history_partition),
 	KUNIT_CASE(maestro_mock_late_arrival),
 	KUNIT_CASE(maestro_mock_three_and_many),
 	KUNIT_CASE(maestro_preempt_excess_order),
