@@ -90,8 +90,9 @@
  * over &struct vgpu_maestro_pair (vgpu_policy_maestro.h) for KUnit.
  *
  * Knobs and statistics: maestro_epoch_cycles, maestro_objective and
- * maestro_history, and the counts of debugfs "maestro", are in &struct vgpu_maestro_conf, kept per
- * device whether maestro is active or not (&vgpu_maestro_policy_conf).
+ * maestro_history, and the counts of debugfs "maestro", are in &struct
+ * vgpu_maestro_conf, kept per device whether maestro is active or not
+ * (&vgpu_maestro_policy_conf).
  *
  * Locking: the state (&vgpu_sched.policy_data) is only touched by plan,
  * tb_done, sm_quota and release, which all run under the device lock; the
@@ -714,8 +715,8 @@ struct vgpu_maestro_group {
  *	epoch), 0 when none was measured.
  * @epoch_cycles: the epoch @single was measured over.
  * @partner: the &vgpu_kcb_entry.kernel_key of the other kernel of its last
- *	pair.
- * @spatial: the spatial SMs per kernel its last pair ended with.
+ *	pair that had roles (not SMK-even only, nor too few SMs).
+ * @spatial: the spatial SMs per kernel that pair ended with.
  */
 struct vgpu_maestro_hist {
 	u64 key;

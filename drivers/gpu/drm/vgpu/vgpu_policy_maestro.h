@@ -55,9 +55,10 @@ enum vgpu_maestro_objective {
  * @VGPU_MAESTRO_HIST_COUNT: the SMK count of its kernels' last pairs (when
  *	below even); spatial SMs start at none and return one per kernel per
  *	epoch.
- * @VGPU_MAESTRO_HIST_PARTITION: also the spatial SMs, when both kernels
- *	last ran as this same pair: a kernel that relaunches beside the same
- *	partner resumes the partition its last launch ended with.
+ * @VGPU_MAESTRO_HIST_PARTITION: also the spatial SMs, when each kernel's
+ *	last pair with roles was with the other: a kernel that relaunches
+ *	beside the same partner resumes the partition its last launch ended
+ *	with.
  */
 enum vgpu_maestro_history {
 	VGPU_MAESTRO_HIST_COUNT = 0,
