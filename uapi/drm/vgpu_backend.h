@@ -624,6 +624,15 @@ struct vgpu_mem_range {
 	__u64 size;
 };
 
+/*
+ * VGPU_JOB_BUFFER_BOUNDARIES - &vgpu_job_desc.flags: a global store the
+ * compiler marked as an idempotence boundary crosses it only when it
+ * writes into a range (buffer) that a load of the job without .nc has read
+ * before; atomics and NEXTTB cross it as always. Set for launches
+ * submitted under idempotence "buffers".
+ */
+#define VGPU_JOB_BUFFER_BOUNDARIES	_BITUL(0)
+
 /**
  * struct vgpu_job_desc - a job, as the kernel lays it out in device memory
  * for the daemon. The ranges follow the descriptor, then the parameters.
@@ -645,6 +654,7 @@ struct vgpu_mem_range {
  * @data_addr: device address of the program's data segment, or 0.
  * @data_size: bytes of it.
  * @priority: the launch's priority class.
+ * @flags: %VGPU_JOB_BUFFER_BOUNDARIES.
  * @reserved: zero.
  */
 struct vgpu_job_desc {
@@ -664,7 +674,8 @@ struct vgpu_job_desc {
 	__u64 data_addr;
 	__u64 data_size;
 	__u32 priority;
-	__u32 reserved[9];
+	__u32 flags;
+	__u32 reserved[8];
 };
 
 #endif /* _UAPI_VGPU_BACKEND_H_ */

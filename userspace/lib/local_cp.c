@@ -1111,7 +1111,7 @@ int local_cp_submit(struct local_file *f, const struct drm_vgpu_submit *args,
 	}
 	/* the job record owns the first reference from here on */
 	r = vgpu_job_desc_init(vgpu_vram_ptr(&cp->vram, job->desc.start), job->desc.size,
-			       job->kcb.id, prog, args, job->num_bos, params);
+			       job->kcb.id, prog, args, job->num_bos, params, cp->sched.idem);
 	for (u32 i = 0; i < job->num_bos; i++) {
 		r[i].start = job->bos[i]->node.start;
 		r[i].size = job->bos[i]->node.size;
@@ -1149,6 +1149,7 @@ int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 	struct vgpu_mem_range *r;
 	struct vgpu_program *prog;
 	struct local_bo *bo, *named;
+	enum vgpu_preempt_idem idem;
 	struct vgpu_tb_res res;
 	u32 num_tbs, handle;
 	uint64_t addr;
@@ -1160,6 +1161,7 @@ int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 		return ret;
 	mutex_lock(&cp->lock);
 	out->tbs_per_sm = vgpu_smst_occupancy(&cp->sched.smst, &res);
+	idem = cp->sched.idem;
 	mutex_unlock(&cp->lock);
 	for (u32 i = 0; i < args->num_bos; i++) {
 		if (!xa_load(&f->bos, bo_handles[i])) {
@@ -1175,7 +1177,7 @@ int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 		return ret;
 	bo = xa_load(&f->bos, handle);
 	r = vgpu_job_desc_init(vgpu_vram_ptr(&cp->vram, addr), bo->node.size, job, prog, args,
-			       args->num_bos, params);
+			       args->num_bos, params, idem);
 	for (u32 i = 0; i < args->num_bos; i++) {
 		named = xa_load(&f->bos, bo_handles[i]);
 		r[i].start = named->node.start;

@@ -618,6 +618,65 @@ struct span {
 };
 
 /*
+ * VGPU_JOB_BUFFER_BOUNDARIES (Chimera's relaxed idempotence, thesis
+ * §4.3.1, decided per buffer at run time instead of per program): the
+ * first range that holds @size bytes at @addr, which global_ok() accepted
+ * (loads and stores find the same one); nranges for the data segment
+ * outside the ranges.
+ */
+static uint32_t range_index(const struct job *j, uint64_t addr, uint64_t size)
+{
+	for (uint32_t i = 0; i < j->nranges; i++) {
+		const struct vgpu_mem_range *r = &j->ranges[i];
+
+		if (addr >= r->start && addr + size <= r->start + r->size)
+			return i;
+	}
+	return j->nranges;
+}
+
+/* Whether a lane's address @addr in space @sp is a global one. */
+static bool lane_global(unsigned int sp, uint64_t addr)
+{
+	if (sp == VGPU_SP_GENERIC)
+		return addr - VGPU_GENERIC_SHARED >= VGPU_GENERIC_WINDOW &&
+		       addr - VGPU_GENERIC_LOCAL >= VGPU_GENERIC_WINDOW;
+	return sp == VGPU_SP_GLOBAL;
+}
+
+/*
+ * The ranges a warp's global access of @size bytes a lane touched: a load
+ * (@load) marks them read; a store returns whether it wrote into one read
+ * before, which crosses the block's boundary. @span_global: the whole
+ * span lies in one global range (warp_span()); else each active lane of
+ * @m is looked at.
+ */
+static bool ranges_touched(struct job *j, unsigned int sp, const uint64_t *addr, uint32_t m,
+			   const struct span *sn, uint32_t size, bool span_global, bool load)
+{
+	uint64_t *bits = j->read_ranges;
+	bool hit = false;
+	uint32_t i;
+
+	if (span_global) {
+		i = range_index(j, sn->lo, sn->hi + size - sn->lo);
+		if (load)
+			bits[i / 64] |= 1ull << (i % 64);
+		return !load && (bits[i / 64] >> (i % 64) & 1);
+	}
+	LANES(m) {
+		if (!lane_global(sp, addr[l]))
+			continue;
+		i = range_index(j, addr[l], size);
+		if (load)
+			bits[i / 64] |= 1ull << (i % 64);
+		else
+			hit |= bits[i / 64] >> (i % 64) & 1;
+	}
+	return hit;
+}
+
+/*
  * The lanes' addresses of a warp's load or store, checked for the warp at
  * once (the per-lane check costs more than the copy): when every active
  * lane's address in @addr is aligned to @size and the span from the lowest
@@ -889,13 +948,15 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			load_lane(D, l, p, nv, lsz, sx, w64);
 		});
 	}
+	if (j->buffer_bounds && m)
+		ranges_touched(j, sp, addr, m, &sn, esz * nv, base && rsp == VGPU_SP_GLOBAL, true);
 	mrec_set(sm, m, sp, esz * nv, MR_LD, base ? rsp : VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
 
 SIM_LANE_CLONES
 static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const struct dinst *d,
-		   uint32_t m)
+		   uint32_t m, bool *over)
 {
 	struct job *j = w->tb->job;
 	unsigned int lsz = VGPU_M_MEM_LSZ(d->mod), nv = 1u << VGPU_M_MEM_LVEC(d->mod);
@@ -939,6 +1000,9 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 					store_n(p + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 			});
 		}
+		if (j->buffer_bounds)
+			*over = ranges_touched(j, sp, addr, m, &sn, esz * nv,
+					       rsp == VGPU_SP_GLOBAL, false);
 		mrec_set(sm, m, sp, esz * nv, MR_ST, rsp);	/* timing hook */
 		return 0;
 	}
@@ -954,6 +1018,8 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 		for (unsigned int i = 0; i < nv; i++)
 			store_n(ptr[l] + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 	});
+	if (j->buffer_bounds)
+		*over = ranges_touched(j, sp, addr, m, &sn, esz * nv, false, false);
 	mrec_set(sm, m, sp, esz * nv, MR_ST, VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
@@ -1441,7 +1507,9 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 		m &= d->flags & DI_GN ? ~p : p;
 	}
-	if ((d->flags & DI_IB) && m && !tb->crossed_boundary) {
+	/* under VGPU_JOB_BUFFER_BOUNDARIES a store crosses only by what it overwrites */
+	if ((d->flags & DI_IB) && m && !tb->crossed_boundary &&
+	    !(j->buffer_bounds && d->op == VGPU_OP_ST)) {
 		tb->crossed_boundary = true;
 		tb->cross_cycles = now - tb->start;
 		tb->cross_insts = tb->warp_insts;
@@ -2014,9 +2082,18 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_LD:
 		ret = exec_ld(s, sm, w, d, m);
 		break;
-	case VGPU_OP_ST:
-		ret = exec_st(s, sm, w, d, m);
+	case VGPU_OP_ST: {
+		bool over = false;
+
+		ret = exec_st(s, sm, w, d, m, &over);
+		if (over && (d->flags & DI_IB) && !tb->crossed_boundary) {
+			/* as if the check above had taken it: before this instruction */
+			tb->crossed_boundary = true;
+			tb->cross_cycles = now - tb->start;
+			tb->cross_insts = tb->warp_insts - 1;
+		}
 		break;
+	}
 	case VGPU_OP_ATOM:
 		ret = exec_atom(s, sm, w, d, m);
 		break;

@@ -191,6 +191,7 @@ static void free_job(struct job *j)
 	sim_decode_release(j);
 	free(j->params);
 	free(j->ranges);
+	free(j->read_ranges);
 	free(j->tim);
 	free(j);
 }
@@ -490,6 +491,14 @@ static int load_job(struct vgpu_sim *s, struct job *j, uint64_t desc_addr)
 	for (uint32_t i = 0; i < j->nranges; i++)
 		if (!in_vram(s, j->ranges[i].start, j->ranges[i].size))
 			return -EINVAL;
+	if (d->flags & ~VGPU_JOB_BUFFER_BOUNDARIES)
+		return -EINVAL;
+	j->buffer_bounds = d->flags & VGPU_JOB_BUFFER_BOUNDARIES;
+	if (j->buffer_bounds) {
+		j->read_ranges = calloc(j->nranges / 64 + 1, sizeof(*j->read_ranges));
+		if (!j->read_ranges)
+			return -ENOMEM;
+	}
 	ret = sim_decode(s, j, s->vram + d->program_addr, d->program_size);
 	if (ret)
 		return ret;

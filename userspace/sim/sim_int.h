@@ -79,6 +79,14 @@ struct job {
 	struct vgpu_mem_range *ranges;
 	uint32_t nranges;
 	uint32_t last_range;
+	/*
+	 * VGPU_JOB_BUFFER_BOUNDARIES: a boundary store crosses only into a
+	 * range a global load has read; the ranges read, a bit each
+	 * (nranges + 1 bits, the last for the data segment outside them);
+	 * written by global loads, in the serial phase only
+	 */
+	bool buffer_bounds;
+	uint64_t *read_ranges;
 	uint32_t threads, nwarps;
 	uint32_t resident;	/* thread blocks on SMs */
 	/* timing model */

@@ -52,6 +52,7 @@ struct env {
 	uint64_t events;		/* events the model posted */
 	int fault_status;		/* first failed block's status since run() began */
 	uint64_t fault_addr;		/* and its fault address */
+	uint64_t crossed;		/* TB_DONE events of blocks past their boundary */
 };
 
 /* host threads of the models env_init() makes ("threads"; --threads N) */
@@ -154,6 +155,8 @@ static void env_event(void *ctx, const struct vgpu_evt *ev)
 
 	capture_event(ev);
 	e->events++;
+	if (ev->type == VGPU_EVT_TB_DONE && (ev->flags & VGPU_EVT_F_CROSSED_BOUNDARY))
+		e->crossed++;
 	if (ev->status && !e->fault_status) {
 		e->fault_status = ev->status;
 		e->fault_addr = ev->fault_addr;
@@ -3351,6 +3354,9 @@ out:
 	return r;
 }
 
+/* the local device's idempotence in pstress_kernel() (NULL: its default) */
+static const char *pstress_idem;
+
 /* PK_V*: the same kernels compiled into virtual thread blocks */
 enum { PK_SAXPY, PK_REDUCE, PK_HIST, PK_HIST_SHARED, PK_DIVLOOP, PK_VREDUCE, PK_VDIVLOOP, PK_N };
 
@@ -3379,6 +3385,7 @@ static int pstress_kernel(int kind, uint64_t seed, uint64_t *insts, bool check,
 			return -1;
 	}
 	if (env_init(&e, "fermi-gtx480", 64u << 20) ||
+	    (pstress_idem && vgpu_local_attr_store(e.dev, "idempotence", pstress_idem)) ||
 	    load_ptx_opts(&e, src ? src : divloop_ptx, len, virt ? VGPU_COMPILE_VIRTUAL_TB : 0,
 			  &p)) {
 		env_fini(&e);
@@ -3560,6 +3567,116 @@ out:
 	sim_threads = saved;
 	for (size_t c = 0; c < 2; c++)
 		capture_free(&cap[c]);
+	free(insts);
+	return r;
+}
+
+/*
+ * One run of reduce.ptx (@n words, in @grid blocks) under idempotence
+ * @idem: with @in_place its output lies in its input's buffer (the
+ * 2nd half), else in a buffer of its own. *@crossed: the blocks that ended
+ * past their boundary. The sums are checked against the CPU's.
+ */
+static int buffers_reduce(const char *idem, bool in_place, uint32_t n, uint32_t grid,
+			  uint64_t *crossed)
+{
+	struct env e;
+	struct prog p = { 0 };
+	struct red_params prm;
+	struct result res;
+	uint32_t *in, *ref = NULL;
+	int r = -1;
+
+	if (env_init(&e, "fermi-gtx480", 16u << 20) ||
+	    vgpu_local_attr_store(e.dev, "idempotence", idem) ||
+	    load_ptx_file(&e, "reduce.ptx", &p))
+		goto out;
+	prm.n = n;
+	prm.in = dalloc(&e, in_place ? (n + grid) * 4 : n * 4);
+	prm.out = in_place ? prm.in + (uint64_t)n * 4 : dalloc(&e, grid * 4);
+	in = (uint32_t *)(e.vram + prm.in);
+	ref = calloc(grid, 4);
+	if (!ref)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		in[i] = (uint32_t)rnd();
+		ref[i / 512] += in[i];
+	}
+	{
+		struct vgpu_mem_range rg[2] = {
+			{ prm.in, (in_place ? n + grid : n) * 4 }, { prm.out, grid * 4 },
+		};
+		struct launch L = {
+			.prog = &p, .entry = "reduce", .grid = { grid }, .block = { 256 },
+			.dynamic_shared = 256 * 4, .params = &prm, .params_size = 20,
+			.ranges = rg, .nranges = in_place ? 1 : 2,
+		};
+
+		if (run(&e, &L, &res) || res.status) {
+			printf("# reduce under %s: status %d\n", idem, res.status);
+			goto out;
+		}
+	}
+	for (uint32_t b = 0; b < grid; b++) {
+		if (((uint32_t *)(e.vram + prm.out))[b] != ref[b]) {
+			printf("# reduce under %s: out[%u] wrong\n", idem, b);
+			goto out;
+		}
+	}
+	*crossed = e.crossed;
+	r = 0;
+out:
+	free(ref);
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
+/*
+ * idempotence "buffers" (VGPU_JOB_BUFFER_BOUNDARIES): reduce reads one
+ * buffer and stores its sums into another; the compiler must mark the store
+ * as a boundary (the two pointers could name one buffer), so every block
+ * crosses under relaxed, none under buffers, and every one again when the
+ * sums go into the buffer read. saxpy reads y and writes it: every block
+ * crosses under either. The preemption stress then flushes reduce's blocks
+ * after their store, bit-exact, and refuses none.
+ */
+static int t_buffer_boundaries(void)
+{
+	uint32_t n = 20000, grid = (n + 511) / 512;
+	struct pstats ps = { .xfer_min = UINT64_MAX, .drain_min = UINT64_MAX };
+	uint64_t *insts = calloc(4096, sizeof(*insts));
+	uint64_t crossed = 0;
+	int r = -1;
+
+	if (!insts)
+		return -1;
+	MCHECK(buffers_reduce("relaxed", false, n, grid, &crossed) == 0 && crossed == grid,
+	       "relaxed: %llu of %u blocks crossed", (unsigned long long)crossed, grid);
+	MCHECK(buffers_reduce("buffers", false, n, grid, &crossed) == 0 && crossed == 0,
+	       "buffers, two buffers: %llu of %u blocks crossed", (unsigned long long)crossed,
+	       grid);
+	MCHECK(buffers_reduce("buffers", true, n, grid, &crossed) == 0 && crossed == grid,
+	       "buffers, output in the input's buffer: %llu of %u blocks crossed",
+	       (unsigned long long)crossed, grid);
+	MCHECK(buffers_reduce("strict", false, n, grid, &crossed) == 0 && crossed == grid,
+	       "strict: %llu of %u blocks crossed", (unsigned long long)crossed, grid);
+	pstress_idem = "buffers";
+	MCHECK(pstress_kernel(PK_REDUCE, 0, insts, false, &ps) == 0, "reduce undisturbed");
+	MCHECK(pstress_kernel(PK_REDUCE, 0x5eed + PK_REDUCE, insts, true, &ps) == 0,
+	       "reduce preempted under buffers");
+	MCHECK(ps.flushes >= 1 && ps.boundary_refusals == 0,
+	       "reduce under buffers: %u flushes, %u refused", ps.flushes, ps.boundary_refusals);
+	ps.boundary_refusals = ps.flushes = 0;
+	memset(insts, 0, 4096 * sizeof(*insts));
+	MCHECK(pstress_kernel(PK_SAXPY, 0, insts, false, &ps) == 0, "saxpy undisturbed");
+	MCHECK(pstress_kernel(PK_SAXPY, 0x5eed + PK_SAXPY, insts, true, &ps) == 0,
+	       "saxpy preempted under buffers");
+	MCHECK(ps.boundary_refusals >= 1, "saxpy under buffers: %u refused",
+	       ps.boundary_refusals);
+	r = 0;
+out:
+	pstress_idem = NULL;
 	free(insts);
 	return r;
 }
@@ -4369,6 +4486,8 @@ int main(int argc, char **argv)
 	       t_fully_connected());
 	report("preemption stress: switch and flush at random cycles, bit-exact, 1 = 2 threads",
 	       t_preempt_stress());
+	report("idempotence buffers: a store crosses only into a buffer read; flushes after it"
+	       " bit-exact", t_buffer_boundaries());
 	report("kernel-aware warp scheduling: none starves the newer kernel, lrr/ipr/fair shares,"
 	       " bit-exact, 1 = 2 threads, one kernel as none", t_kernel_sched());
 	report("parallel simulation: 1, 2 and 3 threads give identical results", t_threads());

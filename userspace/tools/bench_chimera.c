@@ -68,16 +68,23 @@
  */
 #define CAP_FACTOR	4
 
-/* What a run is measured under: the policy, and for flush and chimera the
- * idempotence condition. */
+/*
+ * What a run is measured under: the policy, and for flush and chimera the
+ * idempotence condition. Those with @named run only when --policies names
+ * them in full (flush-buffers), so that a recorded command keeps its
+ * table.
+ */
 struct config {
 	const char *policy;
 	const char *idem;
+	bool named;
 };
 
 static const struct config all_configs[] = {
-	{ "switch", "relaxed" }, { "drain", "relaxed" }, { "flush", "relaxed" },
-	{ "chimera", "relaxed" }, { "flush", "strict" }, { "chimera", "strict" },
+	{ "switch", "relaxed", false }, { "drain", "relaxed", false },
+	{ "flush", "relaxed", false }, { "chimera", "relaxed", false },
+	{ "flush", "strict", false }, { "chimera", "strict", false },
+	{ "flush", "buffers", true }, { "chimera", "buffers", true },
 };
 #define NCONFIG	(sizeof(all_configs) / sizeof(all_configs[0]))
 
@@ -470,8 +477,8 @@ static double overhead_pct(const struct run_result *r, const struct run_result *
 
 static const char *config_name(const struct config *c, char *buf, size_t len)
 {
-	if (!strcmp(c->idem, "strict"))
-		snprintf(buf, len, "%s-strict", c->policy);
+	if (strcmp(c->idem, "relaxed"))
+		snprintf(buf, len, "%s-%s", c->policy, c->idem);
 	else
 		snprintf(buf, len, "%s", c->policy);
 	return buf;
@@ -523,7 +530,7 @@ static int write_svg(const char *path, const struct chimera_opts *o, struct summ
 
 				for (c = 0; c < o->nc; c++)
 					if (!strcmp(o->cfg[c]->policy, "chimera") &&
-					    !strcmp(o->cfg[c]->idem, "relaxed"))
+					    strcmp(o->cfg[c]->idem, "strict"))
 						break;
 				if (c == o->nc)
 					continue;
@@ -695,7 +702,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 	}
 	/* configurations: every one whose policy is listed (all by default) */
 	for (size_t c = 0; c < NCONFIG; c++) {
-		bool want = !pl;
+		bool want = !pl && !all_configs[c].named;
 
 		if (pl) {
 			char buf[128], *save = NULL;
@@ -704,7 +711,8 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 			for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 				char name[32];
 
-				want |= !strcmp(t, all_configs[c].policy) ||
+				want |= (!all_configs[c].named &&
+					 !strcmp(t, all_configs[c].policy)) ||
 					!strcmp(t, config_name(&all_configs[c], name, sizeof(name)));
 			}
 		}
@@ -713,7 +721,7 @@ static int parse_opts(int argc, char **argv, struct chimera_opts *o)
 	}
 	if (!o->nw || !o->nc) {
 		fprintf(stderr, "vgpu bench: no workloads or no policies (switch, drain, flush, "
-			"chimera, flush-strict, chimera-strict)\n");
+			"chimera, flush-strict, chimera-strict, flush-buffers, chimera-buffers)\n");
 		return -EINVAL;
 	}
 	return 0;

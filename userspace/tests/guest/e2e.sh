@@ -196,7 +196,7 @@ part_knobs() {
 		check "preempt_policy: $q reads back" grep -q "\[$q\]" $sysdev/preempt_policy
 	done
 	check "idempotence, latency_budget_us, latency_margin_pct and preempt_stress have their defaults" sh -c \
-		"grep -q '^\[relaxed\] strict$' $sysdev/idempotence &&
+		"grep -q '^\[relaxed\] strict buffers$' $sysdev/idempotence &&
 		 grep -qx 15 $sysdev/latency_budget_us && grep -qx 0 $sysdev/preempt_stress &&
 		 grep -qx 15 $sysdev/.defaults/latency_budget_us &&
 		 grep -qx 25 $sysdev/latency_margin_pct && grep -qx 25 $sysdev/.defaults/latency_margin_pct &&
@@ -420,6 +420,17 @@ part_benches() {
 	check "bench chimera: a rerun gives the same table" cmp -s /tmp/chim1.cmp /tmp/chim2.out
 	check "bench chimera: CSV (header + 6 rows) and SVG written" sh -c \
 		'[ "$(wc -l < /tmp/chim.csv)" = 7 ] && grep -q "<svg" /tmp/chim.svg'
+	# idempotence "buffers" through the driver (the descriptor's flag):
+	# stencil3d reads one buffer and writes another, so flushing may take
+	# its blocks only under buffers.
+	vgpu bench chimera --workloads stencil3d --size medium --budget-us 10 \
+		--policies flush,flush-buffers --period-us 50 --rt-us 10 > /tmp/chimb.out 2>&1
+	rcb=$?
+	grep -v '^csv:\|^svg:' /tmp/chimb.out | sed 's/^/chimera-buf-eq: /'
+	check "bench chimera: stencil3d's blocks are flushed under buffers, not under relaxed" sh -c \
+		"[ $rcb = 0 ] &&
+		 grep -E '^stencil3d +flush-buffers ' /tmp/chimb.out | awk '{ exit !(\$11 > 0) }' &&
+		 grep -E '^stencil3d +flush ' /tmp/chimb.out | awk '{ exit \$11 != 0 }'"
 	check "bench chimera: the knobs are restored" sh -c \
 		"grep -q '\[$pdef\]' $sysdev/partition_policy && grep -q '\[$predef\]' $sysdev/preempt_policy &&
 		 grep -q '\[relaxed\]' $sysdev/idempotence && grep -qx 0 $sysdev/latency_feedback"

@@ -314,7 +314,7 @@ static void vgpu_job_write_desc(struct vgpu_device *vdev, struct vgpu_job *job,
 
 	r = vgpu_job_desc_init(vgpu_vram_ptr(&vdev->vram, job->desc_node.start),
 			       job->desc_node.size, job->kcb.id, job->prog, args,
-			       job->num_bos, params);
+			       job->num_bos, params, READ_ONCE(vdev->sched.idem));
 	for (i = 0; i < job->num_bos; i++) {
 		r[i].start = to_vgpu_bo(job->bos[i])->node.start;
 		r[i].size = job->bos[i]->size;

@@ -199,6 +199,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_job_desc_size);
  * @args: the launch.
  * @num_bos: buffers it names.
  * @params: its &drm_vgpu_submit.params_size parameter bytes.
+ * @idem: the idempotence condition at submission: under
+ *	%VGPU_PREEMPT_IDEM_BUFFERS the daemon decides a store's boundary by
+ *	the buffers read (%VGPU_JOB_BUFFER_BOUNDARIES).
  *
  * Writes the descriptor, the program's data segment as the range after the
  * buffers' and the parameters; the caller fills in the buffers' ranges.
@@ -208,7 +211,8 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_job_desc_size);
 struct vgpu_mem_range *vgpu_job_desc_init(void *buf, size_t size, u32 job,
 					  const struct vgpu_program *prog,
 					  const struct drm_vgpu_submit *args,
-					  u32 num_bos, const void *params)
+					  u32 num_bos, const void *params,
+					  enum vgpu_preempt_idem idem)
 {
 	const struct vgpu_program_entry *e = &prog->entries[args->entry];
 	struct vgpu_job_desc *d = buf;
@@ -239,6 +243,8 @@ struct vgpu_mem_range *vgpu_job_desc_init(void *buf, size_t size, u32 job,
 		d->data_size = prog->data_size;
 	}
 	d->priority = args->priority;
+	if (idem == VGPU_PREEMPT_IDEM_BUFFERS)
+		d->flags = VGPU_JOB_BUFFER_BOUNDARIES;
 	if (args->params_size)
 		memcpy((void *)d + d->params_offset, params, args->params_size);
 	return r;

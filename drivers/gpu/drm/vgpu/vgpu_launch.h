@@ -13,6 +13,7 @@
 #include <drm/vgpu_program.h>
 
 #include "vgpu_kcb.h"
+#include "vgpu_preempt.h"
 #include "vgpu_program_image.h"
 #include "vgpu_smst.h"
 
@@ -35,7 +36,8 @@ size_t vgpu_job_desc_size(u32 num_bos, const struct vgpu_program *prog,
 struct vgpu_mem_range *vgpu_job_desc_init(void *buf, size_t size, u32 job,
 					  const struct vgpu_program *prog,
 					  const struct drm_vgpu_submit *args,
-					  u32 num_bos, const void *params);
+					  u32 num_bos, const void *params,
+					  enum vgpu_preempt_idem idem);
 void vgpu_launch_kcb_init(struct vgpu_kcb_entry *e,
 			  const struct drm_vgpu_submit *args,
 			  const struct vgpu_program *prog,

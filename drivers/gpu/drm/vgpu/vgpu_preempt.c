@@ -163,8 +163,9 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_drain_latency);
  * @tb: the TB.
  * @idem: the idempotence condition.
  *
- * §4.3.4: relaxed: not yet past the first atomic or overwrite of a global
- * location it read; strict: no global store or atomic at all.
+ * §4.3.4: relaxed (and buffers, whose blocks cross by another rule): not
+ * yet past the first atomic or overwrite of a global location it read;
+ * strict: no global store or atomic at all.
  *
  * Return: true when flushing @tb now gives the same results.
  */
@@ -173,7 +174,7 @@ bool vgpu_preempt_flush_allowed(const struct vgpu_preempt_tb *tb,
 {
 	if (tb->crossed)
 		return false;
-	return idem == VGPU_PREEMPT_IDEM_RELAXED || !tb->kernel_nonidem;
+	return idem != VGPU_PREEMPT_IDEM_STRICT || !tb->kernel_nonidem;
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_flush_allowed);
 
@@ -317,8 +318,7 @@ static int validate(const struct vgpu_preempt_input *in,
 	if (!req->nr_sms || req->nr_sms > in->nr_sms)
 		return -EINVAL;
 	if (!in->params.sm_bw_fp ||
-	    (in->params.idem != VGPU_PREEMPT_IDEM_RELAXED &&
-	     in->params.idem != VGPU_PREEMPT_IDEM_STRICT))
+	    (u32)in->params.idem > VGPU_PREEMPT_IDEM_BUFFERS)
 		return -EINVAL;
 	/* A kernel that ran has instructions, takes cycles, makes progress. */
 	if (k->known && (!k->avg_tb_insts || !k->tb_cpi_fp || !k->sm_ipc_fp))
@@ -489,13 +489,14 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_find);
 const char *const vgpu_preempt_idem_names[] = {
 	[VGPU_PREEMPT_IDEM_RELAXED] = "relaxed",
 	[VGPU_PREEMPT_IDEM_STRICT] = "strict",
+	[VGPU_PREEMPT_IDEM_BUFFERS] = "buffers",
 	NULL
 };
 EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_idem_names);
 
 /**
  * vgpu_preempt_idem_parse() - an idempotence condition by name.
- * @name: "relaxed" or "strict" (sysfs_streq()).
+ * @name: "relaxed", "strict" or "buffers" (sysfs_streq()).
  *
  * Return: the &enum vgpu_preempt_idem, or -EINVAL.
  */
@@ -515,7 +516,7 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_idem_parse);
  */
 const char *vgpu_preempt_idem_name(enum vgpu_preempt_idem idem)
 {
-	return (u32)idem <= VGPU_PREEMPT_IDEM_STRICT ?
+	return (u32)idem <= VGPU_PREEMPT_IDEM_BUFFERS ?
 	       vgpu_preempt_idem_names[idem] : "?";
 }
 EXPORT_SYMBOL_IF_KUNIT(vgpu_preempt_idem_name);

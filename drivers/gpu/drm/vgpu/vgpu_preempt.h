@@ -59,10 +59,17 @@ enum vgpu_preempt_tech {
  *	§4.4.3 (Fig. 4.8): "the kernel idempotence decides whether an SM can
  *	be preempted with flushing or not" (&vgpu_preempt_tb.kernel_nonidem
  *	clear).
+ * @VGPU_PREEMPT_IDEM_BUFFERS: relaxed, with the overwrite decided per
+ *	buffer while the kernel runs: a store the compiler could not prove
+ *	harmless (two pointer parameters may name one buffer) crosses only
+ *	when it writes into a buffer a load of the launch has read
+ *	(%VGPU_JOB_BUFFER_BOUNDARIES, set at submission). A flush is then
+ *	allowed as under relaxed.
  */
 enum vgpu_preempt_idem {
 	VGPU_PREEMPT_IDEM_RELAXED = 0,
 	VGPU_PREEMPT_IDEM_STRICT = 1,
+	VGPU_PREEMPT_IDEM_BUFFERS = 2,
 };
 
 /**

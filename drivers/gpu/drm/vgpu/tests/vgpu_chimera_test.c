@@ -121,24 +121,29 @@ static void chimera_drain_latency(struct kunit *test)
 }
 
 /*
- * Flush: relaxed allows it until the TB's boundary, strict only in a kernel
- * idempotent as a whole (§4.4.3).
+ * Flush: relaxed (and buffers, whose TBs cross by the daemon's rule) allows
+ * it until the TB's boundary, strict only in a kernel idempotent as a whole
+ * (§4.4.3).
  */
 static void chimera_flush_allowed(struct kunit *test)
 {
 	const enum vgpu_preempt_idem relaxed = VGPU_PREEMPT_IDEM_RELAXED;
 	const enum vgpu_preempt_idem strict = VGPU_PREEMPT_IDEM_STRICT;
+	const enum vgpu_preempt_idem buffers = VGPU_PREEMPT_IDEM_BUFFERS;
 	struct vgpu_preempt_tb tb = tb_at(100);
 
 	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, relaxed));
 	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, strict));
+	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, buffers));
 	/* A kernel with atomics, but this TB has not reached one yet. */
 	tb.kernel_nonidem = true;
 	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, relaxed));
 	KUNIT_EXPECT_FALSE(test, vgpu_preempt_flush_allowed(&tb, strict));
+	KUNIT_EXPECT_TRUE(test, vgpu_preempt_flush_allowed(&tb, buffers));
 	tb.crossed = true;
 	KUNIT_EXPECT_FALSE(test, vgpu_preempt_flush_allowed(&tb, relaxed));
 	KUNIT_EXPECT_FALSE(test, vgpu_preempt_flush_allowed(&tb, strict));
+	KUNIT_EXPECT_FALSE(test, vgpu_preempt_flush_allowed(&tb, buffers));
 }
 
 /*
@@ -701,9 +706,15 @@ static void chimera_single_technique(struct kunit *test)
 			(int)VGPU_PREEMPT_IDEM_RELAXED);
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_idem_parse("strict"),
 			(int)VGPU_PREEMPT_IDEM_STRICT);
+	KUNIT_EXPECT_EQ(test, vgpu_preempt_idem_parse("buffers\n"),
+			(int)VGPU_PREEMPT_IDEM_BUFFERS);
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_idem_parse("loose"), -EINVAL);
 	KUNIT_EXPECT_STREQ(test, vgpu_preempt_idem_name(VGPU_PREEMPT_IDEM_STRICT),
 			   "strict");
+	KUNIT_EXPECT_STREQ(test, vgpu_preempt_idem_name(VGPU_PREEMPT_IDEM_BUFFERS),
+			   "buffers");
+	KUNIT_EXPECT_STREQ(test, vgpu_preempt_idem_name(VGPU_PREEMPT_IDEM_BUFFERS + 1),
+			   "?");
 	KUNIT_EXPECT_STREQ(test, vgpu_preempt_tech_name(VGPU_TECH_DRAIN),
 			   "drain");
 	KUNIT_EXPECT_STREQ(test, vgpu_preempt_tech_name(VGPU_TECH_NR),
@@ -748,7 +759,7 @@ static void chimera_invalid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan),
 			-EINVAL);
 	in.params.sm_bw_fp = 4 * FP;
-	in.params.idem = 2;
+	in.params.idem = VGPU_PREEMPT_IDEM_BUFFERS + 1;
 	KUNIT_EXPECT_EQ(test, vgpu_preempt_chimera.select(&in, &req, &plan),
 			-EINVAL);
 	in.params.idem = VGPU_PREEMPT_IDEM_STRICT;

@@ -294,6 +294,10 @@ static void knob_choices(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "preempt_policy"),
 			   "drain switch flush [chimera] ideal\n");
 
+	KUNIT_EXPECT_EQ(test, knob_store(d, "idempotence", "buffers"), 0);
+	KUNIT_EXPECT_EQ(test, d->s.idem, VGPU_PREEMPT_IDEM_BUFFERS);
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "idempotence"),
+			   "relaxed strict [buffers]\n");
 	KUNIT_EXPECT_EQ(test, knob_store(d, "idempotence", "strict"), 0);
 	KUNIT_EXPECT_EQ(test, d->s.idem, VGPU_PREEMPT_IDEM_STRICT);
 	KUNIT_EXPECT_EQ(test, knob_store(d, "idempotence", "lax"), -EINVAL);
