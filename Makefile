@@ -194,7 +194,7 @@ LIBVGPU_SOVERSION := 0
 LIBVGPU_SO := libvgpu.so.$(LIBVGPU_SOVERSION)
 LIBVGPU_PIC_OBJS = $(call objs,pic,$(RUNTIME_SRCS) $(COMPILER_SRCS) $(SIM_SRCS)) \
 	$(call CP_OBJS,pic)
-LIBVGPU_HEADERS := userspace/lib/vgpu.h userspace/lib/vgpu_runtime.h \
+LIBVGPU_HEADERS := userspace/lib/vgpu.h userspace/lib/vgpu_local_launch.h userspace/lib/vgpu_runtime.h \
 	userspace/lib/compiler/vgpu_compile.h
 LIBVGPU_UAPI := uapi/drm/vgpu_drm.h uapi/drm/vgpu_program.h
 $(B)/lib/libvgpu.o: $(LIBVGPU_PIC_OBJS) userspace/lib/libvgpu.sym

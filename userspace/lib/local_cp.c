@@ -184,7 +184,7 @@ struct local_cp {
 	u32 evt_tail;
 	void (*evt_hook)(void *ctx, const struct vgpu_evt *evt);
 	void *evt_hook_ctx;
-	void (*launch_hook)(void *ctx, const struct local_cp_launch *l);
+	void (*launch_hook)(void *ctx, const struct vgpu_local_launch *l);
 	void *launch_hook_ctx;
 	u64 limit_tbs[LOCAL_CP_LIMITS];
 	struct local_cp_kernel_limit kernel_limits[LOCAL_CP_KERNEL_LIMITS];
@@ -859,7 +859,7 @@ static void note_limit(struct local_cp *cp, const char *kernel, const struct vgp
 static void note_launch(struct local_cp *cp, const struct vgpu_kcb_entry *e,
 			const struct vgpu_program_entry *pe)
 {
-	struct local_cp_launch l = {
+	struct vgpu_local_launch l = {
 		.job = e->id,
 		.num_tbs = e->num_tbs,
 		.threads = e->block[0] * e->block[1] * e->block[2],
@@ -1200,7 +1200,7 @@ void local_cp_set_evt_hook(struct local_cp *cp,
 }
 
 void local_cp_set_launch_hook(struct local_cp *cp,
-			      void (*hook)(void *ctx, const struct local_cp_launch *l),
+			      void (*hook)(void *ctx, const struct vgpu_local_launch *l),
 			      void *ctx)
 {
 	mutex_lock(&cp->lock);

@@ -23,6 +23,8 @@
 #include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
 
+#include "vgpu_local_launch.h"
+
 struct local_cp;
 struct local_file;
 struct vgpu_sim;
@@ -176,33 +178,6 @@ int local_cp_job_desc(struct local_file *f, const struct drm_vgpu_submit *args,
 void local_cp_set_evt_hook(struct local_cp *cp,
 			   void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx);
 
-/**
- * struct local_cp_launch - a launch as the driver's code took it.
- * @job: its job id, as its events name it.
- * @kernel: its entry point's name.
- * @num_tbs: thread blocks of its grid.
- * @threads: threads of one block.
- * @regs_per_thread: the entry's registers per thread.
- * @shared: shared-memory bytes of one block, static and dynamic.
- * @local_per_thread: the entry's .local bytes per thread.
- * @tbs_per_sm: blocks that fit an empty SM (vgpu_smst_occupancy()).
- * @ctx_bytes: one block's saved context, what the scheduler's preemption
- *	estimates count (&vgpu_kcb_entry.ctx_bytes).
- * @idempotent: the kernel as a whole is idempotent
- *	(&vgpu_kcb_entry.idempotent): strict idempotence may flush it.
- */
-struct local_cp_launch {
-	uint32_t job;
-	char kernel[VGPU_PROGRAM_NAME_LEN];
-	uint32_t num_tbs;
-	uint32_t threads;
-	uint32_t regs_per_thread;
-	uint32_t shared;
-	uint32_t local_per_thread;
-	uint32_t tbs_per_sm;
-	uint64_t ctx_bytes;
-	bool idempotent;
-};
 
 /*
  * @hook is called with every launch the device accepts, on the submitting
@@ -210,7 +185,7 @@ struct local_cp_launch {
  * before any of its blocks can run (NULL: none).
  */
 void local_cp_set_launch_hook(struct local_cp *cp,
-			      void (*hook)(void *ctx, const struct local_cp_launch *l),
+			      void (*hook)(void *ctx, const struct vgpu_local_launch *l),
 			      void *ctx);
 /*
  * Chimera's cost estimates (Park, dissertation, §4.3.2) as the device's

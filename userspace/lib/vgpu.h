@@ -16,6 +16,8 @@
 #include <drm/vgpu_drm.h>
 #include <drm/vgpu_program.h>
 
+#include "vgpu_local_launch.h"
+
 struct vgpu_device;
 struct vgpu_sim_config;
 struct vgpu_sim_stats;
@@ -363,34 +365,6 @@ uint8_t *vgpu_local_vram(struct vgpu_device *dev, uint64_t *size);
  */
 int vgpu_local_set_evt_hook(struct vgpu_device *dev,
 			    void (*hook)(void *ctx, const struct vgpu_evt *evt), void *ctx);
-/**
- * struct vgpu_local_launch - a launch as the local device's driver code took
- *	it, for vgpu_local_set_launch_hook().
- * @job: its job id, as its events name it (&vgpu_evt.job).
- * @kernel: its entry point's name.
- * @num_tbs: thread blocks of its grid.
- * @threads: threads of one block.
- * @regs_per_thread: the entry's registers per thread.
- * @shared: shared-memory bytes of one block, static and dynamic.
- * @local_per_thread: the entry's .local bytes per thread.
- * @tbs_per_sm: blocks that fit an empty SM (the driver's occupancy).
- * @ctx_bytes: one block's saved context (uapi vgpu_ctx_bytes()): what a
- *	context switch moves and the scheduler's preemption estimates count.
- * @idempotent: the kernel as a whole is idempotent (no atomic, no global
- *	overwrite): strict idempotence may flush its blocks.
- */
-struct vgpu_local_launch {
-	uint32_t job;
-	char kernel[VGPU_PROGRAM_NAME_LEN];
-	uint32_t num_tbs;
-	uint32_t threads;
-	uint32_t regs_per_thread;
-	uint32_t shared;
-	uint32_t local_per_thread;
-	uint32_t tbs_per_sm;
-	uint64_t ctx_bytes;
-	bool idempotent;
-};
 /*
  * @hook sees every launch the local device accepts, on the submitting
  * thread, before any of its blocks runs; it must not call into the device

@@ -270,26 +270,6 @@ int vgpu_local_set_evt_hook(struct vgpu_device *dev,
 	return 0;
 }
 
-/* The device's launch hook: local_cp's view of a launch as libvgpu's. */
-static void launch_hook(void *ctx, const struct local_cp_launch *cl)
-{
-	struct vgpu_local *l = ctx;
-	struct vgpu_local_launch v = {
-		.job = cl->job,
-		.num_tbs = cl->num_tbs,
-		.threads = cl->threads,
-		.regs_per_thread = cl->regs_per_thread,
-		.shared = cl->shared,
-		.local_per_thread = cl->local_per_thread,
-		.tbs_per_sm = cl->tbs_per_sm,
-		.ctx_bytes = cl->ctx_bytes,
-		.idempotent = cl->idempotent,
-	};
-
-	memcpy(v.kernel, cl->kernel, sizeof(v.kernel));
-	l->launch_hook(l->launch_ctx, &v);
-}
-
 int vgpu_local_set_launch_hook(struct vgpu_device *dev,
 			       void (*hook)(void *ctx, const struct vgpu_local_launch *l),
 			       void *ctx)
@@ -302,7 +282,7 @@ int vgpu_local_set_launch_hook(struct vgpu_device *dev,
 	l->launch_hook = hook;
 	l->launch_ctx = ctx;
 	if (hook)
-		local_cp_set_launch_hook(local_file_cp(l->file), launch_hook, l);
+		local_cp_set_launch_hook(local_file_cp(l->file), hook, ctx);
 	return 0;
 }
 
