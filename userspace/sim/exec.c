@@ -948,8 +948,9 @@ static int exec_ld(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 			load_lane(D, l, p, nv, lsz, sx, w64);
 		});
 	}
-	if (j->buffer_bounds && m)
-		ranges_touched(j, sp, addr, m, &sn, esz * nv, base && rsp == VGPU_SP_GLOBAL, true);
+	/* a span found in one other space touched no global range */
+	if (j->buffer_bounds && m && (!base || rsp == VGPU_SP_GLOBAL))
+		ranges_touched(j, sp, addr, m, &sn, esz * nv, base != NULL, true);
 	mrec_set(sm, m, sp, esz * nv, MR_LD, base ? rsp : VGPU_SP_GENERIC);	/* timing hook */
 	return 0;
 }
@@ -1000,9 +1001,8 @@ static int exec_st(struct vgpu_sim *s, struct sm *sm, struct warp *w, const stru
 					store_n(p + i * esz, lsz, w64 ? G64(V[i], l) : V[i][l]);
 			});
 		}
-		if (j->buffer_bounds)
-			*over = ranges_touched(j, sp, addr, m, &sn, esz * nv,
-					       rsp == VGPU_SP_GLOBAL, false);
+		if (j->buffer_bounds && rsp == VGPU_SP_GLOBAL)
+			*over = ranges_touched(j, sp, addr, m, &sn, esz * nv, true, false);
 		mrec_set(sm, m, sp, esz * nv, MR_ST, rsp);	/* timing hook */
 		return 0;
 	}
