@@ -36,7 +36,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define VGPU_BACKEND_ABI_VERSION	3
+#define VGPU_BACKEND_ABI_VERSION	4
 #define VGPU_BACKEND_DEVICE		"/dev/vgpu-backend"
 
 /* mmap() offsets of the three regions of the backend file. */
