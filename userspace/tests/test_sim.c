@@ -3633,11 +3633,99 @@ out:
 }
 
 /*
+ * Lanes on different buffers (each lane's range looked up on its own): even
+ * threads store src[i] into a[i], odd ones into b[i] what they read from
+ * src[i], or with @mix from a[i] (a's odd words, which nothing writes).
+ */
+static const char scatter_ptx[] =
+	".version 7.0\n.target sm_75\n.address_size 64\n"
+	".visible .entry scatter(.param .u64 src, .param .u64 a, .param .u64 b,"
+	" .param .u32 mix)\n{\n"
+	"	.reg .pred %p<4>;\n	.reg .b32 %r<10>;\n	.reg .b64 %rd<12>;\n"
+	"	ld.param.u64 %rd1, [src];\n	ld.param.u64 %rd2, [a];\n"
+	"	ld.param.u64 %rd3, [b];\n	ld.param.u32 %r9, [mix];\n"
+	"	cvta.to.global.u64 %rd1, %rd1;\n	cvta.to.global.u64 %rd2, %rd2;\n"
+	"	cvta.to.global.u64 %rd3, %rd3;\n"
+	"	mov.u32 %r1, %tid.x;\n	mov.u32 %r2, %ctaid.x;\n	mov.u32 %r3, %ntid.x;\n"
+	"	mad.lo.s32 %r4, %r2, %r3, %r1;\n	mul.wide.u32 %rd4, %r4, 4;\n"
+	"	and.b32 %r5, %r4, 1;\n	setp.eq.s32 %p1, %r5, 0;\n"
+	"	setp.ne.s32 %p2, %r9, 0;\n	and.pred %p3, %p2, !%p1;\n"
+	"	selp.b64 %rd5, %rd2, %rd1, %p3;\n	add.s64 %rd6, %rd5, %rd4;\n"
+	"	ld.global.u32 %r6, [%rd6];\n"
+	"	selp.b64 %rd7, %rd2, %rd3, %p1;\n	add.s64 %rd8, %rd7, %rd4;\n"
+	"	st.global.u32 [%rd8], %r6;\n"
+	"	ret;\n}\n";
+
+/* One run of scatter_ptx over @n words under idempotence @idem; *@crossed as buffers_reduce(). */
+static int buffers_scatter(const char *idem, uint32_t mix, uint32_t n, uint64_t *crossed)
+{
+	struct {
+		uint64_t src, a, b;
+		uint32_t mix;
+	} __attribute__((packed)) prm;
+	uint32_t *src, *a, *b, *a0 = NULL;
+	struct env e;
+	struct prog p = { 0 };
+	struct result res;
+	int r = -1;
+
+	if (env_init(&e, "fermi-gtx480", 16u << 20) ||
+	    vgpu_local_attr_store(e.dev, "idempotence", idem) ||
+	    load_ptx_opts(&e, scatter_ptx, strlen(scatter_ptx), 0, &p))
+		goto out;
+	prm.src = dalloc(&e, n * 4);
+	prm.a = dalloc(&e, n * 4);
+	prm.b = dalloc(&e, n * 4);
+	prm.mix = mix;
+	src = (uint32_t *)(e.vram + prm.src);
+	a = (uint32_t *)(e.vram + prm.a);
+	b = (uint32_t *)(e.vram + prm.b);
+	a0 = malloc(n * 4);
+	if (!a0)
+		goto out;
+	for (uint32_t i = 0; i < n; i++) {
+		src[i] = (uint32_t)rnd();
+		a[i] = a0[i] = (uint32_t)rnd();
+		b[i] = 0;
+	}
+	{
+		struct vgpu_mem_range rg[3] = {
+			{ prm.src, n * 4 }, { prm.a, n * 4 }, { prm.b, n * 4 },
+		};
+		struct launch L = {
+			.prog = &p, .entry = "scatter", .grid = { n / 256 }, .block = { 256 },
+			.params = &prm, .params_size = sizeof(prm), .ranges = rg, .nranges = 3,
+		};
+
+		if (run(&e, &L, &res) || res.status) {
+			printf("# scatter under %s: status %d\n", idem, res.status);
+			goto out;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t want = i % 2 ? (mix ? a0[i] : src[i]) : src[i];
+
+		if ((i % 2 ? b[i] : a[i]) != want) {
+			printf("# scatter under %s: word %u wrong\n", idem, i);
+			goto out;
+		}
+	}
+	*crossed = e.crossed;
+	r = 0;
+out:
+	free(a0);
+	free(p.image);
+	env_fini(&e);
+	return r;
+}
+
+/*
  * idempotence "buffers" (VGPU_JOB_BUFFER_BOUNDARIES): reduce reads one
  * buffer and stores its sums into another; the compiler must mark the store
  * as a boundary (the two pointers could name one buffer), so every block
  * crosses under relaxed, none under buffers, and every one again when the
- * sums go into the buffer read. saxpy reads y and writes it: every block
+ * sums go into the buffer read. The same with each warp's lanes on two
+ * buffers (scatter_ptx), the read buffer stored into by half of them. saxpy reads y and writes it: every block
  * crosses under either. The preemption stress then flushes reduce's blocks
  * after their store, bit-exact, and refuses none.
  */
@@ -3661,6 +3749,14 @@ static int t_buffer_boundaries(void)
 	       (unsigned long long)crossed, grid);
 	MCHECK(buffers_reduce("strict", false, n, grid, &crossed) == 0 && crossed == grid,
 	       "strict: %llu of %u blocks crossed", (unsigned long long)crossed, grid);
+	/* lanes on two buffers at once: the per-lane look-ups */
+	MCHECK(buffers_scatter("relaxed", 0, 4096, &crossed) == 0 && crossed == 16,
+	       "scatter, relaxed: %llu of 16 blocks crossed", (unsigned long long)crossed);
+	MCHECK(buffers_scatter("buffers", 0, 4096, &crossed) == 0 && crossed == 0,
+	       "scatter, buffers: %llu of 16 blocks crossed", (unsigned long long)crossed);
+	MCHECK(buffers_scatter("buffers", 1, 4096, &crossed) == 0 && crossed == 16,
+	       "scatter, buffers, odd lanes reading a: %llu of 16 blocks crossed",
+	       (unsigned long long)crossed);
 	pstress_idem = "buffers";
 	MCHECK(pstress_kernel(PK_REDUCE, 0, insts, false, &ps) == 0, "reduce undisturbed");
 	MCHECK(pstress_kernel(PK_REDUCE, 0x5eed + PK_REDUCE, insts, true, &ps) == 0,
