@@ -83,16 +83,20 @@
  * roles and no epochs: nothing learnt could be applied to that kernel, and
  * its dedicated SM would only crowd its TBs onto fewer SMs
  * (vgpu_maestro_contend(); the thesis' runs share the GPU for thousands of
- * epochs and do not meet the case).
+ * epochs and do not meet the case). That holds while a kernel leaves its
+ * pair once its TBs are all dispatched (maestro_pairing=dispatch, the
+ * default). With maestro_pairing=resident it stays until its last TB has
+ * finished, its TBs above a new partition are preempted like the other's,
+ * and every pair runs epochs (vgpu_maestro_member()).
  *
  * The per-SM quotas reach the generic TB scheduler through
  * &vgpu_partition_ops.sm_quota. The decision logic is in pure functions
  * over &struct vgpu_maestro_pair (vgpu_policy_maestro.h) for KUnit.
  *
- * Knobs and statistics: maestro_epoch_cycles, maestro_objective and
- * maestro_history, and the counts of debugfs "maestro", are in &struct
- * vgpu_maestro_conf, kept per device whether maestro is active or not
- * (&vgpu_maestro_policy_conf).
+ * Knobs and statistics: maestro_epoch_cycles, maestro_objective,
+ * maestro_history and maestro_pairing, and the counts of debugfs
+ * "maestro", are in &struct vgpu_maestro_conf, kept per device whether
+ * maestro is active or not (&vgpu_maestro_policy_conf).
  *
  * Locking: the state (&vgpu_sched.policy_data) is only touched by plan,
  * tb_done, sm_quota and release, which all run under the device lock; the
@@ -1002,8 +1006,10 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	p->max[1] = vgpu_smst_occupancy(&s->smst, &b->res);
 	g->even[0] = vgpu_maestro_even(p->cap, p->need[0]);
 	g->even[1] = vgpu_maestro_even(p->cap, p->need[1]);
-	g->even_only = !vgpu_maestro_contend(a, g->even[0], nr) ||
-		       !vgpu_maestro_contend(b, g->even[1], nr);
+	g->even_only = vgpu_maestro_conf_of(s)->pairing ==
+			       VGPU_MAESTRO_PAIR_DISPATCH &&
+		       (!vgpu_maestro_contend(a, g->even[0], nr) ||
+			!vgpu_maestro_contend(b, g->even[1], nr));
 	/* History-based start (§5.4.1), for kernels that come back. */
 	h[0] = vgpu_maestro_hist(m, g->key[0], false);
 	h[1] = vgpu_maestro_hist(m, g->key[1], false);
@@ -1037,6 +1043,33 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	}
 }
 
+/*
+ * Whether @e takes part in the pairing: a kernel with TBs to dispatch, and
+ * under maestro_pairing=resident also one of a current pair whose TBs are
+ * all dispatched but not all finished. Under "dispatch" such a kernel
+ * leaves its pair and the other takes the whole device beside its resident
+ * TBs, at any count: a kernel whose grid is placed at once (nbody, 79 TBs
+ * on 16 SMs) is then never in a pair, and its TBs share their SMs with
+ * whatever arrives until they end. Only members' TBs are preempted down to
+ * a new partition, so that a resident member is repartitioned too.
+ */
+static bool vgpu_maestro_member(struct vgpu_sched *s,
+				const struct vgpu_kcb_entry *e)
+{
+	const struct vgpu_maestro *m = s->policy_data;
+	u32 g;
+
+	if (vgpu_sched_candidate(s, e))
+		return true;
+	if (!m || vgpu_maestro_conf_of(s)->pairing != VGPU_MAESTRO_PAIR_RESIDENT ||
+	    !e->tbs_running || e->arrival > s->cycle || e->error)
+		return false;
+	for (g = 0; g < m->nr_groups; g++)
+		if (vgpu_maestro_which(&m->groups[g], e) >= 0)
+			return true;
+	return false;
+}
+
 /* No kernel of the group's SMs runs above its quota (§5.4.1). */
 static bool vgpu_maestro_reached(struct vgpu_sched *s,
 				 const struct vgpu_maestro_group *g)
@@ -1050,7 +1083,7 @@ static bool vgpu_maestro_reached(struct vgpu_sched *s,
 			const struct vgpu_kcb_entry *e = st->kernels[k].job;
 			u32 q;
 
-			if (!vgpu_sched_candidate(s, e))
+			if (!vgpu_maestro_member(s, e))
 				continue;
 			q = vgpu_sched_sm_quota(s, e, sm);
 			if (q != VGPU_SCHED_NO_QUOTA && st->kernels[k].tbs > q)
@@ -1128,7 +1161,7 @@ static void vgpu_maestro_preempt(struct vgpu_sched *s, u32 sm)
 	for (k = 0; k < st->nr_kernels; k++) {
 		struct vgpu_kcb_entry *e = st->kernels[k].job;
 
-		if (!vgpu_sched_candidate(s, e))
+		if (!vgpu_maestro_member(s, e))
 			continue;
 		q[nr] = vgpu_sched_sm_quota(s, e, sm);
 		if (q[nr] != VGPU_SCHED_NO_QUOTA && st->kernels[k].tbs > q[nr])
@@ -1158,16 +1191,17 @@ static void vgpu_maestro_plan(struct vgpu_sched *s)
 	u32 n = s->smst.num_sms, k = 0, nr_groups, g, sm;
 	struct vgpu_maestro *m;
 
-	list_for_each_entry(e, &s->kcb.active, link) {
-		e->quota = 0;
-		e->plan_sms = 0;
-		if (vgpu_sched_candidate(s, e) && k < ARRAY_SIZE(c))
-			c[k++] = e;
-	}
 	m = vgpu_maestro_get(s);
 	if (!m) {
 		vgpu_policy_smk_even.plan(s);
 		return;
+	}
+	/* Members by the groups as they stand, before they are re-formed. */
+	list_for_each_entry(e, &s->kcb.active, link) {
+		e->quota = 0;
+		e->plan_sms = 0;
+		if (vgpu_maestro_member(s, e) && k < ARRAY_SIZE(c))
+			c[k++] = e;
 	}
 	nr_groups = k < 2 ? 0 : min(DIV_ROUND_UP(k, 2), n);
 	for (g = 0; g < nr_groups; g++) {
@@ -1262,6 +1296,13 @@ EXPORT_SYMBOL_IF_KUNIT(vgpu_maestro_state_pair);
 
 static_assert(sizeof(struct vgpu_maestro_conf) <= VGPU_POLICY_CONF_SIZE);
 
+/* Which kernels make up the pairs (&enum vgpu_maestro_pairing). */
+static const char * const vgpu_maestro_pairing_names[] = {
+	[VGPU_MAESTRO_PAIR_DISPATCH] = "dispatch",
+	[VGPU_MAESTRO_PAIR_RESIDENT] = "resident",
+	NULL
+};
+
 /* maestro's objectives (&enum vgpu_maestro_objective), the default first. */
 static const char * const vgpu_maestro_objective_names[] = {
 	[VGPU_MAESTRO_STP] = "stp",
@@ -1296,6 +1337,12 @@ static const struct vgpu_knob vgpu_maestro_knobs[] = {
 		.def = VGPU_MAESTRO_HIST_COUNT,
 		.choices = vgpu_maestro_history_names,
 		.offset = offsetof(struct vgpu_maestro_conf, history),
+	}, {
+		.name = "maestro_pairing",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_MAESTRO_PAIR_DISPATCH,
+		.choices = vgpu_maestro_pairing_names,
+		.offset = offsetof(struct vgpu_maestro_conf, pairing),
 	},
 };
 

@@ -66,6 +66,21 @@ enum vgpu_maestro_history {
 };
 
 /**
+ * enum vgpu_maestro_pairing - which kernels make up Maestro's pairs.
+ * @VGPU_MAESTRO_PAIR_DISPATCH: kernels with TBs to dispatch; a kernel whose
+ *	TBs are all dispatched leaves its pair (the other then has the whole
+ *	device), and a pair in which one kernel's unfinished TBs fit its
+ *	SMK-even share runs SMK-even with no epochs.
+ * @VGPU_MAESTRO_PAIR_RESIDENT: also a kernel of a pair that still has TBs
+ *	running, until its last TB finishes; its TBs above a new partition
+ *	are preempted like any other, so every pair runs epochs.
+ */
+enum vgpu_maestro_pairing {
+	VGPU_MAESTRO_PAIR_DISPATCH = 0,
+	VGPU_MAESTRO_PAIR_RESIDENT = 1,
+};
+
+/**
  * struct vgpu_maestro_stats - maestro's epoch decisions since the device
  *	was created (debugfs "maestro"; readers take differences; Park,
  *	Ch. V, Fig. 5.12).
@@ -92,12 +107,14 @@ struct vgpu_maestro_stats {
  * @epoch_cycles: the epoch in cycles (sysfs maestro_epoch_cycles).
  * @objective: &enum vgpu_maestro_objective (sysfs maestro_objective).
  * @history: &enum vgpu_maestro_history (sysfs maestro_history).
+ * @pairing: &enum vgpu_maestro_pairing (sysfs maestro_pairing).
  * @stats: its decisions.
  */
 struct vgpu_maestro_conf {
 	u32 epoch_cycles;
 	u32 objective;
 	u32 history;
+	u32 pairing;
 	struct vgpu_maestro_stats stats;
 };
 

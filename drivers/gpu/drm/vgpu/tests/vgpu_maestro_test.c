@@ -735,6 +735,61 @@ static void maestro_mock_history_partition(struct kunit *test)
 }
 
 /*
+ * maestro_pairing: a partner whose 10 long TBs fit its SMK-even share and
+ * are soon all dispatched. Under "dispatch" the pair runs SMK-even (no SM
+ * dedicated) and, once the partner has no TB to start, there is no group
+ * (the other kernel has the whole device); under "resident" the pair has
+ * its dedicated SMs and stands while the partner's TBs run. Both complete
+ * either way.
+ */
+static void maestro_mock_pairing_resident(struct kunit *test)
+{
+	static const char * const pairing[] = { "dispatch", "resident" };
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(pairing); i++) {
+		struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_switch);
+		u32 sm, ded = 0, steps = 0, placed = 0, paired = 0;
+		struct mock_job *j[2];
+
+		mutex_lock(&hw->lock);
+		KUNIT_EXPECT_EQ(test, vgpu_knob_store(&hw->s, "maestro_pairing",
+						      pairing[i]), 0);
+		mutex_unlock(&hw->lock);
+		j[0] = mock_job_new(hw, 400, 128, 16, 0, 100);
+		j[1] = mock_job_new(hw, 10, 256, 16, 0, 3000);
+		mt_submit_all(hw, j, 2);
+		mutex_lock(&hw->lock);
+		KUNIT_ASSERT_NOT_NULL(test, vgpu_maestro_state_pair(&hw->s, 0));
+		/* A dedicated SM: the other kernel may run none there. */
+		for (sm = 0; sm < 8; sm++)
+			ded += !vgpu_sched_sm_quota(&hw->s, &j[0]->e, sm) ||
+			       !vgpu_sched_sm_quota(&hw->s, &j[1]->e, sm);
+		KUNIT_EXPECT_EQ_MSG(test, ded, i ? 2 : 0, "%s", pairing[i]);
+		mutex_unlock(&hw->lock);
+		mock_apply(hw);
+		while (mock_step(hw)) {
+			mock_apply(hw);
+			mutex_lock(&hw->lock);
+			/* j[1] all dispatched, running, beside j[0]. */
+			if (!vgpu_sched_candidate(&hw->s, &j[1]->e) &&
+			    j[1]->e.tbs_running &&
+			    vgpu_sched_candidate(&hw->s, &j[0]->e)) {
+				placed++;
+				paired += !!vgpu_maestro_state_pair(&hw->s, 0);
+			}
+			mutex_unlock(&hw->lock);
+			KUNIT_ASSERT_LT(test, ++steps, MOCK_MAX_STEPS);
+		}
+		KUNIT_EXPECT_EQ(test, hw->nr_run, 0);
+		KUNIT_EXPECT_GT_MSG(test, placed, 0, "%s", pairing[i]);
+		KUNIT_EXPECT_EQ_MSG(test, paired, i ? placed : 0, "%s",
+				    pairing[i]);
+		mt_done(hw, j, 2);
+	}
+}
+
+/*
  * A kernel running alone on the whole device is cut down when a second
  * arrives: its TBs above the new quotas are preempted (switch), in the
  * fixed order, and both complete.
@@ -1005,6 +1060,7 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_mock_small_partner_even),
 	KUNIT_CASE(maestro_mock_kernels_return),
 	KUNIT_CASE(maestro_mock_history_partition),
+	KUNIT_CASE(maestro_mock_pairing_resident),
 	KUNIT_CASE(maestro_mock_late_arrival),
 	KUNIT_CASE(maestro_mock_three_and_many),
 	KUNIT_CASE(maestro_preempt_excess_order),
