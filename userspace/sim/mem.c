@@ -82,14 +82,17 @@ static struct cline *cache_look(struct cache *c, uint64_t line, uint64_t set, ui
 	struct cline *ways = c->l + (size_t)(set % c->sets) * c->assoc, *v = NULL;
 	uint64_t w = UINT64_MAX;
 
+	/* Hits first, in a loop of their own: most looks hit. */
+	for (uint32_t i = 0; i < c->assoc; i++) {
+		if (ways[i].tag == line + 1) {
+			*hit = true;
+			ways[i].lru = ++c->tick;
+			return &ways[i];
+		}
+	}
 	for (uint32_t i = 0; i < c->assoc; i++) {
 		struct cline *x = &ways[i];
 
-		if (x->tag == line + 1) {
-			*hit = true;
-			x->lru = ++c->tick;
-			return x;
-		}
 		if (x->tag && x->fill > t) {
 			if (x->fill < w)
 				w = x->fill;
@@ -513,12 +516,14 @@ static inline uint32_t addr_count_add(struct addr_count *c, uint64_t a)
 }
 
 /*
- * Whether a full warp of 4-byte accesses has no bank conflict because each
- * half-warp is on one word or on 16 consecutive words (blocks 16 threads
- * wide: two rows a warp), with @nb banks, a power of two of at least 32.
- * False: not known (not those patterns, or a conflict).
+ * The bank conflict degree of a full warp of 4-byte accesses whose
+ * half-warps are each on one word or on 16 consecutive words (blocks 16
+ * threads wide: two rows a warp), with @nb banks, a power of two of at
+ * least 32: each half-warp has at most one word on a bank, so the degree
+ * is 2 where a bank holds a word of each half-warp and the two differ,
+ * else 1. 0: not those patterns.
  */
-static bool half_warps_apart(const uint64_t *off, uint32_t nb)
+static uint32_t half_warps_degree(const uint64_t *off, uint32_t nb)
 {
 	uint64_t w0 = off[0] >> 2, h1 = off[16] >> 2;
 	uint64_t same0 = 0, same1 = 0, unit0 = 0, unit1 = 0, d;
@@ -530,22 +535,23 @@ static bool half_warps_apart(const uint64_t *off, uint32_t nb)
 		unit1 |= (off[l + 16] >> 2) ^ (h1 + l);
 	}
 	if (!same0 && !same1)
-		/* two words: apart unless on one bank */
-		return ((w0 ^ h1) & (nb - 1)) != 0;
+		/* two words: one word, or two on different banks, or a clash */
+		return w0 != h1 && !((w0 ^ h1) & (nb - 1)) ? 2 : 1;
 	if (!same0 && !unit1)
 		/* w0 is one of the 16 words, or on none of their banks */
-		return w0 - h1 < 16 || ((w0 - h1) & (nb - 1)) >= 16;
+		return w0 - h1 < 16 || ((w0 - h1) & (nb - 1)) >= 16 ? 1 : 2;
 	if (!unit0 && !same1)
-		return h1 - w0 < 16 || ((h1 - w0) & (nb - 1)) >= 16;
+		return h1 - w0 < 16 || ((h1 - w0) & (nb - 1)) >= 16 ? 1 : 2;
 	if (!unit0 && !unit1) {
 		/*
 		 * two runs of 16 words: within a span of fewer than 32 words
-		 * (distinct words, distinct banks), or on banks apart
+		 * (distinct words, distinct banks), or on banks apart; else
+		 * the runs are disjoint and share a bank
 		 */
 		d = h1 - w0;
-		return d + 15 < 31 || ((d & (nb - 1)) >= 16 && (d & (nb - 1)) <= nb - 16);
+		return d + 15 < 31 || ((d & (nb - 1)) >= 16 && (d & (nb - 1)) <= nb - 16) ? 1 : 2;
 	}
-	return false;
+	return 0;
 }
 
 /* Distinct 4-byte words per bank, maximum over the banks (conflict degree). */
@@ -576,8 +582,12 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		}
 		if (!same || (!unit && nb >= 32))
 			return 1;
-		if (nb >= 32 && !(nb & (nb - 1)) && half_warps_apart(off, nb))
-			return 1;
+		if (nb >= 32 && !(nb & (nb - 1))) {
+			uint32_t hd = half_warps_degree(off, nb);
+
+			if (hd)
+				return hd;
+		}
 	}
 	if (!same_max && m == 0xffffffffu && words == 1 && !(nb & (nb - 1))) {
 		/* the loop below for the common case, without its tests */
@@ -730,21 +740,65 @@ static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bo
 	return n;
 }
 
-/* Line @line with sectors @sect joins the @n lines of a warp; returns the count. */
-static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n, uint64_t line,
-				    uint8_t sect)
-{
-	uint32_t k = n;
+/*
+ * Where a warp's lines are found by their value: an open-addressed table of
+ * 64 slots (twice the most lines a warp has) holding each line's index in
+ * the warp's list, so that a lane need not walk every line before its own
+ * (a column of a matrix puts each lane on a line of its own).
+ */
+struct line_index {
+	int8_t at[64];
+	bool built;
+};
 
-	if (n && lines[n - 1] == line)
-		k = n - 1;
-	else
+/* The slot of @line: where it is, or the free slot it would take. */
+static inline uint32_t line_slot(const struct line_index *ix, const uint64_t *lines, uint64_t line)
+{
+	uint32_t h = (uint32_t)((line * 0x9e3779b97f4a7c15ull) >> 58);
+
+	while (ix->at[h] >= 0 && lines[ix->at[h]] != line)
+		h = (h + 1) & 63;
+	return h;
+}
+
+/*
+ * Line @line with sectors @sect joins the @n lines of a warp; returns the
+ * count.
+ */
+static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n, uint64_t line,
+				    uint8_t sect, struct line_index *ix)
+{
+	uint32_t k, h;
+
+	if (n && lines[n - 1] == line) {
+		sects[n - 1] |= sect;
+		return n;
+	}
+	if (n <= 8) {
+		/* A short list is walked (a half-warp's lines, a row's). */
 		for (k = 0; k < n && lines[k] != line; k++)
 			;
-	if (k == n) {
+		if (k == n) {
+			lines[n] = line;
+			sects[n++] = 0;
+		}
+		sects[k] |= sect;
+		return n;
+	}
+	if (!ix->built) {
+		/* Built when the list grows long. */
+		memset(ix->at, -1, sizeof(ix->at));
+		for (k = 0; k < n; k++)
+			ix->at[line_slot(ix, lines, lines[k])] = (int8_t)k;
+		ix->built = true;
+	}
+	h = line_slot(ix, lines, line);
+	if (ix->at[h] < 0) {
+		ix->at[h] = (int8_t)n;
 		lines[n] = line;
 		sects[n++] = 0;
 	}
+	k = (uint32_t)ix->at[h];
 	sects[k] |= sect;
 	return n;
 }
@@ -754,12 +808,15 @@ static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n,
  * with the lines in the order of their first lane and the sectors the
  * per-lane loop finds: neighbouring lanes on one line are taken together.
  */
-static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
+static inline uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
 			      uint8_t *sects)
 {
 	uint64_t run = UINT64_MAX;	/* no line: addresses are below 2^64 */
+	struct line_index ix;
 	uint32_t n = 0;
 	uint8_t rs = 0;
+
+	ix.built = false;
 
 	if (m == 0xffffffffu && off[1] - off[0] == size && off[17] - off[16] == size) {
 		/*
@@ -781,7 +838,7 @@ static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, ui
 				     sec++)
 					n = coalesce_add(lines, sects, n,
 							 sec >> (LINE_SHIFT - SECTOR_SHIFT),
-							 (uint8_t)(1u << (sec & 3)));
+							 (uint8_t)(1u << (sec & 3)), &ix);
 			}
 			return n;
 		}
@@ -795,12 +852,12 @@ static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, ui
 			continue;
 		}
 		if (run != UINT64_MAX)
-			n = coalesce_add(lines, sects, n, run, rs);
+			n = coalesce_add(lines, sects, n, run, rs, &ix);
 		run = line;
 		rs = sb;
 	}
 	if (run != UINT64_MAX)
-		n = coalesce_add(lines, sects, n, run, rs);
+		n = coalesce_add(lines, sects, n, run, rs, &ix);
 	return n;
 }
 
