@@ -15,7 +15,7 @@
 #include "vgpu_policy_maestro.h"
 #include "vgpu_sched.h"
 
-/* The device attributes of Documentation/ABI/testing/sysfs-driver-vgpu. */
+/* The device attributes of Documentation/ABI/testing/sysfs-driver-vgpu, all. */
 static const char * const knob_abi_names[] = {
 	"partition_policy", "preempt_policy", "smst_alloc", "smk_quota_min",
 	"idempotence", "latency_budget_us", "latency_margin_pct",
@@ -130,8 +130,8 @@ static void knob_registries(struct kunit *test)
 }
 
 /*
- * Every attribute of the ABI is a knob, and no knob is there twice (a
- * sysfs attribute each).
+ * The knobs are the attributes of the ABI, each once (a sysfs attribute
+ * each): every listed attribute is a knob, and there are no others.
  */
 static void knob_names(struct kunit *test)
 {
@@ -149,7 +149,7 @@ static void knob_names(struct kunit *test)
 			KUNIT_EXPECT_NE_MSG(test, strcmp(name, other), 0,
 					    "knob %s twice", name);
 		}
-	KUNIT_EXPECT_GE(test, i, ARRAY_SIZE(knob_abi_names));
+	KUNIT_EXPECT_EQ(test, i, ARRAY_SIZE(knob_abi_names));
 }
 
 /*
