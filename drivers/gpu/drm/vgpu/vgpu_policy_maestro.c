@@ -1062,7 +1062,7 @@ static bool vgpu_maestro_member(struct vgpu_sched *s,
 	if (vgpu_sched_candidate(s, e))
 		return true;
 	if (!m || vgpu_maestro_conf_of(s)->pairing != VGPU_MAESTRO_PAIR_RESIDENT ||
-	    !e->tbs_running || e->arrival > s->cycle || e->error)
+	    !vgpu_sched_resident(s, e))
 		return false;
 	for (g = 0; g < m->nr_groups; g++)
 		if (vgpu_maestro_which(&m->groups[g], e) >= 0)

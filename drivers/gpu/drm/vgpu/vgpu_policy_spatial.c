@@ -51,8 +51,7 @@
 static bool vgpu_spatial_active(const struct vgpu_sched *s,
 				const struct vgpu_kcb_entry *e)
 {
-	return vgpu_sched_candidate(s, e) ||
-	       (e->tbs_running && e->arrival <= s->cycle && !e->error);
+	return vgpu_sched_candidate(s, e) || vgpu_sched_resident(s, e);
 }
 
 /*

@@ -910,6 +910,26 @@ bool vgpu_sched_candidate(const struct vgpu_sched *s,
 EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_candidate);
 
 /**
+ * vgpu_sched_resident() - whether a job has arrived, has not failed and
+ * has TBs running.
+ * @s: the scheduler.
+ * @e: an active job.
+ *
+ * Partitioning policies keep such a job in their split after its last TB
+ * is dispatched, so that the SMs its TBs run on are not given away while
+ * they end.
+ *
+ * Return: true when its TBs run and it has neither failed nor arrives
+ * later.
+ */
+bool vgpu_sched_resident(const struct vgpu_sched *s,
+			 const struct vgpu_kcb_entry *e)
+{
+	return e->tbs_running && e->arrival <= s->cycle && !e->error;
+}
+EXPORT_SYMBOL_IF_KUNIT(vgpu_sched_resident);
+
+/**
  * vgpu_sched_sm_quota() - the most TBs of a kernel the plan lets run on an
  * SM.
  * @s: the scheduler.

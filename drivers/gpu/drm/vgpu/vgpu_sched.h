@@ -600,6 +600,8 @@ int vgpu_sched_dispatch(struct vgpu_sched *s, struct vgpu_kcb_entry *e,
 void vgpu_sched_tb_dispatch(struct vgpu_sched *s);
 bool vgpu_sched_candidate(const struct vgpu_sched *s,
 			  const struct vgpu_kcb_entry *e);
+bool vgpu_sched_resident(const struct vgpu_sched *s,
+			 const struct vgpu_kcb_entry *e);
 void vgpu_sched_set_policy(struct vgpu_sched *s,
 			   const struct vgpu_partition_ops *ops);
 void vgpu_sched_set_alloc_mode(struct vgpu_sched *s,
