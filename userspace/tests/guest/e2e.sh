@@ -270,20 +270,24 @@ part_knobs() {
 	echo config > $sysdev/subcore_assign
 	# maestro's knobs (issue 7): defaults, a bad value refused, 2-way while active.
 	echo 50000 > $sysdev/maestro_epoch_cycles
-	check "maestro_epoch_cycles, maestro_objective, maestro_history and maestro_pairing have their defaults" sh -c \
+	check "maestro_epoch_cycles, maestro_objective, maestro_history, maestro_pairing and maestro_relaunch have their defaults" sh -c \
 		"grep -qx 50000 $sysdev/maestro_epoch_cycles && grep -q '^\[stp\] antt$' $sysdev/maestro_objective &&
 		 grep -qx '\[count\] partition' $sysdev/maestro_history &&
 		 grep -qx '\[dispatch\] resident' $sysdev/maestro_pairing &&
+		 grep -qx '\[known\] new' $sysdev/maestro_relaunch &&
 		 grep -qx 50000 $sysdev/.defaults/maestro_epoch_cycles && grep -qx stp $sysdev/.defaults/maestro_objective &&
-		 grep -qx count $sysdev/.defaults/maestro_history && grep -qx dispatch $sysdev/.defaults/maestro_pairing"
+		 grep -qx count $sysdev/.defaults/maestro_history && grep -qx dispatch $sysdev/.defaults/maestro_pairing &&
+		 grep -qx known $sysdev/.defaults/maestro_relaunch"
 	check "bad maestro knobs are refused and change nothing" sh -c \
 		"! echo 0 > $sysdev/maestro_epoch_cycles 2>/dev/null &&
 		 ! echo fast > $sysdev/maestro_epoch_cycles 2>/dev/null &&
 		 ! echo wips > $sysdev/maestro_objective 2>/dev/null &&
 		 ! echo spatial > $sysdev/maestro_history 2>/dev/null &&
 		 ! echo running > $sysdev/maestro_pairing 2>/dev/null &&
+		 ! echo fresh > $sysdev/maestro_relaunch 2>/dev/null &&
 		 grep -qx 50000 $sysdev/maestro_epoch_cycles && grep -q '^\[stp\]' $sysdev/maestro_objective &&
-		 grep -q '^\[count\]' $sysdev/maestro_history && grep -q '^\[dispatch\]' $sysdev/maestro_pairing"
+		 grep -q '^\[count\]' $sysdev/maestro_history && grep -q '^\[dispatch\]' $sysdev/maestro_pairing &&
+		 grep -q '^\[known\]' $sysdev/maestro_relaunch"
 	echo maestro > $sysdev/partition_policy
 	check "maestro allocates 2-way while it is active" grep -q "\[2-way\]" $sysdev/smst_alloc
 	# Two kernels with blocks to issue for several epochs: maestro decides

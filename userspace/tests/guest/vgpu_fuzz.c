@@ -2604,7 +2604,7 @@ static void op_sysfs(void)
 	static const char *const choice[] = {
 		"partition_policy", "preempt_policy", "smst_alloc", "kernel_sched",
 		"idempotence", "maestro_objective", "maestro_history",
-		"maestro_pairing",
+		"maestro_pairing", "maestro_relaunch",
 	};
 	static const char *const number[] = {
 		"preempt_stress", "latency_budget_us", "maestro_epoch_cycles",

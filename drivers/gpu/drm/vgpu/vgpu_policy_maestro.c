@@ -51,7 +51,10 @@
  *   launch (of the same entry of the same code) is not new: when a pair
  *   breaks up, each kernel's count (if below even) and single-kernel rate
  *   are remembered, and a pair of two known kernels starts from them, with
- *   its dedicated SMs retired (vgpu_maestro_pair_known()). With
+ *   its dedicated SMs retired (vgpu_maestro_pair_known()); with
+ *   maestro_relaunch=new every launch is new, as §5.4.1 reassigns the
+ *   dedicated SMs "when a new kernel is launched", and only the counts
+ *   (and spatial SMs) are resumed. With
  *   maestro_history=partition the spatial SMs are remembered too, and the
  *   same pair coming back (a kernel relaunched beside the partner it had)
  *   starts with them, instead of returning to spatial one SM per kernel
@@ -94,9 +97,9 @@
  * over &struct vgpu_maestro_pair (vgpu_policy_maestro.h) for KUnit.
  *
  * Knobs and statistics: maestro_epoch_cycles, maestro_objective,
- * maestro_history and maestro_pairing, and the counts of debugfs
- * "maestro", are in &struct vgpu_maestro_conf, kept per device whether
- * maestro is active or not (&vgpu_maestro_policy_conf).
+ * maestro_history, maestro_pairing and maestro_relaunch, and the counts of
+ * debugfs "maestro", are in &struct vgpu_maestro_conf, kept per device
+ * whether maestro is active or not (&vgpu_maestro_policy_conf).
  *
  * Locking: the state (&vgpu_sched.policy_data) is only touched by plan,
  * tb_done, sm_quota and release, which all run under the device lock; the
@@ -1025,8 +1028,14 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	vgpu_maestro_pair_init(p, g->even[0], hist_t);
 	if (g->even_only)
 		return;
-	/* Both single-kernel rates known: no dedicated SMs to begin with. */
+	/*
+	 * Both single-kernel rates known: no dedicated SMs to begin with,
+	 * unless every launch counts as new (maestro_relaunch=new, §5.4.1).
+	 */
 	for (k = 0; k < 2; k++) {
+		if (vgpu_maestro_conf_of(s)->relaunch ==
+		    VGPU_MAESTRO_RELAUNCH_NEW)
+			break;
 		if (!h[k] || !h[k]->single ||
 		    h[k]->epoch_cycles != vgpu_maestro_conf_of(s)->epoch_cycles)
 			break;
@@ -1303,6 +1312,13 @@ static const char * const vgpu_maestro_pairing_names[] = {
 	NULL
 };
 
+/* Whether a relaunched kernel is known (&enum vgpu_maestro_relaunch). */
+static const char * const vgpu_maestro_relaunch_names[] = {
+	[VGPU_MAESTRO_RELAUNCH_KNOWN] = "known",
+	[VGPU_MAESTRO_RELAUNCH_NEW] = "new",
+	NULL
+};
+
 /* maestro's objectives (&enum vgpu_maestro_objective), the default first. */
 static const char * const vgpu_maestro_objective_names[] = {
 	[VGPU_MAESTRO_STP] = "stp",
@@ -1343,6 +1359,12 @@ static const struct vgpu_knob vgpu_maestro_knobs[] = {
 		.def = VGPU_MAESTRO_PAIR_DISPATCH,
 		.choices = vgpu_maestro_pairing_names,
 		.offset = offsetof(struct vgpu_maestro_conf, pairing),
+	}, {
+		.name = "maestro_relaunch",
+		.kind = VGPU_KNOB_CHOICE,
+		.def = VGPU_MAESTRO_RELAUNCH_KNOWN,
+		.choices = vgpu_maestro_relaunch_names,
+		.offset = offsetof(struct vgpu_maestro_conf, relaunch),
 	},
 };
 

@@ -81,6 +81,22 @@ enum vgpu_maestro_pairing {
 };
 
 /**
+ * enum vgpu_maestro_relaunch - whether a kernel launched again is known.
+ * @VGPU_MAESTRO_RELAUNCH_KNOWN: a pair of two kernels whose single-kernel
+ *	rates are stored (same &vgpu_kcb_entry.kernel_key, same epoch length)
+ *	starts with its dedicated SMs retired and those rates.
+ * @VGPU_MAESTRO_RELAUNCH_NEW: every launch is a new kernel and its pair
+ *	starts with dedicated SMs measuring, as §5.4.1 has it ("Dedicated SMs
+ *	are reassigned when either a new kernel is launched, thread blocks are
+ *	repartitioned, or once every hundred epochs"); the history-based start
+ *	of the followers (and of the spatial SMs) still applies.
+ */
+enum vgpu_maestro_relaunch {
+	VGPU_MAESTRO_RELAUNCH_KNOWN = 0,
+	VGPU_MAESTRO_RELAUNCH_NEW = 1,
+};
+
+/**
  * struct vgpu_maestro_stats - maestro's epoch decisions since the device
  *	was created (debugfs "maestro"; readers take differences; Park,
  *	Ch. V, Fig. 5.12).
@@ -108,6 +124,7 @@ struct vgpu_maestro_stats {
  * @objective: &enum vgpu_maestro_objective (sysfs maestro_objective).
  * @history: &enum vgpu_maestro_history (sysfs maestro_history).
  * @pairing: &enum vgpu_maestro_pairing (sysfs maestro_pairing).
+ * @relaunch: &enum vgpu_maestro_relaunch (sysfs maestro_relaunch).
  * @stats: its decisions.
  */
 struct vgpu_maestro_conf {
@@ -115,6 +132,7 @@ struct vgpu_maestro_conf {
 	u32 objective;
 	u32 history;
 	u32 pairing;
+	u32 relaunch;
 	struct vgpu_maestro_stats stats;
 };
 

@@ -80,7 +80,7 @@ struct vgpu_policy_conf {
 };
 
 /** Bytes of the per-device area of one &struct vgpu_policy_conf. */
-#define VGPU_POLICY_CONF_SIZE	64
+#define VGPU_POLICY_CONF_SIZE	96
 
 /** Most entries of vgpu_partition_policies[]. */
 #define VGPU_PARTITION_MAX	16

@@ -25,7 +25,7 @@ static const char * const knob_abi_names[] = {
 	"file_vram_pct", "tlp_policy", "dyncta_t_idle", "dyncta_t_mem_l",
 	"dyncta_t_mem_h", "dyncore_gate_sms", "dyncore_t_act_pct", "tlp_static_tbs",
 	"virtual_thread", "maestro_epoch_cycles", "maestro_objective",
-	"maestro_history", "maestro_pairing",
+	"maestro_history", "maestro_pairing", "maestro_relaunch",
 };
 
 /**
@@ -339,6 +339,13 @@ static void knob_choices(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_pairing"),
 			   "dispatch [resident]\n");
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_relaunch"),
+			   "[known] new\n");
+	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_relaunch", "new"), 0);
+	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_relaunch", "fresh"),
+			-EINVAL);
+	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_relaunch"),
+			   "known [new]\n");
 	knob_dev_free(d);
 }
 

@@ -13,6 +13,7 @@
  */
 
 #include <linux/mutex.h>
+#include <linux/string.h>
 
 #include <kunit/test.h>
 
@@ -609,15 +610,19 @@ static void maestro_mock_small_partner_even(struct kunit *test)
 }
 
 /*
- * Kernels that come back (the same kernel_key, a new launch) are not new:
- * after a first pair has measured them, a second pair of the same two
- * kernels starts with the stored single-kernel rates and no dedicated SM.
- * A pair with a kernel never seen has its dedicated SMs, and so has a pair
- * of known kernels once the device was left unused in between.
+ * Kernels that come back (the same kernel_key, a new launch) are not new
+ * under maestro_relaunch=known: after a first pair has measured them, a
+ * second pair of the same two kernels starts with the stored single-kernel
+ * rates and no dedicated SM. A pair with a kernel never seen has its
+ * dedicated SMs, and so has a pair of known kernels once the device was
+ * left unused in between. Under maestro_relaunch=new every pair starts
+ * with its dedicated SMs (§5.4.1: reassigned when a new kernel is
+ * launched).
  */
-static void maestro_mock_kernels_return(struct kunit *test)
+static void mt_kernels_return(struct kunit *test, const char *relaunch)
 {
 	struct mock_hw *hw = mt_hw(test, 8, &vgpu_preempt_drain);
+	bool known = !strcmp(relaunch, "known");
 	const struct vgpu_maestro_pair *p;
 	struct mock_job *j[8];
 	u32 round, sm, ded;
@@ -625,6 +630,8 @@ static void maestro_mock_kernels_return(struct kunit *test)
 	/* A program keeps the device open between its launches. */
 	mutex_lock(&hw->lock);
 	hw->s.users = 1;
+	KUNIT_EXPECT_EQ(test, vgpu_knob_store(&hw->s, "maestro_relaunch",
+					      relaunch), 0);
 	mutex_unlock(&hw->lock);
 	for (round = 0; round < 4; round++) {
 		if (round == 3) {
@@ -647,19 +654,31 @@ static void maestro_mock_kernels_return(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, p);
 		for (sm = 0, ded = 0; sm < 8; sm++)
 			ded += p->sms[sm].role == VGPU_MAESTRO_DEDICATED;
-		if (round == 1) {
+		if (round == 1 && known) {
 			KUNIT_EXPECT_FALSE(test, p->dedicated);
 			KUNIT_EXPECT_EQ(test, ded, 0);
 			KUNIT_EXPECT_NE(test, p->single[0], 0);
 			KUNIT_EXPECT_NE(test, p->single[1], 0);
 		} else {
-			KUNIT_EXPECT_TRUE(test, p->dedicated);
-			KUNIT_EXPECT_EQ(test, ded, 2);
+			KUNIT_EXPECT_TRUE_MSG(test, p->dedicated, "%s, round %u",
+					      relaunch, round);
+			KUNIT_EXPECT_EQ_MSG(test, ded, 2, "%s, round %u",
+					    relaunch, round);
 		}
 		mutex_unlock(&hw->lock);
 		KUNIT_EXPECT_GT(test, mt_run(hw), 0);
 	}
 	mt_done(hw, j, 8);
+}
+
+static void maestro_mock_kernels_return(struct kunit *test)
+{
+	mt_kernels_return(test, "known");
+}
+
+static void maestro_mock_kernels_relaunch_new(struct kunit *test)
+{
+	mt_kernels_return(test, "new");
 }
 
 /* SMs of @p that run kernel @k alone (dedicated or spatial). */
@@ -1059,6 +1078,7 @@ static struct kunit_case vgpu_maestro_cases[] = {
 	KUNIT_CASE(maestro_mock_two_kernels),
 	KUNIT_CASE(maestro_mock_small_partner_even),
 	KUNIT_CASE(maestro_mock_kernels_return),
+	KUNIT_CASE(maestro_mock_kernels_relaunch_new),
 	KUNIT_CASE(maestro_mock_history_partition),
 	KUNIT_CASE(maestro_mock_pairing_resident),
 	KUNIT_CASE(maestro_mock_late_arrival),
