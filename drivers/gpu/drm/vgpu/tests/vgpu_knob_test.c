@@ -262,6 +262,25 @@ static void knob_numbers(struct kunit *test)
 }
 
 /* Choices: exact names (one trailing newline); partition_policy trims. */
+/*
+ * A knob of two names, @def the default: shown so, @other stored, @bad
+ * refused with the value kept.
+ */
+static void knob_two_choices(struct kunit *test, struct knob_dev *d,
+			     const char *name, const char *def,
+			     const char *other, const char *bad)
+{
+	char before[32], after[32];
+
+	snprintf(before, sizeof(before), "[%s] %s\n", def, other);
+	snprintf(after, sizeof(after), "%s [%s]\n", def, other);
+	KUNIT_EXPECT_STREQ_MSG(test, knob_show(d, name), before, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, knob_store(d, name, other), 0, "%s", name);
+	KUNIT_EXPECT_EQ_MSG(test, knob_store(d, name, bad), -EINVAL, "%s",
+			    name);
+	KUNIT_EXPECT_STREQ_MSG(test, knob_show(d, name), after, "%s", name);
+}
+
 static void knob_choices(struct kunit *test)
 {
 	struct knob_dev *d = knob_dev_new(test);
@@ -332,20 +351,9 @@ static void knob_choices(struct kunit *test)
 			-EINVAL);
 	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_objective"),
 			   "stp [antt]\n");
-	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_pairing"),
-			   "[dispatch] resident\n");
-	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_pairing", "resident"), 0);
-	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_pairing", "running"),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_pairing"),
-			   "dispatch [resident]\n");
-	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_relaunch"),
-			   "[known] new\n");
-	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_relaunch", "new"), 0);
-	KUNIT_EXPECT_EQ(test, knob_store(d, "maestro_relaunch", "fresh"),
-			-EINVAL);
-	KUNIT_EXPECT_STREQ(test, knob_show(d, "maestro_relaunch"),
-			   "known [new]\n");
+	knob_two_choices(test, d, "maestro_pairing", "dispatch", "resident",
+			 "running");
+	knob_two_choices(test, d, "maestro_relaunch", "known", "new", "fresh");
 	knob_dev_free(d);
 }
 
