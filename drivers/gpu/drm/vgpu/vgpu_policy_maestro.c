@@ -1033,15 +1033,13 @@ static void vgpu_maestro_group_init(struct vgpu_sched *s,
 	 * unless every launch counts as new (maestro_relaunch=new, §5.4.1).
 	 */
 	for (k = 0; k < 2; k++) {
-		if (vgpu_maestro_conf_of(s)->relaunch ==
-		    VGPU_MAESTRO_RELAUNCH_NEW)
-			break;
 		if (!h[k] || !h[k]->single ||
 		    h[k]->epoch_cycles != vgpu_maestro_conf_of(s)->epoch_cycles)
 			break;
 		single[k] = h[k]->single;
 	}
-	if (k == 2)
+	if (k == 2 &&
+	    vgpu_maestro_conf_of(s)->relaunch == VGPU_MAESTRO_RELAUNCH_KNOWN)
 		vgpu_maestro_pair_known(p, single);
 	/* The same pair again: resume its spatial SMs (layout() clamps). */
 	if (vgpu_maestro_conf_of(s)->history == VGPU_MAESTRO_HIST_PARTITION &&

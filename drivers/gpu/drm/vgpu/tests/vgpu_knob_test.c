@@ -261,7 +261,6 @@ static void knob_numbers(struct kunit *test)
 	knob_dev_free(d);
 }
 
-/* Choices: exact names (one trailing newline); partition_policy trims. */
 /*
  * A knob of two names, @def the default: shown so, @other stored, @bad
  * refused with the value kept.
@@ -281,6 +280,7 @@ static void knob_two_choices(struct kunit *test, struct knob_dev *d,
 	KUNIT_EXPECT_STREQ_MSG(test, knob_show(d, name), after, "%s", name);
 }
 
+/* Choices: exact names (one trailing newline); partition_policy trims. */
 static void knob_choices(struct kunit *test)
 {
 	struct knob_dev *d = knob_dev_new(test);
