@@ -129,6 +129,17 @@ enum {
 	BENCH_OPT_SLURM_TASK,
 };
 
+/* getopt_long() entries of the Slurm options (bench_slurm_opt()) and their usage. */
+#define BENCH_SLURM_LONGOPTS \
+	{ "slurm", no_argument, NULL, BENCH_OPT_SLURM }, \
+	{ "slurm-dir", required_argument, NULL, BENCH_OPT_SLURM_DIR }, \
+	{ "partition", required_argument, NULL, BENCH_OPT_PARTITION }, \
+	{ "time", required_argument, NULL, BENCH_OPT_TIME }, \
+	{ "account", required_argument, NULL, BENCH_OPT_ACCOUNT }, \
+	{ "slurm-task", required_argument, NULL, BENCH_OPT_SLURM_TASK }
+#define BENCH_SLURM_USAGE \
+	"--slurm --slurm-dir DIR [--partition P] [--time T] [--account A]"
+
 /* getopt_long() entries of the target options, their short letters and usage. */
 #define BENCH_TARGET_LONGOPTS \
 	{ "local", no_argument, NULL, 'L' }, \
@@ -136,16 +147,10 @@ enum {
 	{ "config", required_argument, NULL, 'C' }, \
 	{ "vram-mb", required_argument, NULL, 'V' }, \
 	{ "jobs", required_argument, NULL, 'j' }, \
-	{ "slurm", no_argument, NULL, BENCH_OPT_SLURM }, \
-	{ "slurm-dir", required_argument, NULL, BENCH_OPT_SLURM_DIR }, \
-	{ "partition", required_argument, NULL, BENCH_OPT_PARTITION }, \
-	{ "time", required_argument, NULL, BENCH_OPT_TIME }, \
-	{ "account", required_argument, NULL, BENCH_OPT_ACCOUNT }, \
-	{ "slurm-task", required_argument, NULL, BENCH_OPT_SLURM_TASK }
+	BENCH_SLURM_LONGOPTS
 #define BENCH_TARGET_SHORTOPTS	"j:"
 #define BENCH_TARGET_USAGE \
-	"[--local [--gpu NAME] [--config FILE] [--vram-mb N] [-j N | --slurm --slurm-dir DIR" \
-	" [--partition P] [--time T] [--account A]]]"
+	"[--local [--gpu NAME] [--config FILE] [--vram-mb N] [-j N | " BENCH_SLURM_USAGE "]]"
 /*
  * Option @opt (one of those) with @arg into @o: 1 when taken, 0 when it is
  * not a target option, -EINVAL (said) for a bad value.
@@ -288,7 +293,8 @@ int local_bench_run(const char *bench, const char *label, const char *gpu,
 		    struct local_run *out);
 /**
  * struct bench_wl_opts - the options of the per-workload benches on the
- * local device (tlp, vt), from bench_wl_opt().
+ * local device (tlp, vt, sizes, preempt-cost), from bench_wl_opt(); the
+ * Slurm options among them go to bench_slurm_opt().
  * @gpu: --gpu NAME, the preset.
  * @size: --size as tool_parse_size() gave it.
  * @which: and its kind.
@@ -316,7 +322,8 @@ struct bench_wl_opts {
 	{ "size", required_argument, NULL, 'n' }, \
 	{ "set", required_argument, NULL, 's' }, \
 	{ "local", no_argument, NULL, 'L' }, \
-	{ "jobs", required_argument, NULL, 'j' }
+	{ "jobs", required_argument, NULL, 'j' }, \
+	BENCH_SLURM_LONGOPTS
 #define BENCH_WL_SHORTOPTS	"w:g:n:s:j:"
 /* @o's defaults: preset @gpu, --workloads @workloads, --size @size. */
 void bench_wl_init(struct bench_wl_opts *o, const char *gpu, const char *workloads,
@@ -326,7 +333,11 @@ void bench_wl_init(struct bench_wl_opts *o, const char *gpu, const char *workloa
  * when it is not one of those, -EINVAL (said) for a bad value.
  */
 int bench_wl_opt(const char *bench, int opt, const char *arg, struct bench_wl_opts *o);
-/* The model's configuration of @o's preset into @cfg; -EINVAL (said) when unknown. */
+/*
+ * The model's configuration of @o's preset into @cfg, once the options are
+ * read; -EINVAL (said) when the preset is unknown or the Slurm options do
+ * not go together (bench_slurm_check()).
+ */
 int bench_wl_config(const char *bench, const struct bench_wl_opts *o, struct vgpu_sim_config *cfg);
 
 /*

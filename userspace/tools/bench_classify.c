@@ -19,7 +19,7 @@
 
 #define CLASSIFY_USAGE \
 	"[--local] [--gpu NAME] [--workloads A,B,...|all] [--size small|medium|default|large|N]" \
-	" [--sizes NAME=N,...] [--vram-mb N] [--out FILE] [-j N]"
+	" [--sizes NAME=N,...] [--vram-mb N] [--out FILE] [-j N | " BENCH_SLURM_USAGE "]"
 
 /* Table 5.3: speed-up from 1 to 16 SMs above which a kernel is COM. */
 #define COM_SPEEDUP	12.0
@@ -101,6 +101,7 @@ int bench_classify(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "local", no_argument, NULL, 'L' },
 		{ "jobs", required_argument, NULL, 'j' },
+		BENCH_SLURM_LONGOPTS,
 		{ 0 },
 	};
 	const char *out = NULL;
@@ -146,6 +147,11 @@ int bench_classify(int argc, char **argv)
 			out = optarg;
 			break;
 		default:
+			ret = bench_slurm_opt(opt, optarg);
+			if (ret < 0)
+				return 2;
+			if (ret)
+				break;
 			fprintf(stderr, "usage: vgpu bench classify " CLASSIFY_USAGE "\n");
 			return 2;
 		}
@@ -154,6 +160,8 @@ int bench_classify(int argc, char **argv)
 		fprintf(stderr, "usage: vgpu bench classify " CLASSIFY_USAGE "\n");
 		return 2;
 	}
+	if (bench_slurm_check(true))
+		return 2;
 	if (bench_workloads("classify", workloads, NULL, NULL, &run.w, &run.nw)) {
 		free(run.w);
 		return 2;

@@ -157,7 +157,7 @@ int bench_wl_opt(const char *bench, int opt, const char *arg, struct bench_wl_op
 		o->size_name = arg;
 		return 1;
 	default:
-		return 0;
+		return bench_slurm_opt(opt, arg);
 	}
 }
 
@@ -169,7 +169,7 @@ int bench_wl_config(const char *bench, const struct bench_wl_opts *o, struct vgp
 		fprintf(stderr, "vgpu bench %s: unknown --gpu '%s'\n", bench, o->gpu);
 		return -EINVAL;
 	}
-	return 0;
+	return bench_slurm_check(true);
 }
 
 int bench_workloads(const char *bench, char *spec, const char *set,

@@ -95,7 +95,7 @@ static int pc_usage(FILE *f, int status)
 {
 	fprintf(f, "usage: vgpu bench preempt-cost [--local] [--workloads A,B,...|all]"
 		" [--gpu NAME] [--size small|medium|default|large|N] [--set KEY=VALUE]..."
-		" [--csv FILE] [-j N]\n"
+		" [--csv FILE] [-j N | " BENCH_SLURM_USAGE "]\n"
 		"  Park's Table 4.2: per kernel of each workload, blocks per SM, mean block time,\n"
 		"  estimated drain time, context per block, estimated switch time (Chimera's\n"
 		"  estimates, by the driver's code) and idempotence under the relaxed condition;\n"

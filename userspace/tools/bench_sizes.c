@@ -311,7 +311,7 @@ static int sizes_usage(FILE *f, int status)
 {
 	fprintf(f, "usage: vgpu bench sizes --min-us US [--local] [--workloads A,B,...|all]"
 		" [--gpu NAME] [--size small|medium|default|large|N] [--vram-mb N]"
-		" [--set KEY=VALUE]... [-j N]\n"
+		" [--set KEY=VALUE]... [-j N | " BENCH_SLURM_USAGE "]\n"
 		"  per workload, a problem size at which it runs at least US microseconds alone\n"
 		"  (its launches' cycles at the preset's clock), searched upwards from --size;\n"
 		"  prints a table and the --sizes option of bench pairs and bench chimera;\n"

@@ -100,7 +100,8 @@ static double speedup(const struct local_run *x, const struct local_run *base)
 static int tlp_usage(void)
 {
 	fprintf(stderr, "usage: vgpu bench tlp [--local] [--workloads A,B,...|mem|all] [--gpu NAME]"
-		" [--size small|medium|default|large|N] [--max-static N] [--set KEY=VALUE]... [-j N]\n");
+		" [--size small|medium|default|large|N] [--max-static N] [--set KEY=VALUE]...\n"
+		"       [-j N | " BENCH_SLURM_USAGE "]\n");
 	return 2;
 }
 

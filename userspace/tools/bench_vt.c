@@ -251,6 +251,13 @@ int bench_vt(int argc, char **argv)
 		return vt_usage(stderr, 2);
 	if (bench_wl_config("vt", &b.o, &cfg))
 		return 2;
+	if (bench_slurm_active()) {
+		/* A job array is one set of tasks; the VT runs wait on the baselines. */
+		fprintf(stderr, "vgpu bench vt: --slurm is not supported: which workloads run"
+			" past the baseline depends on the baseline runs (two sets of tasks);"
+			" use -j N\n");
+		return 2;
+	}
 	filter = !strcmp(b.o.workloads, "sched-limited");
 	if (bench_workloads("vt", b.o.workloads, "sched-limited", vt_every, &b.w, &b.nw)) {
 		free(b.w);
