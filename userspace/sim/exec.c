@@ -337,6 +337,25 @@ static inline uint32_t cvt_f2i32(double fv, int rnd, bool sgn)
 	return (uint32_t)(uint64_t)r;
 }
 
+/*
+ * CVT_RINT(mask, fn, ftz, sat): cvt1() of a float to a float rounded to an
+ * integer in the direction of @fn (truncf, floorf, ceilf or nearbyintf,
+ * whose rounding is to nearest in the model's mode), per lane of D.
+ */
+#define CVT_RINT(mask, fn, ftzm, sat) \
+	LANES_REG(mask, { \
+		float f_ = GF(A, l); \
+		\
+		if (ftzm) \
+			f_ = ftz(f_); \
+		f_ = fn(f_); \
+		if (ftzm) \
+			f_ = ftz(f_); \
+		if (sat) \
+			f_ = (float)satd(f_); \
+		SF(D, l, f_); \
+	})
+
 /* 2^@n exactly (ldexp(1.0, n)), for n <= 64 */
 static inline double pow2(unsigned int n)
 {
@@ -2066,6 +2085,33 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 
 				D[l] = cvt_f2i32(ftzm ? ftz(f) : f, rnd, sgn);
 			});
+			break;
+		}
+		if (st == VGPU_T_F32 && t == VGPU_T_F32 && VGPU_M_CVT_RINT(mod)) {
+			/*
+			 * a float rounded to an integer (cvt1()): the rounding
+			 * mode's function itself, the mode left as it is
+			 */
+			bool ftzm = VGPU_M_CVT_FTZ(mod), sat = VGPU_M_CVT_SAT(mod);
+
+			switch (VGPU_M_CVT_RND(mod)) {
+			case VGPU_RND_RZ: CVT_RINT(m, truncf, ftzm, sat); break;
+			case VGPU_RND_RM: CVT_RINT(m, floorf, ftzm, sat); break;
+			case VGPU_RND_RP: CVT_RINT(m, ceilf, ftzm, sat); break;
+			default: CVT_RINT(m, nearbyintf, ftzm, sat); break;
+			}
+			break;
+		}
+		if ((st == VGPU_T_S32 || st == VGPU_T_U32) && t == VGPU_T_F32 &&
+		    VGPU_M_CVT_RND(mod) == VGPU_RND_RN && !VGPU_M_CVT_SAT(mod)) {
+			/*
+			 * a 32-bit integer to the nearest float (cvt1(); never
+			 * subnormal, so .ftz changes nothing)
+			 */
+			if (st == VGPU_T_S32)
+				LANES_REG(m, SF(D, l, (float)(int32_t)A[l]));
+			else
+				LANES_REG(m, SF(D, l, (float)A[l]));
 			break;
 		}
 		LANES_DO(m, {
