@@ -1872,7 +1872,10 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	}
 	case VGPU_OP_SQRT: case VGPU_OP_RSQRT: case VGPU_OP_RCP: case VGPU_OP_SIN:
 	case VGPU_OP_COS: case VGPU_OP_LG2: case VGPU_OP_EX2: case VGPU_OP_TANH:
-		if (t == VGPU_T_F32)
+		if (t == VGPU_T_F32 && d->op == VGPU_OP_SQRT && !mod)
+			/* fop()'s square root without its modifiers, not called per lane */
+			LANES_REG(m, SF(D, l, sqrtf(GF(A, l))));
+		else if (t == VGPU_T_F32)
 			LANES_DO(m, SF(D, l, (float)fop(d->op, GF(A, l), 0, 0, mod, true)));
 		else
 			LANES_DO(m, SD(D, l, fop(d->op, GD(A, l), 0, 0, mod, false)));
