@@ -626,6 +626,26 @@ static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint3
 		if (!clash)
 			return 1;
 	}
+	if (!same_max && m == 0xffffffffu && words == 1 && !(nb & (nb - 1))) {
+		/*
+		 * words that rise from lane to lane (strides, a compare-exchange
+		 * network's pairs) are all different: the degree is the most
+		 * lanes on one bank, without looking for repeated words
+		 */
+		uint64_t up = 1;
+		uint8_t lanes[64];
+
+		for (uint32_t l = 1; l < 32; l++)
+			up &= off[l] >> 2 > off[l - 1] >> 2;
+		if (up) {
+			memset(lanes, 0, sizeof(lanes));
+			for (uint32_t l = 0; l < 32; l++)
+				lanes[(off[l] >> 2) & (nb - 1)]++;
+			for (uint32_t b = 0; b < nb; b++)
+				deg = lanes[b] > deg ? lanes[b] : deg;
+			return deg;
+		}
+	}
 	memset(cnt, 0, sizeof(cnt));
 	if (words == 1 && !(nb & (nb - 1))) {
 		/* the loop below for one word a lane: the active lanes only, no division */
