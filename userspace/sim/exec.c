@@ -1906,8 +1906,16 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 		LOGIC(x == 0);
 		break;
 	case VGPU_OP_SHL:
-		if (vgpu_type_is64(t)) {
-			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) << B[l]));
+		if (vgpu_type_is64(t) && (d->flags & DI_BI)) {
+			/* an immediate count: one shift for the warp, vectorised */
+			uint32_t b = B[0];
+
+			if (b >= 64)
+				LANES_S64(m, v_ = 0);
+			else
+				LANES_S64(m, v_ = G64(A, l) << b);
+		} else if (vgpu_type_is64(t)) {
+			LANES_S64(m, v_ = B[l] >= 64 ? 0 : G64(A, l) << B[l]);
 		} else if (d->flags & DI_BI) {
 			/* an immediate count is every lane's: one shift for the warp */
 			uint32_t b = B[0];
@@ -1944,10 +1952,26 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			}
 			break;
 		case VGPU_T_U64:
-			LANES_DO(m, S64(D, l, B[l] >= 64 ? 0 : G64(A, l) >> B[l]));
+			if (d->flags & DI_BI) {
+				uint32_t b = B[0];
+
+				if (b >= 64)
+					LANES_S64(m, v_ = 0);
+				else
+					LANES_S64(m, v_ = G64(A, l) >> b);
+			} else {
+				LANES_S64(m, v_ = B[l] >= 64 ? 0 : G64(A, l) >> B[l]);
+			}
 			break;
 		case VGPU_T_S64:
-			LANES_DO(m, S64(D, l, (uint64_t)((int64_t)G64(A, l) >> (B[l] >= 64 ? 63 : B[l]))));
+			if (d->flags & DI_BI) {
+				uint32_t b = B[0] >= 64 ? 63 : B[0];
+
+				LANES_S64(m, v_ = (uint64_t)((int64_t)G64(A, l) >> b));
+			} else {
+				LANES_S64(m, v_ = (uint64_t)((int64_t)G64(A, l) >>
+							     (B[l] >= 64 ? 63 : B[l])));
+			}
 			break;
 		}
 		break;
