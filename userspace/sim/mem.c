@@ -1334,11 +1334,19 @@ static uint64_t fetch_line(struct sm *sm, struct warp *w, uint64_t line, uint64_
 
 uint64_t mem_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 {
-	uint64_t line = sim_iline(w->tb->job, pc), r;
+	const struct job *j = w->tb->job;
+	uint64_t line = sim_iline(j, pc), r;
+	int64_t base = (int64_t)(j->desc.program_addr + j->entry.code_start), lo, hi;
 
-	if (!sm->t.l1i.sets || w->iline == line + 1)
+	if (!sm->t.l1i.sets || sim_in_iline(w, pc))
 		return now;
-	w->iline = line + 1;
+	/* the instructions starting in the line: 8 bytes each from base */
+	lo = (int64_t)(line << LINE_SHIFT) - base;
+	hi = (int64_t)((line + 1) << LINE_SHIFT) - base;
+	lo = lo > 0 ? (lo + 7) / 8 : lo / 8;
+	hi = (hi + 7) / 8;
+	w->ilo = (uint64_t)lo;
+	w->ispan = (uint32_t)(hi - lo);
 	r = fetch_line(sm, w, line, now);
 	if (sm->t.prefetch)
 		prefetch(sm, w, line + 1, now);

@@ -180,7 +180,12 @@ struct warp {
 	uint8_t elf;		/* ELF priority of the next instruction */
 	uint32_t wid;		/* warp id on the SM (sub-core assignment) */
 	uint64_t car_until;	/* NewCAR: its last queued request's re-execution */
-	uint64_t iline;		/* L1I line of the last fetch + 1 */
+	/*
+	 * the decoded instructions that start in the L1I line of its last
+	 * fetch: pc - ilo < ispan (ispan 0: none yet)
+	 */
+	uint64_t ilo;
+	uint32_t ispan;
 	uint64_t insts;		/* warp instructions issued */
 	uint64_t it_start;	/* insts when it took its logical block (NEXTTB) */
 	uint32_t vt_iter;	/* virtual block: NEXTTBs executed (its iteration) */
@@ -528,13 +533,19 @@ static inline uint64_t sim_iline(const struct job *j, uint32_t pc)
 	return (j->desc.program_addr + j->entry.code_start + (uint64_t)pc * 8) >> LINE_SHIFT;
 }
 
+/* Whether instruction @pc starts in the L1I line @w fetched last. */
+static inline bool sim_in_iline(const struct warp *w, uint32_t pc)
+{
+	return (uint64_t)pc - w->ilo < w->ispan;
+}
+
 /*
  * mem_fetch() without the call when @w fetches from the line it fetched
  * last, or the SM has no L1I: the instruction is there at @now.
  */
 static inline uint64_t sim_fetch(struct sm *sm, struct warp *w, uint32_t pc, uint64_t now)
 {
-	if (!sm->t.l1i.sets || w->iline == sim_iline(w->tb->job, pc) + 1)
+	if (sim_in_iline(w, pc) || !sm->t.l1i.sets)
 		return now;
 	return mem_fetch(sm, w, pc, now);
 }
