@@ -1600,13 +1600,25 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 			else
 				LANES_DO(m, D[l] = (uint32_t)v);
 		} else if (mod == VGPU_SR_TID_X && t != VGPU_T_U64) {
-			uint32_t t0 = w->idx * 32, bx = j->desc.block[0];
+			uint32_t t0 = w->idx * 32, bx = j->desc.block[0], x0 = t0 % bx;
 
-			LANES_DO(m, D[l] = (t0 + l) % bx);
+			/* without a division per lane where the warp is in one row, or rows are 2^k wide */
+			if (x0 + 32 <= bx)
+				LANES_DO(m, D[l] = x0 + l);
+			else if (!(bx & (bx - 1)))
+				LANES_DO(m, D[l] = (t0 + l) & (bx - 1));
+			else
+				LANES_DO(m, D[l] = (t0 + l) % bx);
 		} else if (mod == VGPU_SR_TID_Y && t != VGPU_T_U64) {
 			uint32_t t0 = w->idx * 32, bx = j->desc.block[0], by = j->desc.block[1];
 
-			LANES_DO(m, D[l] = ((t0 + l) / bx) % by);
+			if (!(bx & (bx - 1)) && !(by & (by - 1))) {
+				uint32_t sh = (uint32_t)__builtin_ctz(bx);
+
+				LANES_DO(m, D[l] = ((t0 + l) >> sh) & (by - 1));
+			} else {
+				LANES_DO(m, D[l] = ((t0 + l) / bx) % by);
+			}
 		} else if (mod == VGPU_SR_TID_Z && t != VGPU_T_U64) {
 			uint32_t t0 = w->idx * 32, bxy = j->desc.block[0] * j->desc.block[1];
 
