@@ -1688,9 +1688,33 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	}
 
 	case VGPU_OP_ADD:
+		if (t == VGPU_T_U64 || t == VGPU_T_S64) {
+			/*
+			 * on the register's two rows, the carry from the low
+			 * words: 32-bit lanes, which vectorise without the
+			 * 64-bit values put together and taken apart
+			 */
+			LANES_REG(m, {
+				uint32_t lo = A[l] + B[l], hi = A[l + 32] + B[l + 32] + (lo < A[l]);
+
+				D[l] = lo;
+				D[l + 32] = hi;
+			});
+			break;
+		}
 		ARITH(x + y, x + y, x + y, x + y);
 		break;
 	case VGPU_OP_SUB:
+		if (t == VGPU_T_U64 || t == VGPU_T_S64) {
+			/* the same, with the borrow */
+			LANES_REG(m, {
+				uint32_t lo = A[l] - B[l], hi = A[l + 32] - B[l + 32] - (A[l] < B[l]);
+
+				D[l] = lo;
+				D[l + 32] = hi;
+			});
+			break;
+		}
 		ARITH(x - y, x - y, x - y, x - y);
 		break;
 	case VGPU_OP_MUL:

@@ -754,6 +754,12 @@ static const char f64_ptx[] = PRO("dbl")
 	"\tpopc.b64 %r1, %rd5;\n\tclz.b64 %r2, %rd6;\n"
 	"\tst.global.v2.u32 [%rd3+2128], {%r1, %r2};\n"
 	"\tbrev.b64 %rd7, %rd5;\n\tst.global.u64 [%rd3+2136], %rd7;\n"
+	/* 64-bit add and sub, carries and borrows between the halves; odd threads only too */
+	"\tadd.s64 %rd7, %rd5, %rd6;\n\tst.global.u64 [%rd3+2144], %rd7;\n"
+	"\tsub.s64 %rd7, %rd5, %rd6;\n\tst.global.u64 [%rd3+2152], %rd7;\n"
+	"\tand.b32 %r3, %r0, 1;\n\tsetp.ne.u32 %p1, %r3, 0;\n\tmov.u64 %rd8, 0;\n"
+	"\t@%p1 add.s64 %rd8, %rd5, 4294967295;\n\t@%p1 sub.s64 %rd8, %rd8, %rd6;\n"
+	"\tst.global.u64 [%rd3+2160], %rd8;\n"
 	"\tret;\n}\n";
 
 static double c_fround(int mode, int op, double a, double b)
@@ -783,7 +789,7 @@ static int t_f64(void)
 	CHECK(run_ptx(f64_ptx, 1, 64, in, 256, &k) == 0 && !k.status, "run %d", k.status);
 	for (uint32_t t = 0; t < 64; t++) {
 		double a, b, want[8];
-		uint64_t ua, ub, o[12], rev = 0;
+		uint64_t ua, ub, o[15], rev = 0;
 
 		memcpy(&a, &in[2 * t], 8);
 		memcpy(&b, &in[2 * (t + 64)], 8);
@@ -807,6 +813,11 @@ static int t_f64(void)
 		CHECK((uint32_t)o[10] == (uint32_t)__builtin_popcountll(ua) &&
 		      (uint32_t)(o[10] >> 32) == (uint32_t)__builtin_clzll(ub) && o[11] == rev,
 		      "t%u popc/clz/brev 64", t);
+		CHECK(o[12] == ua + ub && o[13] == ua - ub &&
+		      o[14] == (t & 1 ? ua + 0xffffffffull - ub : 0),
+		      "t%u add/sub 64: %016llx %016llx %016llx (%016llx, %016llx)", t,
+		      (unsigned long long)o[12], (unsigned long long)o[13],
+		      (unsigned long long)o[14], (unsigned long long)ua, (unsigned long long)ub);
 	}
 	return 0;
 }
