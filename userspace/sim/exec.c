@@ -1771,7 +1771,24 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_MULWD: case VGPU_OP_MADWD: {
 		bool mad = d->op == VGPU_OP_MADWD;
 
-		if (t == VGPU_T_U32)
+		if (!mad) {
+			/* the product's halves into the two rows (as ADD): 32-bit lanes */
+			if (t == VGPU_T_U32) {
+				LANES_REG(m, {
+					uint64_t p = (uint64_t)A[l] * B[l];
+
+					D[l] = (uint32_t)p;
+					D[l + 32] = (uint32_t)(p >> 32);
+				});
+			} else {
+				LANES_REG(m, {
+					uint64_t p = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]);
+
+					D[l] = (uint32_t)p;
+					D[l + 32] = (uint32_t)(p >> 32);
+				});
+			}
+		} else if (t == VGPU_T_U32)
 			LANES_S64(m, v_ = (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0));
 		else
 			LANES_S64(m, v_ = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +

@@ -760,6 +760,9 @@ static const char f64_ptx[] = PRO("dbl")
 	"\tand.b32 %r3, %r0, 1;\n\tsetp.ne.u32 %p1, %r3, 0;\n\tmov.u64 %rd8, 0;\n"
 	"\t@%p1 add.s64 %rd8, %rd5, 4294967295;\n\t@%p1 sub.s64 %rd8, %rd8, %rd6;\n"
 	"\tst.global.u64 [%rd3+2160], %rd8;\n"
+	/* a signed widening product of the low words (negative half the time) */
+	"\tcvt.u32.u64 %r4, %rd5;\n\tcvt.u32.u64 %r5, %rd6;\n\tmul.wide.s32 %rd9, %r4, %r5;\n"
+	"\tst.global.u64 [%rd3+2168], %rd9;\n"
 	"\tret;\n}\n";
 
 static double c_fround(int mode, int op, double a, double b)
@@ -789,7 +792,7 @@ static int t_f64(void)
 	CHECK(run_ptx(f64_ptx, 1, 64, in, 256, &k) == 0 && !k.status, "run %d", k.status);
 	for (uint32_t t = 0; t < 64; t++) {
 		double a, b, want[8];
-		uint64_t ua, ub, o[15], rev = 0;
+		uint64_t ua, ub, o[16], rev = 0;
 
 		memcpy(&a, &in[2 * t], 8);
 		memcpy(&b, &in[2 * (t + 64)], 8);
@@ -818,6 +821,9 @@ static int t_f64(void)
 		      "t%u add/sub 64: %016llx %016llx %016llx (%016llx, %016llx)", t,
 		      (unsigned long long)o[12], (unsigned long long)o[13],
 		      (unsigned long long)o[14], (unsigned long long)ua, (unsigned long long)ub);
+		CHECK(o[15] == (uint64_t)((int64_t)(int32_t)ua * (int32_t)ub),
+		      "t%u mul.wide.s32 %08x %08x: %016llx", t, (uint32_t)ua, (uint32_t)ub,
+		      (unsigned long long)o[15]);
 	}
 	return 0;
 }
