@@ -1771,28 +1771,16 @@ int sim_exec(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t now)
 	case VGPU_OP_MULWD: case VGPU_OP_MADWD: {
 		bool mad = d->op == VGPU_OP_MADWD;
 
-		if (!mad) {
-			/* the product's halves into the two rows (as ADD): 32-bit lanes */
-			if (t == VGPU_T_U32) {
-				LANES_REG(m, {
-					uint64_t p = (uint64_t)A[l] * B[l];
-
-					D[l] = (uint32_t)p;
-					D[l + 32] = (uint32_t)(p >> 32);
-				});
-			} else {
-				LANES_REG(m, {
-					uint64_t p = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]);
-
-					D[l] = (uint32_t)p;
-					D[l + 32] = (uint32_t)(p >> 32);
-				});
-			}
-		} else if (t == VGPU_T_U32)
-			LANES_S64(m, v_ = (uint64_t)A[l] * B[l] + (mad ? G64(C, l) : 0));
+		/* without an addend, lane l's product into lane l of the two rows: 32-bit lanes */
+		if (!mad && t == VGPU_T_U32)
+			LANES_REG(m, S64(D, l, (uint64_t)A[l] * B[l]));
+		else if (!mad)
+			LANES_REG(m, S64(D, l, (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l])));
+		else if (t == VGPU_T_U32)
+			LANES_S64(m, v_ = (uint64_t)A[l] * B[l] + G64(C, l));
 		else
 			LANES_S64(m, v_ = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) +
-				     (mad ? G64(C, l) : 0));
+				     G64(C, l));
 		break;
 	}
 	case VGPU_OP_DIV:

@@ -734,7 +734,7 @@ static int t_match(void)
 	return 0;
 }
 
-/* f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem, 64-bit bit ops. */
+/* f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem/add/sub, mul.wide.s32, 64-bit bit ops. */
 static const char f64_ptx[] = PRO("dbl")
 	"\tmul.wide.u32 %rd3, %r0, 8;\n\tadd.s64 %rd4, %rd1, %rd3;\n"
 	"\tld.global.f64 %fd1, [%rd4];\n\tld.global.f64 %fd2, [%rd4+512];\n"
@@ -916,7 +916,7 @@ int main(void)
 	report(".func calls inlined: params, return values, guards, nesting; recursion refused",
 	       t_calls());
 	report("idempotence boundary: TB_DONE flags blocks that crossed it", t_boundary());
-	report("f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem/popc/clz/brev", t_f64());
+	report("f64 div/rcp/sqrt in every rounding mode, 64-bit div/rem/add/sub/popc/clz/brev, mul.wide.s32", t_f64());
 	report("ld.param through a register; a call parameter's address refused", t_param_reg());
 	report("redux.sync add/min/max/xor, full and divergent", t_redux());
 	report("match.any/match.all, b32 and b64, in a divergent branch", t_match());
