@@ -1932,13 +1932,8 @@ static void op_submit(struct ffile *f)
 	f->job[f->njob++] = j;
 }
 
-static uint64_t pick_job_id(struct ffile *f, struct fjob **jp)
+static uint64_t random_job_id(struct ffile *f)
 {
-	*jp = NULL;
-	if (f->njob && !one_in(5)) {
-		*jp = &f->job[below(f->njob)];
-		return (*jp)->id;
-	}
 	switch (below(5)) {
 	case 0:
 		return 0;
@@ -1953,6 +1948,28 @@ static uint64_t pick_job_id(struct ffile *f, struct fjob **jp)
 	default:
 		return fuzz64();
 	}
+}
+
+/*
+ * A job id for a call, with *@jp the file's record of it when it is one of
+ * the file's jobs. A random id may be one of them (ids are small early on):
+ * a RELEASE of it must be forgotten like any other, or a later call of the
+ * file's own job finds it gone.
+ */
+static uint64_t pick_job_id(struct ffile *f, struct fjob **jp)
+{
+	uint64_t id;
+
+	*jp = NULL;
+	if (f->njob && !one_in(5)) {
+		*jp = &f->job[below(f->njob)];
+		return (*jp)->id;
+	}
+	id = random_job_id(f);
+	for (int i = 0; i < f->njob; i++)
+		if (f->job[i].id == id)
+			*jp = &f->job[i];
+	return id;
 }
 
 /* A job is over: its error, and what it wrote when that can be checked. */
