@@ -1447,10 +1447,11 @@ static void op_program_create(struct ffile *f)
 		}
 		}
 	}
-	pc.data = fuzz_uptr(buf, size, &bad_ptr);
 	pc.size = (uint32_t)size;
 	if (one_in(20))
 		pc.size = one_in(2) ? VGPU_PROGRAM_MAX_SIZE + 1 + (uint32_t)below(1000) : fuzz32();
+	/* for the size the kernel reads: a pointer bad for more may be good for less */
+	pc.data = fuzz_uptr(buf, pc.size, &bad_ptr);
 	if (pc.data != (uintptr_t)buf && !bad_ptr)
 		mutated = true;	/* whatever is there */
 	err = xioctl(OP_PROGRAM_CREATE, f->fd, DRM_IOCTL_VGPU_PROGRAM_CREATE, &pc, sizeof(pc), 0);
