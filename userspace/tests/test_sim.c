@@ -2259,6 +2259,144 @@ static int t_mb_regbank(void)
 	return 0;
 }
 
+struct gather_params {
+	uint64_t off, base;
+	uint32_t count, pad;
+	uint64_t out;
+};
+
+#define GATHER_SPAN	(64u << 10)	/* bytes the offsets reach into */
+#define GATHER_WORD(i)	(0x5a000000u + (uint32_t)(i))	/* word i of the buffer */
+
+/*
+ * One warp loads the words at byte offsets @off (lanes below @count) of a
+ * buffer on fermi-gtx480 with the L1D off: each line of the warp's load is
+ * one transaction (l1d_accesses) and each sector one DRAM read of the cold
+ * L2. *@lines and *@bytes are what the load adds to a run of the same
+ * kernel whose lanes all skip it (the same instructions: the same fetches);
+ * *@want_lines and *@want_bytes are the distinct lines and sectors of the
+ * active lanes' addresses, counted here. The values loaded are checked.
+ */
+static int gather(const uint64_t *off, uint32_t count, uint64_t *lines, uint64_t *bytes,
+		  uint64_t *want_lines, uint64_t *want_bytes)
+{
+	static const char *const kv[] = { "l1d_size", "0", NULL };
+	uint64_t acc[2] = { 0, 0 }, rd[2] = { 0, 0 };
+
+	for (uint32_t pass = 0; pass < 2; pass++) {
+		struct vgpu_sim_stats st;
+		struct result res;
+		struct prog p;
+		struct env e;
+		int r = -1;
+
+		if (mb_init(&e, &p, "fermi-gtx480", kv, 16u << 20))
+			goto out;
+		{
+			struct gather_params prm = { dalloc(&e, 256), dalloc(&e, GATHER_SPAN),
+						     pass ? count : 0, 0, dalloc(&e, 128) };
+			struct vgpu_mem_range rg[3] = { { prm.off, 256 }, { prm.base, GATHER_SPAN },
+							{ prm.out, 128 } };
+			struct launch L = {
+				.prog = &p, .entry = "gather", .grid = { 1 }, .block = { 32 },
+				.params = &prm, .params_size = sizeof(prm), .ranges = rg,
+				.nranges = 3,
+			};
+			uint64_t seen_l[32], seen_s[32];
+			uint32_t nl = 0, ns = 0;
+
+			memcpy(e.vram + prm.off, off, 32 * sizeof(*off));
+			for (uint32_t i = 0; i < GATHER_SPAN / 4; i++) {
+				uint32_t v = GATHER_WORD(i);
+
+				memcpy(e.vram + prm.base + 4ull * i, &v, 4);
+			}
+			MCHECK(run(&e, &L, &res) == 0 && res.status == 0, "gather run");
+			vgpu_sim_get_stats(e.sim, &st);
+			acc[pass] = st.l1d_accesses;
+			rd[pass] = st.dram_read_bytes;
+			for (uint32_t l = 0; l < 32; l++) {
+				uint32_t got, want = pass && l < count ? GATHER_WORD(off[l] / 4) : 0;
+
+				memcpy(&got, e.vram + prm.out + 4 * l, 4);
+				MCHECK(got == want, "lane %u loaded %#x, want %#x", l, got, want);
+			}
+			/* the reference: distinct lines and sectors, lane by lane */
+			for (uint32_t l = 0; pass && l < count; l++) {
+				uint64_t a = prm.base + off[l], k;
+
+				for (k = 0; k < nl && seen_l[k] != a >> 7; k++)
+					;
+				if (k == nl)
+					seen_l[nl++] = a >> 7;
+				for (k = 0; k < ns && seen_s[k] != a >> 5; k++)
+					;
+				if (k == ns)
+					seen_s[ns++] = a >> 5;
+			}
+			*want_lines = nl;
+			*want_bytes = 32ull * ns;
+		}
+		r = 0;
+out:
+		mb_fini(&e, &p);
+		if (r)
+			return r;
+	}
+	*lines = acc[1] - acc[0];
+	*bytes = rd[1] - rd[0];
+	return 0;
+}
+
+/*
+ * Coalescing (mem.c: coalesce_fast(), coalesce_runs() and the lane-by-lane
+ * loop): a warp's load takes each 128-byte line it touches once, with the
+ * 32-byte sectors its lanes touch, for the patterns the fast paths take
+ * (consecutive words, one word, each half-warp on consecutive words or one
+ * word, also with only some lanes) and for those they leave to the loop.
+ */
+static int t_coalesce(void)
+{
+	static const char *const names[] = {
+		"consecutive words", "consecutive words from mid-line", "one word",
+		"half-warps on a word each, rows apart", "half-warps on two words of a sector",
+		"half-warps on consecutive words, rows apart", "half-warps on the same 16 words",
+		"first half consecutive, second on a word", "first half on a word, second consecutive",
+		"second half on a word within the first's", "every other word", "reversed words",
+		"a column (a line a lane)", "random words",
+	};
+	static const uint32_t counts[] = { 32, 20, 17, 1 };
+	const uint32_t np = sizeof(names) / sizeof(names[0]);
+
+	for (uint32_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		for (uint32_t pt = 0; pt < np; pt++) {
+			uint64_t off[32], lines, bytes, wl, wb;
+
+			for (uint32_t l = 0; l < 32; l++) {
+				uint32_t h = l / 16, i = l % 16;
+				uint64_t o[] = {
+					4 * l, 64 + 4 * l, 300,
+					h * 1024 + 40, h ? 12 : 8,
+					h * 4096 + 4 * i, 128 + 4 * i,
+					h ? 2000 : 4 * i, h ? 4 * i + 512 : 2000,
+					h ? 20 : 4 * i, 8 * l, 4 * (31 - l),
+					512 * l, (rnd() % (GATHER_SPAN / 4)) * 4,
+				};
+
+				off[l] = o[pt];
+			}
+			CHECK(gather(off, counts[c], &lines, &bytes, &wl, &wb) == 0, "%s",
+			      names[pt]);
+			CHECK(lines == wl && bytes == wb,
+			      "%s, %u lanes: %llu lines and %llu DRAM bytes, want %llu and %llu",
+			      names[pt], counts[c], (unsigned long long)lines,
+			      (unsigned long long)bytes, (unsigned long long)wl,
+			      (unsigned long long)wb);
+		}
+	}
+	return 0;
+}
+
 /* Counters add up; saxpy stalls mostly on memory, alu mostly not at all. */
 static int t_stats(void)
 {
@@ -4566,6 +4704,7 @@ int main(int argc, char **argv)
 	report("micro-benchmark: SP and SFU throughput", t_mb_throughput());
 	report("micro-benchmark: streaming DRAM bandwidth", t_mb_bandwidth());
 	report("micro-benchmark: register bank conflicts", t_mb_regbank());
+	report("coalescing: a warp's load takes its lines and sectors once", t_coalesce());
 	report("preemption: PREEMPT and RESTORE commands, latencies, refusals",
 	       t_preempt_cmds());
 	report("preemption: the ideal switch frees the slot at once and restores at no cost",
