@@ -724,11 +724,12 @@ static bool lanes_same(const uint64_t *off, uint32_t m)
  * order and the sectors the per-lane loop finds (accesses of at most 32
  * bytes, which touch at most two sectors each): every active lane on one
  * address, or a full warp on consecutive elements (lane l at off[0] + l *
- * @size; @unit: known to be). Returns the number of lines, 0 for any other
+ * @size). @known: a full warp whose @unit says whether it is on consecutive
+ * elements (exec.c found out). Returns the number of lines, 0 for any other
  * pattern.
  */
-static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bool unit,
-			      uint64_t *lines, uint8_t *sects)
+static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bool known,
+			      bool unit, uint64_t *lines, uint8_t *sects)
 {
 	uint64_t a = off[__builtin_ctz(m)], diff = 0, end;
 	uint32_t n = 0;
@@ -740,10 +741,15 @@ static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bo
 			sects[0] |= (uint8_t)(1u << (((a + size - 1) >> SECTOR_SHIFT) & 3));
 		return 1;
 	}
-	if (m != 0xffffffffu)
+	if (m != 0xffffffffu || (known && !unit))
 		return 0;
-	for (uint32_t l = 0; !unit && l < 32; l++)
-		diff |= off[l] ^ (a + (uint64_t)l * size);
+	if (!known) {
+		/* lane by lane from lane 0's: a loop that vectorises */
+		uint64_t e = a;
+
+		for (uint32_t l = 0; l < 32; l++, e += size)
+			diff |= off[l] ^ e;
+	}
 	end = a + 32ull * size - 1;
 	if (diff || end < a)
 		return 0;
@@ -824,12 +830,52 @@ static inline uint32_t coalesce_add(uint64_t *lines, uint8_t *sects, uint32_t n,
 }
 
 /*
+ * Coalescing of a full warp of accesses that each lie within one sector
+ * when each half-warp is on 16 consecutive elements or on one address
+ * (blocks 16 threads wide; a row's value for each row): the sectors of each
+ * half's span, line by line, as coalesce_runs() finds them. Returns the
+ * number of lines, 0 for any other pattern.
+ */
+static inline __attribute__((always_inline)) uint32_t
+coalesce_halves(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines, uint8_t *sects)
+{
+	uint64_t a0 = off[0], a1 = off[16], e = 0, u0 = 0, u1 = 0, s0 = 0, s1 = 0;
+	struct line_index ix;
+	uint32_t n = 0;
+
+	if (m != 0xffffffffu || (off[1] - a0 != size && off[1] != a0) ||
+	    (off[17] - a1 != size && off[17] != a1))
+		return 0;
+	/* distances from consecutive (u) and from one address (s): it vectorises */
+	for (uint32_t l = 0; l < 16; l++, e += size) {
+		u0 |= off[l] ^ (a0 + e);
+		u1 |= off[16 + l] ^ (a1 + e);
+		s0 |= off[l] ^ a0;
+		s1 |= off[16 + l] ^ a1;
+	}
+	/* a span that wraps is not consecutive */
+	u0 |= a0 + 16ull * size <= a0;
+	u1 |= a1 + 16ull * size <= a1;
+	if ((u0 && s0) || (u1 && s1))
+		return 0;
+	ix.built = false;
+	for (uint32_t h = 0; h < 32; h += 16) {
+		/* a half-warp on one address takes its one sector */
+		uint64_t end = (h ? s1 : s0) ? off[h] + 16ull * size - 1 : off[h];
+
+		for (uint64_t sec = off[h] >> SECTOR_SHIFT; sec <= end >> SECTOR_SHIFT; sec++)
+			n = coalesce_add(lines, sects, n, sec >> (LINE_SHIFT - SECTOR_SHIFT),
+					 (uint8_t)(1u << (sec & 3)), &ix);
+	}
+	return n;
+}
+
+/*
  * Coalescing of any pattern of accesses that each lie within one sector,
  * with the lines in the order of their first lane and the sectors the
  * per-lane loop finds: neighbouring lanes on one line are taken together.
  */
-static inline uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t size, uint64_t *lines,
-			      uint8_t *sects)
+static uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint64_t *lines, uint8_t *sects)
 {
 	uint64_t run = UINT64_MAX;	/* no line: addresses are below 2^64 */
 	struct line_index ix;
@@ -837,32 +883,6 @@ static inline uint32_t coalesce_runs(const uint64_t *off, uint32_t m, uint32_t s
 	uint8_t rs = 0;
 
 	ix.built = false;
-
-	if (m == 0xffffffffu && off[1] - off[0] == size && off[17] - off[16] == size) {
-		/*
-		 * Each half-warp on 16 consecutive elements (blocks 16 threads
-		 * wide): the sectors of its span, line by line, as its lanes
-		 * would add them.
-		 */
-		uint64_t d = 0;
-
-		for (uint32_t l = 0; l < 16; l++) {
-			d |= off[l] ^ (off[0] + (uint64_t)l * size);
-			d |= off[l + 16] ^ (off[16] + (uint64_t)l * size);
-		}
-		if (!d && off[0] + 16ull * size > off[0] && off[16] + 16ull * size > off[16]) {
-			for (uint32_t h = 0; h < 32; h += 16) {
-				uint64_t end = off[h] + 16ull * size - 1;
-
-				for (uint64_t sec = off[h] >> SECTOR_SHIFT; sec <= end >> SECTOR_SHIFT;
-				     sec++)
-					n = coalesce_add(lines, sects, n,
-							 sec >> (LINE_SHIFT - SECTOR_SHIFT),
-							 (uint8_t)(1u << (sec & 3)), &ix);
-			}
-			return n;
-		}
-	}
 	for (uint32_t mm = m, l; mm && ((l = (uint32_t)__builtin_ctz(mm)), 1); mm &= mm - 1) {
 		uint64_t line = off[l] >> LINE_SHIFT;
 		uint8_t sb = (uint8_t)(1u << ((off[l] >> SECTOR_SHIFT) & 3));
@@ -1135,7 +1155,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 	uint8_t sects[64], same[64];
 	struct addr_count ac;
 	unsigned int sp = r->sp;
-	bool first = true;
+	bool first = true, exact = true;	/* off: r->addr, or all moved alike */
 
 	*is_mem = false;
 	if (!m)
@@ -1163,6 +1183,7 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 			}
 		}
 		off = buf;
+		exact = false;
 	}
 	switch (sp) {
 	case VGPU_SP_SHARED: {
@@ -1206,20 +1227,27 @@ uint64_t mem_access(struct vgpu_sim *s, struct sm *sm, struct warp *w, uint64_t 
 					 ((((uint64_t)w->slot << 20) + (off[l] >> 2)) * 32 + l) * 4 +
 					 (off[l] & 3);
 		off = buf;
+		exact = false;
 		break;
 	default:
 		break;
 	}
 	/* coalescing: 128-byte lines with their 32-byte sector masks */
 	if (r->kind != MR_ATOM && r->size <= 32) {
-		n = coalesce_fast(off, m, r->size, r->unit && off == r->addr, lines, sects);
+		bool known = exact && m == 0xffffffffu;
+
+		n = coalesce_fast(off, m, r->size, known, known && r->unit, lines, sects);
 		/*
 		 * Aligned accesses of at most a sector (any space but local,
 		 * whose layout interleaves the lanes' words) each touch one
-		 * sector: lanes are taken in runs on one line.
+		 * sector: half-warps on consecutive elements or one address at
+		 * once, else lanes in runs on one line.
 		 */
-		if (!n && sp != VGPU_SP_LOCAL)
-			n = coalesce_runs(off, m, r->size, lines, sects);
+		if (!n && sp != VGPU_SP_LOCAL) {
+			n = coalesce_halves(off, m, r->size, lines, sects);
+			if (!n)
+				n = coalesce_runs(off, m, lines, sects);
+		}
 	}
 	if (r->kind == MR_ATOM)
 		memset(ac.n, 0, sizeof(ac.n));
