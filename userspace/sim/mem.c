@@ -523,7 +523,8 @@ static inline uint32_t addr_count_add(struct addr_count *c, uint64_t a)
  * is 2 where a bank holds a word of each half-warp and the two differ,
  * else 1. 0: not those patterns.
  */
-static uint32_t half_warps_degree(const uint64_t *off, uint32_t nb)
+static inline __attribute__((always_inline)) uint32_t
+half_warps_degree(const uint64_t *off, uint32_t nb)
 {
 	uint64_t w0 = off[0] >> 2, h1 = off[16] >> 2;
 	uint64_t same0 = 0, same1 = 0, unit0 = 0, unit1 = 0, d;
@@ -554,7 +555,12 @@ static uint32_t half_warps_degree(const uint64_t *off, uint32_t nb)
 	return 0;
 }
 
-/* Distinct 4-byte words per bank, maximum over the banks (conflict degree). */
+/*
+ * Distinct 4-byte words per bank, maximum over the banks (conflict degree).
+ * Built for AVX2 too, with half_warps_degree() inlined: their tests of a
+ * full warp's 64-bit addresses vectorise there.
+ */
+SIM_LANE_CLONES
 static uint32_t bank_degree(const struct vgpu_sim *s, const uint64_t *off, uint32_t m,
 			    uint32_t size, uint32_t *same_max)
 {
