@@ -734,6 +734,7 @@ static bool lanes_same(const uint64_t *off, uint32_t m)
  * elements (exec.c found out). Returns the number of lines, 0 for any other
  * pattern.
  */
+SIM_LANE_CLONES
 static uint32_t coalesce_fast(const uint64_t *off, uint32_t m, uint32_t size, bool known,
 			      bool unit, uint64_t *lines, uint8_t *sects)
 {
