@@ -2265,6 +2265,17 @@ struct gather_params {
 	uint64_t out;
 };
 
+/* @v joins the @*n distinct values of @set unless it is one. */
+static void set_add(uint64_t *set, uint32_t *n, uint64_t v)
+{
+	uint32_t k;
+
+	for (k = 0; k < *n && set[k] != v; k++)
+		;
+	if (k == *n)
+		set[(*n)++] = v;
+}
+
 #define GATHER_SPAN	(64u << 10)	/* bytes the offsets reach into */
 #define GATHER_WORD(i)	(0x5a000000u + (uint32_t)(i))	/* word i of the buffer */
 
@@ -2323,16 +2334,8 @@ static int gather(const uint64_t *off, uint32_t count, uint64_t *lines, uint64_t
 			}
 			/* the reference: distinct lines and sectors, lane by lane */
 			for (uint32_t l = 0; pass && l < count; l++) {
-				uint64_t a = prm.base + off[l], k;
-
-				for (k = 0; k < nl && seen_l[k] != a >> 7; k++)
-					;
-				if (k == nl)
-					seen_l[nl++] = a >> 7;
-				for (k = 0; k < ns && seen_s[k] != a >> 5; k++)
-					;
-				if (k == ns)
-					seen_s[ns++] = a >> 5;
+				set_add(seen_l, &nl, (prm.base + off[l]) >> 7);
+				set_add(seen_s, &ns, (prm.base + off[l]) >> 5);
 			}
 			*want_lines = nl;
 			*want_bytes = 32ull * ns;
