@@ -54,7 +54,11 @@ struct memrec {
 	uint8_t rsp;		/* generic: every lane's space, VGPU_SP_GENERIC unknown */
 	uint8_t size;		/* bytes per lane */
 	uint8_t kind;		/* MR_LD, MR_ST, MR_ATOM */
-	bool unit;		/* every lane, lane l at addr[0] + l * size */
+	/*
+	 * every lane, lane l at addr[0] + l * size; for loads and stores of
+	 * a full warp exact (mem.c relies on false too), for atomics false
+	 */
+	bool unit;
 	uint64_t addr[32];
 };
 enum { MR_LD = 0, MR_ST, MR_ATOM };
