@@ -127,6 +127,7 @@ enum {
 	BENCH_OPT_TIME,
 	BENCH_OPT_ACCOUNT,
 	BENCH_OPT_SLURM_TASK,
+	BENCH_OPT_SLURM_SET,
 };
 
 /* getopt_long() entries of the Slurm options (bench_slurm_opt()) and their usage. */
@@ -136,7 +137,8 @@ enum {
 	{ "partition", required_argument, NULL, BENCH_OPT_PARTITION }, \
 	{ "time", required_argument, NULL, BENCH_OPT_TIME }, \
 	{ "account", required_argument, NULL, BENCH_OPT_ACCOUNT }, \
-	{ "slurm-task", required_argument, NULL, BENCH_OPT_SLURM_TASK }
+	{ "slurm-task", required_argument, NULL, BENCH_OPT_SLURM_TASK }, \
+	{ "slurm-set", required_argument, NULL, BENCH_OPT_SLURM_SET }
 #define BENCH_SLURM_USAGE \
 	"--slurm --slurm-dir DIR [--partition P] [--time T] [--account A]"
 
@@ -227,7 +229,8 @@ void bench_shared_free(void *p, size_t size);
 /*
  * Slurm (bench_slurm.c): with --slurm, bench_run_tasks() runs its tasks as
  * a Slurm job array and merges what they wrote into the memory of
- * bench_shared_alloc(). bench_slurm_command() records the command line
+ * bench_shared_alloc(), one array per call (a set of tasks) and after the
+ * one before. bench_slurm_command() records the command line
  * (from "bench" on) that each array task runs again; bench_slurm_opt()
  * takes the options (1 taken, 0 not a Slurm option, -EINVAL);
  * bench_slurm_check() refuses them without --local.

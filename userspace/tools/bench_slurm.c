@@ -5,14 +5,22 @@
  *
  * The bench runs as usual up to bench_run_tasks(). There, instead of
  * forking workers, it writes a batch script that runs the same command line
- * with --slurm-task N, submits it with `sbatch --wait --array=0-(T-1)`, and
- * waits. Each array task repeats the bench's set-up (the same arguments
- * give the same set-up), runs its one task, writes the memory the tasks
- * write their results into (bench_shared_alloc()) to DIR/task-N.res, and
- * exits. The submitting process then merges those files into its own
- * result memory and goes on exactly as after local workers: the same table,
- * CSV and SVG, byte for byte. Tasks write disjoint slots; a byte that two
- * tasks changed differently is an error, as is a missing or short file.
+ * with --slurm-set S --slurm-task N, submits it with `sbatch --wait
+ * --array=0-(T-1)`, and waits. Each array task repeats the bench's set-up
+ * (the same arguments give the same set-up), runs its one task, writes the
+ * memory the tasks write their results into (bench_shared_alloc()) to
+ * DIR/task-S-N.res, and exits. The submitting process then merges those
+ * files into its own result memory and goes on exactly as after local
+ * workers: the same table, CSV and SVG, byte for byte. Tasks write disjoint
+ * slots; a byte that two tasks changed differently is an error, as is a
+ * missing or short file.
+ *
+ * A bench whose later tasks depend on the results of earlier ones (bench
+ * vt: which workloads run past the baseline) calls bench_run_tasks() once
+ * per set of tasks, S = 0, 1, ...: set S is an array of its own, submitted
+ * once set S - 1's results are merged. A task of set S merges the files of
+ * the sets before it as the submitting process did, instead of running
+ * them, so it sets up the same tasks.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -42,11 +50,15 @@ static unsigned int nregions;
 static struct {
 	bool on;		/* --slurm: submit the tasks */
 	long task;		/* --slurm-task N: run task N only; -1 */
+	long set;		/* --slurm-set S: of set S (bench_slurm_run()); -1: 0 */
 	const char *dir;	/* --slurm-dir: where the script and results go */
 	const char *partition, *time, *account;
 	int argc;		/* the command line, from "bench" on */
 	char **argv;
-} slurm = { .task = -1 };
+} slurm = { .task = -1, .set = -1 };
+
+/* Sets of tasks the bench has begun (calls of bench_slurm_run()). */
+static unsigned int nsets;
 
 void bench_slurm_command(int argc, char **argv)
 {
@@ -90,6 +102,14 @@ int bench_slurm_opt(int opt, const char *arg)
 			return -EINVAL;
 		}
 		return 1;
+	case BENCH_OPT_SLURM_SET:
+		errno = 0;
+		slurm.set = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || slurm.set < 0 || slurm.set > INT_MAX) {
+			fprintf(stderr, "vgpu bench: bad --slurm-set '%s'\n", arg);
+			return -EINVAL;
+		}
+		return 1;
 	default:
 		return 0;
 	}
@@ -109,6 +129,10 @@ int bench_slurm_check(bool local)
 	if ((slurm.on || slurm.task >= 0) && !slurm.dir) {
 		fprintf(stderr, "vgpu bench: --slurm needs --slurm-dir DIR, a directory every"
 			" node sees (a shared file system)\n");
+		return -EINVAL;
+	}
+	if (slurm.set >= 0 && slurm.task < 0) {
+		fprintf(stderr, "vgpu bench: --slurm-set goes with --slurm-task\n");
 		return -EINVAL;
 	}
 	if (!slurm.on && slurm.task < 0 && (slurm.dir || slurm.partition || slurm.time ||
@@ -143,13 +167,13 @@ bool bench_slurm_active(void)
 	return slurm.on || slurm.task >= 0;
 }
 
-static void res_path(char *buf, size_t len, long task)
+static void res_path(char *buf, size_t len, unsigned int set, long task)
 {
-	snprintf(buf, len, "%s/task-%ld.res", slurm.dir, task);
+	snprintf(buf, len, "%s/task-%u-%ld.res", slurm.dir, set, task);
 }
 
-/* The array task: one task, its result memory to its file, then exit. */
-static int run_one(unsigned int ntasks, bench_task_fn fn, void *arg)
+/* The array task: one task of @set, its result memory to its file, then exit. */
+static int run_one(unsigned int set, unsigned int ntasks, bench_task_fn fn, void *arg)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	uint64_t head[4];
@@ -157,12 +181,12 @@ static int run_one(unsigned int ntasks, bench_task_fn fn, void *arg)
 	FILE *f;
 
 	if ((unsigned long)slurm.task >= ntasks) {
-		fprintf(stderr, "vgpu bench: --slurm-task %ld: the bench has %u tasks\n",
-			slurm.task, ntasks);
+		fprintf(stderr, "vgpu bench: --slurm-task %ld: set %u of the bench has %u tasks\n",
+			slurm.task, set, ntasks);
 		exit(1);
 	}
 	status = fn((unsigned int)slurm.task, arg);
-	res_path(path, sizeof(path), slurm.task);
+	res_path(path, sizeof(path), set, slurm.task);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	f = fopen(tmp, "wb");
 	if (!f) {
@@ -201,7 +225,7 @@ static void put_word(FILE *f, const char *s)
 	fputs("' ", f);
 }
 
-static int write_script(const char *path)
+static int write_script(const char *path, unsigned int set)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -217,14 +241,14 @@ static int write_script(const char *path)
 	put_word(f, exe);
 	for (int i = 0; i < slurm.argc; i++)
 		put_word(f, slurm.argv[i]);
-	fprintf(f, "--slurm-task \"$SLURM_ARRAY_TASK_ID\"\n");
+	fprintf(f, "--slurm-set %u --slurm-task \"$SLURM_ARRAY_TASK_ID\"\n", set);
 	if (fclose(f))
 		return -errno;
 	return chmod(path, 0755) ? -errno : 0;
 }
 
-/* sbatch --wait: 0 when every task of the array ended well. */
-static int submit(unsigned int ntasks, const char *script)
+/* sbatch --wait: 0 when every task of set @set's array ended well. */
+static int submit(unsigned int set, unsigned int ntasks, const char *script)
 {
 	char array[32], out[PATH_MAX + 16], part[256], tim[128], acct[256];
 	char *argv[16];
@@ -232,7 +256,7 @@ static int submit(unsigned int ntasks, const char *script)
 	pid_t pid;
 
 	snprintf(array, sizeof(array), "--array=0-%u", ntasks - 1);
-	snprintf(out, sizeof(out), "--output=%s/task-%%a.out", slurm.dir);
+	snprintf(out, sizeof(out), "--output=%s/task-%u-%%a.out", slurm.dir, set);
 	argv[argc++] = "sbatch";
 	argv[argc++] = "--wait";
 	argv[argc++] = "--quiet";
@@ -267,26 +291,26 @@ static int submit(unsigned int ntasks, const char *script)
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		fprintf(stderr, "vgpu bench: sbatch --wait exited %d: a task failed (its output:"
-			" %s/task-N.out)\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurm.dir);
+			" %s/task-%u-N.out)\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1, slurm.dir, set);
 		return -ECHILD;
 	}
 	return 0;
 }
 
 /* Task @task's file into the result memory, against the memory as it was. */
-static int merge_one(unsigned int ntasks, long task, uint8_t **base, uint8_t **owner_set,
-		     int *status)
+static int merge_one(unsigned int set, unsigned int ntasks, long task, uint8_t **base,
+		     uint8_t **owner_set, int *status)
 {
 	char path[PATH_MAX];
 	uint64_t head[4];
 	int ret = 0;
 	FILE *f;
 
-	res_path(path, sizeof(path), task);
+	res_path(path, sizeof(path), set, task);
 	f = fopen(path, "rb");
 	if (!f) {
-		fprintf(stderr, "vgpu bench: task %ld left no result (%s: %s)\n", task, path,
-			strerror(errno));
+		fprintf(stderr, "vgpu bench: task %ld of set %u left no result (%s: %s)\n", task,
+			set, path, strerror(errno));
 		return -ENOENT;
 	}
 	if (fread(head, sizeof(head), 1, f) != 1 || head[0] != RES_MAGIC ||
@@ -335,11 +359,46 @@ out:
 	return ret;
 }
 
-static int run_array(unsigned int ntasks)
+/*
+ * The results of set @set's @ntasks tasks, from their files, into the
+ * result memory; then the first task's failure, if any.
+ */
+static int merge_set(unsigned int set, unsigned int ntasks)
+{
+	uint8_t *base[MAX_REGIONS] = { 0 }, *owner[MAX_REGIONS] = { 0 };
+	int ret = 0, first = 0;
+
+	for (unsigned int r = 0; r < nregions; r++) {
+		base[r] = malloc(regions[r].size ? regions[r].size : 1);
+		owner[r] = calloc(regions[r].size ? regions[r].size : 1, 1);
+		if (!base[r] || !owner[r]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		memcpy(base[r], regions[r].p, regions[r].size);
+	}
+	for (unsigned int i = 0; i < ntasks && !ret; i++) {
+		int st = 0;
+
+		ret = merge_one(set, ntasks, i, base, owner, &st);
+		if (!ret && st && !first)
+			first = st;
+	}
+	if (!ret)
+		ret = first;
+out:
+	for (unsigned int r = 0; r < nregions; r++) {
+		free(base[r]);
+		free(owner[r]);
+	}
+	return ret;
+}
+
+/* Set @set's @ntasks tasks as a job array, then their results. */
+static int run_array(unsigned int set, unsigned int ntasks)
 {
 	char script[PATH_MAX];
-	uint8_t *base[MAX_REGIONS] = { 0 }, *set[MAX_REGIONS] = { 0 };
-	int ret, first = 0;
+	int ret;
 
 	if (mkdir(slurm.dir, 0755) && errno != EEXIST) {
 		fprintf(stderr, "vgpu bench: --slurm-dir %s: %s\n", slurm.dir, strerror(errno));
@@ -349,58 +408,33 @@ static int run_array(unsigned int ntasks)
 	for (unsigned int i = 0; i < ntasks; i++) {
 		char path[PATH_MAX];
 
-		res_path(path, sizeof(path), i);
+		res_path(path, sizeof(path), set, i);
 		if (unlink(path) && errno != ENOENT)
 			return -errno;
 	}
-	snprintf(script, sizeof(script), "%s/array.sh", slurm.dir);
-	ret = write_script(script);
+	snprintf(script, sizeof(script), "%s/array-%u.sh", slurm.dir, set);
+	ret = write_script(script, set);
 	if (ret) {
 		fprintf(stderr, "vgpu bench: %s: %s\n", script, strerror(-ret));
 		return ret;
 	}
-	ret = submit(ntasks, script);
+	ret = submit(set, ntasks, script);
 	if (ret)
 		return ret;
-	for (unsigned int r = 0; r < nregions; r++) {
-		base[r] = malloc(regions[r].size ? regions[r].size : 1);
-		set[r] = calloc(regions[r].size ? regions[r].size : 1, 1);
-		if (!base[r] || !set[r]) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		memcpy(base[r], regions[r].p, regions[r].size);
-	}
-	for (unsigned int i = 0; i < ntasks && !ret; i++) {
-		int st = 0;
-
-		ret = merge_one(ntasks, i, base, set, &st);
-		if (!ret && st && !first)
-			first = st;
-	}
-	if (!ret)
-		ret = first;
-out:
-	for (unsigned int r = 0; r < nregions; r++) {
-		free(base[r]);
-		free(set[r]);
-	}
-	return ret;
+	return merge_set(set, ntasks);
 }
 
 int bench_slurm_run(unsigned int ntasks, bench_task_fn fn, void *arg)
 {
-	static bool ran;
+	unsigned int set = nsets++;
 
-	/* Task numbers name the tasks of the bench's one set of tasks. */
-	if (ran) {
-		fprintf(stderr, "vgpu bench: --slurm takes one set of tasks per bench\n");
-		return -EINVAL;
+	if (slurm.task >= 0) {
+		/* an earlier set: its results, as the submitting process took them */
+		if ((long)set < slurm.set)
+			return merge_set(set, ntasks);
+		return run_one(set, ntasks, fn, arg);
 	}
-	ran = true;
-	if (slurm.task >= 0)
-		return run_one(ntasks, fn, arg);
 	if (!ntasks)
 		return 0;
-	return run_array(ntasks);
+	return run_array(set, ntasks);
 }

@@ -128,7 +128,7 @@ static int vt_usage(FILE *f, int status)
 {
 	fprintf(f, "usage: vgpu bench vt [--local] [--workloads A,B,...|sched-limited|all]"
 		" [--gpu NAME] [--size small|medium|default|large|N] [--set KEY=VALUE]..."
-		" [--csv FILE] [-j N]\n"
+		" [--csv FILE] [-j N | " BENCH_SLURM_USAGE "]\n"
 		"  Virtual Thread (Yoon et al. Sec. V): per workload, IPC under the LRR baseline,\n"
 		"  VT, MAX, GTO and GTO+VT; sched-limited (the default) runs past the baseline\n"
 		"  only the workloads a scheduling limit (TB slots, threads) binds;\n"
@@ -251,13 +251,6 @@ int bench_vt(int argc, char **argv)
 		return vt_usage(stderr, 2);
 	if (bench_wl_config("vt", &b.o, &cfg))
 		return 2;
-	if (bench_slurm_active()) {
-		/* A job array is one set of tasks; the VT runs wait on the baselines. */
-		fprintf(stderr, "vgpu bench vt: --slurm is not supported: which workloads run"
-			" past the baseline depends on the baseline runs (two sets of tasks);"
-			" use -j N\n");
-		return 2;
-	}
 	filter = !strcmp(b.o.workloads, "sched-limited");
 	if (bench_workloads("vt", b.o.workloads, "sched-limited", vt_every, &b.w, &b.nw)) {
 		free(b.w);
