@@ -35,14 +35,21 @@ works() {
 	case "$out" in "saxpy: ok "*) return 0 ;; *) return 1 ;; esac
 }
 
-# 1. A kernel that never ends, with a time limit, while another process's
-#    jobs complete correctly beside it (the sync quantum lets the scheduler
-#    place them; the limit flushes the runaway off its SM).
-vgpu_hog --blocks 1 --timeout-us 500 --expect ETIMEDOUT > /tmp/hog1.out 2>&1 &
+# 1. A kernel that never ends, while another process's jobs complete
+#    correctly beside it (the sync quantum lets the scheduler place them);
+#    then one with a time limit, which flushes the runaway off its SM. (The
+#    limit cannot be the window for the other process: the model runs the
+#    500 simulated us of one spinning block in under a second.)
+vgpu_hog --blocks 1 > /tmp/hog0.out 2>&1 &
 h=$!
 wait_for '[ "$(active_jobs)" = 1 ]' 600
+check "a runaway kernel runs" test "$(active_jobs)" = 1
 check "another process's job completes while a runaway kernel runs" works
-wait $h; rh=$?
+check "the runaway kernel still runs beside it" test "$(active_jobs)" = 1
+kill -9 $h
+wait $h 2>/dev/null
+wait_for '[ "$(active_jobs)" = 0 ]' 300
+vgpu_hog --blocks 1 --timeout-us 500 --expect ETIMEDOUT > /tmp/hog1.out 2>&1; rh=$?
 cat /tmp/hog1.out
 check "the runaway kernel fails with ETIMEDOUT at its time limit (500 us)" test "$rh" = 0
 span=$(sed -n 's/.* cycles \([0-9]*\)\.\.\([0-9]*\)$/\2 - \1/p' /tmp/hog1.out)
