@@ -74,10 +74,22 @@ void bench_slurm_command(int argc, char **argv)
 	}
 }
 
-int bench_slurm_opt(int opt, const char *arg)
+/* --@name's number 0 ... INT_MAX into @out: 1, or -EINVAL (said). */
+static int number_opt(const char *name, const char *arg, long *out)
 {
 	char *end;
 
+	errno = 0;
+	*out = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || *out < 0 || *out > INT_MAX) {
+		fprintf(stderr, "vgpu bench: bad --%s '%s'\n", name, arg);
+		return -EINVAL;
+	}
+	return 1;
+}
+
+int bench_slurm_opt(int opt, const char *arg)
+{
 	switch (opt) {
 	case BENCH_OPT_SLURM:
 		slurm.on = true;
@@ -95,21 +107,9 @@ int bench_slurm_opt(int opt, const char *arg)
 		slurm.account = arg;
 		return 1;
 	case BENCH_OPT_SLURM_TASK:
-		errno = 0;
-		slurm.task = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || slurm.task < 0 || slurm.task > INT_MAX) {
-			fprintf(stderr, "vgpu bench: bad --slurm-task '%s'\n", arg);
-			return -EINVAL;
-		}
-		return 1;
+		return number_opt("slurm-task", arg, &slurm.task);
 	case BENCH_OPT_SLURM_SET:
-		errno = 0;
-		slurm.set = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || slurm.set < 0 || slurm.set > INT_MAX) {
-			fprintf(stderr, "vgpu bench: bad --slurm-set '%s'\n", arg);
-			return -EINVAL;
-		}
-		return 1;
+		return number_opt("slurm-set", arg, &slurm.set);
 	default:
 		return 0;
 	}
