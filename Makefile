@@ -123,11 +123,42 @@ $(B)/host/obj/%.o: %.c $(DEPS_STAMP)
 $(B)/pic/obj/%.o: %.c $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FLAVOR_CFLAGS_guest) -fPIC $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
-$(B)/pic/obj/userspace/sim/%.o: EXTRA_CFLAGS := -O3
 # The GPU model's hot loops run over the 32 lanes of a warp: -O3 lets the
 # compiler vectorise them (with runtime alias checks, which -O2's cheap cost
 # model refuses). No -ffast-math: results stay bit-exact.
-$(B)/guest/obj/userspace/sim/%.o: EXTRA_CFLAGS := -O3
+SIM_CFLAGS := -O3
+# Profile-guided optimisation of the model (Documentation/model.rst, "Model
+# speed"): its files are built once instrumented, into $(B)/pgo, linked
+# into a vgpu that runs PGO_TRAIN, and built again with the counts of that
+# run. Both builds of a file name the same -dumpdir and -dumpbase, which
+# GCC derives the counts' file and its static functions' ids from. The
+# training run is single-threaded and deterministic, so the build is too;
+# PGO=0 builds without it. Neither changes a cycle or a result.
+# (GCC's options: with another compiler PGO is 0.)
+PGO ?= $(if $(shell $(CC) --version 2>/dev/null | grep 'Free Software Foundation'),1,0)
+PGO_TRAIN := run --all --local --size medium --gpu fermi-gtx480 --threads 1 -j 1
+PGO_TRAIN2 := run --all --local --size small --gpu volta-v100 --threads 1 -j 1
+ifeq ($(PGO),1)
+PGO_STAMP := $(B)/pgo/profile.stamp
+pgo_dump = -dumpdir $(B)/pgo/counts/ -dumpbase $(notdir $<)
+SIM_CFLAGS += -fprofile-use -fprofile-partial-training
+$(B)/pgo/obj/userspace/sim/%.o: userspace/sim/%.c $(DEPS_STAMP)
+	@mkdir -p $(dir $@) $(B)/pgo/counts
+	$(CC) $(FLAVOR_CFLAGS_guest) -O3 -fprofile-generate -fprofile-update=single \
+		$(pgo_dump) -MMD -MP -c $< -o $@
+$(PGO_STAMP): $(B)/pgo/vgpu
+	@rm -f $(B)/pgo/counts/*.gcda
+	@{ $(B)/pgo/vgpu $(PGO_TRAIN) && $(B)/pgo/vgpu $(PGO_TRAIN2); } >$(B)/pgo/train.log 2>&1 || \
+		{ cat $(B)/pgo/train.log; echo "PGO: the training run failed" >&2; exit 1; }
+	@touch $@
+endif
+$(B)/guest/obj/userspace/sim/%.o: userspace/sim/%.c $(DEPS_STAMP) $(PGO_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAVOR_CFLAGS_guest) $(SIM_CFLAGS) $(pgo_dump) -MMD -MP -c $< -o $@
+$(B)/pic/obj/userspace/sim/%.o: userspace/sim/%.c $(DEPS_STAMP) $(PGO_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FLAVOR_CFLAGS_guest) -fPIC -fno-semantic-interposition $(SIM_CFLAGS) $(pgo_dump) \
+		-MMD -MP -c $< -o $@
 # test_kcompat includes kcompat's kernel headers.
 $(B)/host/obj/userspace/tests/test_kcompat.o: EXTRA_CFLAGS := -Iuserspace/kcompat/include -std=gnu11
 # test_smst calls the driver's vgpu_smst.c, through the same headers.
@@ -153,6 +184,15 @@ define link
 	$(CC) $(FLAVOR_CFLAGS_$(1)) -o $@ $(filter %.o,$^) -Wl,--start-group \
 		$(filter %.a,$^) -Wl,--end-group $(DRM_LIBS) -lm -lpthread
 endef
+
+ifeq ($(PGO),1)
+# the model instrumented (PGO, above), in the vgpu that runs PGO_TRAIN
+$(B)/pgo/libvgpu_sim.a: $(call objs,pgo,$(SIM_SRCS))
+$(B)/pgo/vgpu: $(call objs,guest,$(TOOL_SRCS)) $(B)/pgo/libvgpu_sim.a \
+		$(filter-out %/libvgpu_sim.a,$(call LIBS,guest))
+	$(CC) $(FLAVOR_CFLAGS_guest) -fprofile-generate -o $@ $(filter %.o,$^) \
+		-Wl,--start-group $(filter %.a,$^) -Wl,--end-group $(DRM_LIBS) -lm -lpthread
+endif
 
 # Guest programs (optimised, no sanitizers).
 $(B)/guest/vgpud: $(call objs,guest,$(DAEMON_SRCS)) $(B)/guest/libvgpu_sim.a
