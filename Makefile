@@ -1,6 +1,7 @@
 # vgpu - top-level build.
 #
-#   make            module (against the cached test kernel) + userspace
+#   make            module (against the cached test kernel) + userspace (the
+#                   model with profile-guided optimisation; PGO=0: without)
 #   make demo       runs the three workloads in a QEMU guest
 #   make check      every test: host unit tests, KUnit and end-to-end in QEMU
 #   make fuzz-long  a long fuzzing campaign in QEMU (hours; not part of check)
