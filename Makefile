@@ -143,10 +143,10 @@ ifeq ($(PGO),1)
 PGO_STAMP := $(B)/pgo/profile.stamp
 pgo_dump = -dumpdir $(B)/pgo/counts/ -dumpbase $(notdir $<)
 SIM_CFLAGS += -fprofile-use -fprofile-partial-training
+FLAVOR_CFLAGS_pgo = $(FLAVOR_CFLAGS_guest) -fprofile-generate
 $(B)/pgo/obj/userspace/sim/%.o: userspace/sim/%.c $(DEPS_STAMP)
 	@mkdir -p $(dir $@) $(B)/pgo/counts
-	$(CC) $(FLAVOR_CFLAGS_guest) -O3 -fprofile-generate -fprofile-update=single \
-		$(pgo_dump) -MMD -MP -c $< -o $@
+	$(CC) $(FLAVOR_CFLAGS_pgo) -O3 -fprofile-update=single $(pgo_dump) -MMD -MP -c $< -o $@
 $(PGO_STAMP): $(B)/pgo/vgpu
 	@rm -f $(B)/pgo/counts/*.gcda
 	@{ $(B)/pgo/vgpu $(PGO_TRAIN) && $(B)/pgo/vgpu $(PGO_TRAIN2); } >$(B)/pgo/train.log 2>&1 || \
@@ -191,8 +191,7 @@ ifeq ($(PGO),1)
 $(B)/pgo/libvgpu_sim.a: $(call objs,pgo,$(SIM_SRCS))
 $(B)/pgo/vgpu: $(call objs,guest,$(TOOL_SRCS)) $(B)/pgo/libvgpu_sim.a \
 		$(filter-out %/libvgpu_sim.a,$(call LIBS,guest))
-	$(CC) $(FLAVOR_CFLAGS_guest) -fprofile-generate -o $@ $(filter %.o,$^) \
-		-Wl,--start-group $(filter %.a,$^) -Wl,--end-group $(DRM_LIBS) -lm -lpthread
+	$(call link,pgo)
 endif
 
 # Guest programs (optimised, no sanitizers).
